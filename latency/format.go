@@ -1,0 +1,42 @@
+package latency
+
+import (
+	"strconv"
+	"time"
+)
+
+// AppendDuration appends d with a unit and three significant digits, the
+// precision the recorders keep (1.23ms, 45.6µs, 789ns, 12.3s), without
+// allocating.
+func AppendDuration(b []byte, d time.Duration) []byte {
+	neg := d < 0
+	if neg {
+		b = append(b, '-')
+		d = -d
+	}
+	var unit string
+	var v float64
+	switch {
+	case d < time.Microsecond:
+		return append(strconv.AppendInt(b, int64(d), 10), "ns"...)
+	case d < time.Millisecond:
+		v, unit = float64(d)/1e3, "µs"
+	case d < time.Second:
+		v, unit = float64(d)/1e6, "ms"
+	default:
+		v, unit = d.Seconds(), "s"
+	}
+	prec := 2
+	if v >= 99.95 {
+		prec = 0
+	} else if v >= 9.995 {
+		prec = 1
+	}
+	b = strconv.AppendFloat(b, v, 'f', prec, 64)
+	return append(b, unit...)
+}
+
+// FormatDuration formats d as AppendDuration does.
+func FormatDuration(d time.Duration) string {
+	return string(AppendDuration(make([]byte, 0, 16), d))
+}

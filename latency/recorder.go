@@ -1,0 +1,120 @@
+package latency
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The range and precision every Recorder tracks: 1 ns to 1 hour with three
+// significant decimal digits, so any recorded value is reported within 0.1%.
+const (
+	LowestTrackable   = time.Nanosecond
+	HighestTrackable  = time.Hour
+	SignificantDigits = 3
+)
+
+// A Recorder collects durations into an HdrHistogram. Record does not allocate
+// and takes no lock: give every goroutine its own Recorder and Merge them when
+// the goroutines are done.
+//
+// Values outside [0, HighestTrackable] are clamped to the nearest end of the
+// range and counted in Clamped, so that nothing recorded is silently lost.
+type Recorder struct {
+	h        *hdrhistogram.Histogram
+	clamped  int64
+	exactMax time.Duration
+	exactMin time.Duration
+}
+
+// NewRecorder returns an empty Recorder tracking LowestTrackable to
+// HighestTrackable with SignificantDigits digits.
+func NewRecorder() *Recorder {
+	return &Recorder{
+		h:        hdrhistogram.New(int64(LowestTrackable), int64(HighestTrackable), SignificantDigits),
+		exactMin: -1,
+	}
+}
+
+// Record adds one duration. It does not allocate.
+func (r *Recorder) Record(d time.Duration) {
+	if d < 0 {
+		d = 0
+		r.clamped++
+	} else if d > HighestTrackable {
+		d = HighestTrackable
+		r.clamped++
+	}
+	if d > r.exactMax {
+		r.exactMax = d
+	}
+	if r.exactMin < 0 || d < r.exactMin {
+		r.exactMin = d
+	}
+	// d is within the histogram's range, so RecordValue cannot fail.
+	_ = r.h.RecordValue(int64(d))
+}
+
+// Merge adds every value recorded in o to r. o is unchanged.
+func (r *Recorder) Merge(o *Recorder) {
+	if o == nil {
+		return
+	}
+	r.h.Merge(o.h)
+	r.clamped += o.clamped
+	if o.exactMax > r.exactMax {
+		r.exactMax = o.exactMax
+	}
+	if o.exactMin >= 0 && (r.exactMin < 0 || o.exactMin < r.exactMin) {
+		r.exactMin = o.exactMin
+	}
+}
+
+// Reset forgets every recorded value, keeping the Recorder's memory.
+func (r *Recorder) Reset() {
+	r.h.Reset()
+	r.clamped = 0
+	r.exactMax = 0
+	r.exactMin = -1
+}
+
+// Count is the number of recorded values.
+func (r *Recorder) Count() int64 { return r.h.TotalCount() }
+
+// Clamped is the number of values that fell outside the tracked range and
+// were recorded as its nearest end.
+func (r *Recorder) Clamped() int64 { return r.clamped }
+
+// Max is the largest recorded value, exact (not rounded to HDR precision).
+func (r *Recorder) Max() time.Duration { return r.exactMax }
+
+// Min is the smallest recorded value, exact; 0 when nothing was recorded.
+func (r *Recorder) Min() time.Duration {
+	if r.exactMin < 0 {
+		return 0
+	}
+	return r.exactMin
+}
+
+// Quantile returns the value at or below which the fraction q (0..1) of the
+// recorded values fall, within the histogram's precision. Quantile(1) is the
+// exact maximum.
+func (r *Recorder) Quantile(q float64) time.Duration {
+	if r.h.TotalCount() == 0 {
+		return 0
+	}
+	if q >= 1 {
+		return r.exactMax
+	}
+	v := time.Duration(r.h.ValueAtQuantile(q * 100))
+	// The histogram reports the highest value equivalent to the bucket; never
+	// report more than was actually seen.
+	if v > r.exactMax {
+		v = r.exactMax
+	}
+	return v
+}
+
+// Histogram returns the underlying HdrHistogram (values in nanoseconds), for
+// encoders such as the .hgrm percentile distribution. Do not modify it.
+func (r *Recorder) Histogram() *hdrhistogram.Histogram { return r.h }
