@@ -1,0 +1,173 @@
+package workload
+
+import (
+	"time"
+
+	"github.com/gcperf/gcperf/latency"
+)
+
+// result turns what the workers recorded into a Result. It runs after the
+// timed runs, so it may allocate and sort freely.
+func (e *engine) result(names []string) *Result {
+	res := &Result{
+		Config:           e.cfg,
+		Started:          e.started,
+		Ended:            e.ended,
+		Elapsed:          e.elapsed,
+		WarmupElapsed:    e.warmElapsed,
+		HeapAllocBytes:   e.allocBytes,
+		HeapAllocObjects: e.allocObjs,
+		Interrupted:      e.interrupted.Load(),
+		Halted:           e.halted,
+		Categories:       e.cats,
+	}
+	// Completed runs and their executions, in run order, compacted in place
+	// (with threads, an interrupted benchmark may leave gaps).
+	kept := 0
+	for i := range e.runs {
+		if !e.runs[i].done {
+			continue
+		}
+		if kept != i {
+			e.runs[kept] = e.runs[i]
+			copy(e.execs[kept*e.k:(kept+1)*e.k], e.execs[i*e.k:(i+1)*e.k])
+		}
+		kept++
+	}
+	res.Runs = e.runs[:kept:kept]
+	res.Executions = e.execs[: kept*e.k : kept*e.k]
+	multi := e.cfg.Threads > 1
+
+	n := len(e.mix)
+	res.Operations = make([]OpResult, n)
+	runtimes := make([][]time.Duration, n)
+	responses := make([][]time.Duration, n)
+	intervals := make([][]latency.Interval, n)
+	var all []latency.Interval
+	for i := range res.Operations {
+		op := &res.Operations[i]
+		op.Name = names[i]
+		op.Unit = "results"
+		if u, ok := e.mix[i].(Uniter); ok {
+			op.Unit = u.Unit()
+		}
+		if d, ok := e.mix[i].(Describer); ok {
+			op.Params = d.Describe()
+		}
+		op.Runtime, op.Response = latency.NewRecorder(), latency.NewRecorder()
+		for _, w := range e.workers {
+			op.Runtime.Merge(w.rt[i])
+			op.Response.Merge(w.resp[i])
+		}
+		op.Stats.ErrorsByCategory = map[string]int64{}
+	}
+	counts := make([]int, n)
+	for _, x := range res.Executions {
+		if !x.Failed() {
+			counts[x.Op]++
+		}
+	}
+	for i, c := range counts {
+		runtimes[i] = make([]time.Duration, 0, c)
+		responses[i] = make([]time.Duration, 0, c)
+		if multi {
+			intervals[i] = make([]latency.Interval, 0, c)
+		}
+	}
+	if multi {
+		all = make([]latency.Interval, 0, len(res.Executions))
+	}
+	mixBy := map[string]int64{}
+	for _, x := range res.Executions {
+		s := &res.Operations[x.Op].Stats
+		s.Runs++
+		if x.Failed() {
+			s.Errors++
+			s.ErrorsByCategory[e.cats[x.Category]]++
+			mixBy[e.cats[x.Category]]++
+			continue
+		}
+		s.Results += x.Results
+		runtimes[x.Op] = append(runtimes[x.Op], x.Runtime)
+		responses[x.Op] = append(responses[x.Op], x.Response)
+		if multi {
+			iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
+			intervals[x.Op] = append(intervals[x.Op], iv)
+			all = append(all, iv)
+		}
+	}
+	for i := range res.Operations {
+		op := &res.Operations[i]
+		for _, w := range e.workers {
+			for k, msg := range w.first {
+				if k.op != i {
+					continue
+				}
+				if op.FirstError == nil {
+					op.FirstError = map[string]string{}
+				}
+				if _, ok := op.FirstError[e.cats[k.cat]]; !ok {
+					op.FirstError[e.cats[k.cat]] = msg
+				}
+			}
+		}
+		s := &op.Stats
+		s.OpsPerRun = 1
+		s.Runtime = latency.Summarize(runtimes[i], e.cfg.Outliers, op.Runtime)
+		s.Response = latency.Summarize(responses[i], e.cfg.Outliers, op.Response)
+		actual := time.Duration(-1)
+		if multi {
+			actual = latency.Union(intervals[i])
+		}
+		s.Finish(false, actual, s.Runtime.Count)
+	}
+
+	// The mix: one value per run; runs with a failed operation are counted
+	// as errors and left out of the timing statistics.
+	mix := &res.Mix
+	mix.Runtime, mix.Response = latency.NewRecorder(), latency.NewRecorder()
+	for _, w := range e.workers {
+		mix.Runtime.Merge(w.mixRT)
+		mix.Response.Merge(w.mixRsp)
+	}
+	ms := &mix.Stats
+	ms.ErrorsByCategory = mixBy
+	ms.OpsPerRun = e.k
+	mixRT := make([]time.Duration, 0, len(res.Runs))
+	mixResp := make([]time.Duration, 0, len(res.Runs))
+	p99 := make([]latency.RunTime, 0, len(res.Runs))
+	for _, r := range res.Runs {
+		ms.Runs++
+		ms.Errors += int64(r.Errors)
+		if r.Errors > 0 {
+			continue
+		}
+		ms.Results += r.Results
+		mixRT = append(mixRT, r.Runtime)
+		mixResp = append(mixResp, r.Response)
+		p99 = append(p99, latency.RunTime{Run: r.Run, Time: r.Runtime})
+	}
+	ms.Runtime = latency.Summarize(mixRT, e.cfg.Outliers, mix.Runtime)
+	ms.Response = latency.Summarize(mixResp, e.cfg.Outliers, mix.Response)
+	actual := time.Duration(-1)
+	if multi {
+		actual = latency.Union(all)
+	}
+	ms.Finish(true, actual, ms.Runtime.Count)
+
+	// GCPerfP99 counts objects per run; a mix whose operations count no
+	// results is measured in runs.
+	perRun := 1.0
+	res.Unit = "runs"
+	if ok := len(p99); ok > 0 && ms.Results > 0 {
+		perRun = float64(ms.Results) / float64(ok)
+		res.Unit = res.Operations[0].Unit
+		for _, op := range res.Operations[1:] {
+			if op.Unit != res.Unit {
+				res.Unit = "results"
+			}
+		}
+	}
+	res.P99 = latency.GCPerfP99(p99, perRun)
+	return res
+}

@@ -1,0 +1,114 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// HaltPolicy says which failures stop a benchmark. The zero value never
+// halts: failures are counted by category and the benchmark goes on.
+type HaltPolicy uint8
+
+const (
+	HaltOnError   HaltPolicy = 1 << iota // an operation returned an error or panicked
+	HaltOnTimeout                        // an operation exceeded Config.Timeout
+	HaltAny                  = HaltOnError | HaltOnTimeout | haltOther
+	haltOther     HaltPolicy = 1 << 7 // any other category, including interrupt
+)
+
+// Config controls a benchmark run. DefaultConfig gives the methodology's
+// defaults; the zero value is not valid.
+type Config struct {
+	Warmups  int // runs of the mix before the timed runs, not recorded
+	Runs     int // timed runs of the mix
+	Outliers int // best and worst runs discarded before the mean-based statistics
+	Threads  int // goroutines running whole mixes from one shared pool of runs
+
+	// Order. By default every operation runs once per run, in a random order
+	// drawn from Seed. Random=false runs them in mix order. Sample > 0 runs
+	// Sample operations per run instead of all of them, drawn with
+	// repetition when Repeats is set (in order, it walks the mix cyclically).
+	Random  bool
+	Sample  int
+	Repeats bool
+	Seed    int64 // seeds every random choice: the same seed gives the same orders and delays
+
+	MaxDelay time.Duration // a random delay of 0..MaxDelay between operations, never timed
+	Timeout  time.Duration // per operation; 0 means none
+	Halt     HaltPolicy
+
+	// Stop, when closed, ends the benchmark after the runs in progress: what
+	// was measured is kept and the Result is marked Interrupted. Cancelling
+	// the context passed to Run also cancels the operations in progress.
+	Stop <-chan struct{}
+}
+
+// DefaultConfig returns the defaults of the benchmark methodology: 5
+// warmups, 25 runs, 1 outlier discarded at each end, one thread, random order.
+func DefaultConfig() Config {
+	return Config{Warmups: 5, Runs: 25, Outliers: 1, Threads: 1, Random: true}
+}
+
+// ErrConfig is wrapped by every error from Config.Validate.
+var ErrConfig = errors.New("invalid configuration")
+
+// A ConfigError names the setting that is wrong and says why. Field is the
+// setting's name as the command line spells it ("runs", "outliers").
+type ConfigError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ConfigError) Error() string { return e.Field + " " + e.Msg }
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
+func badConfig(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// OpsPerRun is the number of operations one run executes for a mix of n.
+func (c Config) OpsPerRun(n int) int {
+	if c.Sample > 0 {
+		return c.Sample
+	}
+	return n
+}
+
+// Validate reports the first setting that cannot be run with a mix of
+// mixLen operations.
+func (c Config) Validate(mixLen int) error {
+	switch {
+	case mixLen < 1:
+		return badConfig("mix", "must hold at least one operation")
+	case mixLen > maxOps:
+		return badConfig("mix", "holds %d operations, at most %d are supported", mixLen, maxOps)
+	case c.Runs < 1:
+		return badConfig("runs", "must be at least 1, got %d", c.Runs)
+	case c.Warmups < 0:
+		return badConfig("warmup", "must be at least 0, got %d", c.Warmups)
+	case c.Outliers < 0:
+		return badConfig("outliers", "must be at least 0, got %d", c.Outliers)
+	case c.Outliers > 0 && 2*c.Outliers >= c.Runs:
+		return badConfig("outliers", "discards the best and worst %d of %d runs, leaving none: 2*outliers must be below runs", c.Outliers, c.Runs)
+	case c.Threads < 1:
+		return badConfig("threads", "must be at least 1, got %d", c.Threads)
+	case c.Sample < 0:
+		return badConfig("sample", "must be at least 0, got %d", c.Sample)
+	case c.Sample > 0 && !c.Repeats && c.Sample > mixLen:
+		return badConfig("sample", "draws %d operations per run without repeats from a mix of %d", c.Sample, mixLen)
+	case c.MaxDelay < 0:
+		return badConfig("delay", "must not be negative, got %v", c.MaxDelay)
+	case c.Timeout < 0:
+		return badConfig("timeout", "must not be negative, got %v", c.Timeout)
+	}
+	if n := int64(c.Runs) * int64(c.OpsPerRun(mixLen)); n > maxExecutions {
+		return badConfig("runs", "asks for %d operations (runs × operations per run), at most %d are supported", n, int64(maxExecutions))
+	}
+	return nil
+}
+
+const (
+	maxOps        = 1 << 15
+	maxExecutions = 1 << 31
+)

@@ -1,0 +1,433 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gcperf/gcperf/latency"
+)
+
+// Failure categories every benchmark knows. An operation's error may name a
+// category of its own with a method Category() string.
+const (
+	CategoryError     = "error"     // the operation returned an error
+	CategoryTimeout   = "timeout"   // it ran past Config.Timeout
+	CategoryPanic     = "panic"     // it panicked; the panic was recovered
+	CategoryInterrupt = "interrupt" // it was cancelled by the caller's context
+)
+
+// ErrPanic is wrapped by the error recorded for an operation that panicked.
+var ErrPanic = errors.New("operation panicked")
+
+type panicError struct{ v any }
+
+func (p *panicError) Error() string { return fmt.Sprintf("%v: %v", ErrPanic, p.v) }
+func (p *panicError) Unwrap() error { return ErrPanic }
+
+// call runs one execution, turning a panic into an error. It is inside the
+// timed region; its deferred recover costs about a nanosecond.
+func call(op Operation, ctx context.Context, p *Probe) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{v}
+		}
+	}()
+	return op.Run(ctx, p)
+}
+
+// Run runs the benchmark: cfg.Warmups runs of the mix that are not recorded,
+// then cfg.Runs timed runs, shared among cfg.Threads goroutines, and returns
+// what was measured. Failed operations are counted by category and the
+// benchmark goes on, unless cfg.Halt says otherwise.
+//
+// Run returns an error only when the benchmark cannot start (an invalid
+// configuration, a failed Setup) or a Teardown fails; an interrupted or
+// halted benchmark returns its partial Result without error.
+//
+// Inside the timed runs, the harness reads the monotonic clock just before
+// and just after each operation and does nothing else between the two reads.
+// Everything it records goes into memory allocated before the first timed run.
+func Run(ctx context.Context, cfg Config, mix Mix, obs ...Observer) (*Result, error) {
+	if err := cfg.Validate(len(mix)); err != nil {
+		return nil, fmt.Errorf("workload: %w", err)
+	}
+	e := &engine{
+		cfg:     cfg,
+		ctx:     ctx,
+		mix:     mix,
+		k:       cfg.OpsPerRun(len(mix)),
+		obs:     obs,
+		timedGo: make(chan struct{}),
+		cats:    []string{"", CategoryError, CategoryTimeout, CategoryPanic, CategoryInterrupt},
+	}
+	e.cfg.Stop = nil
+	if err := e.prepare(); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(mix))
+	for i := range mix {
+		names[i] = label(mix, i)
+	}
+	for _, o := range obs {
+		o.Begin(Begin{Config: e.cfg, Operations: names})
+	}
+	e.run(cfg.Stop)
+	res := e.result(names)
+	var errs []error
+	for _, w := range e.workers {
+		if w.tctx != nil {
+			w.tctx.release()
+		}
+		for i, op := range w.ops {
+			if t, ok := op.(Teardowner); ok && (w.id == 0 || w.cloned[i]) {
+				if err := t.Teardown(); err != nil {
+					errs = append(errs, fmt.Errorf("workload: teardown %s: %w", names[i], err))
+				}
+			}
+		}
+	}
+	for _, o := range obs {
+		o.End(res)
+	}
+	return res, errors.Join(errs...)
+}
+
+type engine struct {
+	cfg  Config
+	ctx  context.Context
+	mix  Mix
+	k    int // operations per run
+	obs  []Observer
+	cats []string
+	cmu  sync.Mutex // guards cats
+
+	workers []*worker
+	runs    []RunRecord
+	execs   []Execution
+
+	nextWarmup, nextTimed atomic.Int64
+	warmDone              sync.WaitGroup
+	timedGo               chan struct{}
+	t0                    time.Time // start of the timed runs; read after timedGo closes
+
+	stopped     atomic.Bool
+	interrupted atomic.Bool
+	haltMu      sync.Mutex
+	halted      string
+	elapsed     time.Duration
+	warmElapsed time.Duration
+	allocBytes  uint64
+	allocObjs   uint64
+	started     time.Time
+	ended       time.Time
+}
+
+type worker struct {
+	e      *engine
+	id     int
+	ops    []Operation
+	cloned []bool
+	ord    *orderer
+	tctx   *timeoutCtx
+	probe  Probe
+	rt     []*latency.Recorder
+	resp   []*latency.Recorder
+	mixRT  *latency.Recorder
+	mixRsp *latency.Recorder
+	first  map[firstKey]string
+	begun  bool
+}
+
+type firstKey struct {
+	op  int
+	cat uint8
+}
+
+// prepare allocates everything the timed runs write to, touches it so that no
+// page fault lands in them, and sets the operations up.
+func (e *engine) prepare() error {
+	e.runs = make([]RunRecord, e.cfg.Runs)
+	e.execs = make([]Execution, e.cfg.Runs*e.k)
+	for i := range e.runs {
+		e.runs[i].Run = -1
+	}
+	for i := range e.execs {
+		e.execs[i].Run = -1
+	}
+	for id := range e.cfg.Threads {
+		w := &worker{
+			e: e, id: id,
+			ops:    make([]Operation, len(e.mix)),
+			cloned: make([]bool, len(e.mix)),
+			ord:    newOrderer(e.cfg, len(e.mix)),
+			rt:     make([]*latency.Recorder, len(e.mix)),
+			resp:   make([]*latency.Recorder, len(e.mix)),
+			mixRT:  latency.NewRecorder(),
+			mixRsp: latency.NewRecorder(),
+			first:  map[firstKey]string{},
+		}
+		for i, op := range e.mix {
+			if c, ok := op.(Cloner); ok && id > 0 {
+				op = c.Clone()
+				w.cloned[i] = true
+			}
+			w.ops[i] = op
+			w.rt[i] = latency.NewRecorder()
+			w.resp[i] = latency.NewRecorder()
+			if s, ok := op.(Setupper); ok && (id == 0 || w.cloned[i]) {
+				if err := s.Setup(e.ctx); err != nil {
+					return fmt.Errorf("workload: setup %s: %w", label(e.mix, i), err)
+				}
+			}
+		}
+		if e.cfg.Timeout > 0 {
+			w.tctx = newTimeoutCtx(e.ctx)
+		}
+		e.workers = append(e.workers, w)
+	}
+	return nil
+}
+
+// run drives the warmups and the timed runs.
+func (e *engine) run(stop <-chan struct{}) {
+	var done sync.WaitGroup
+	e.warmDone.Add(len(e.workers))
+	done.Add(len(e.workers))
+	watchDone := make(chan struct{})
+	if stop != nil {
+		go func() {
+			select {
+			case <-stop:
+				e.interrupted.Store(true)
+				e.stopped.Store(true)
+			case <-watchDone:
+			}
+		}()
+	}
+	warmStart := time.Now()
+	for _, w := range e.workers {
+		go func() {
+			defer done.Done()
+			w.loop(Warmup, e.cfg.Warmups, &e.nextWarmup)
+			e.warmDone.Done()
+			<-e.timedGo
+			w.loop(Timed, e.cfg.Runs, &e.nextTimed)
+		}()
+	}
+	e.warmDone.Wait()
+	e.warmElapsed = time.Since(warmStart)
+
+	// The heap allocation counters are read around the timed runs only.
+	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
+	metrics.Read(samples)
+	b0, o0 := samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	e.t0 = time.Now()
+	close(e.timedGo)
+	done.Wait()
+	e.elapsed = time.Since(e.t0)
+	metrics.Read(samples)
+	e.allocBytes = samples[0].Value.Uint64() - b0
+	e.allocObjs = samples[1].Value.Uint64() - o0
+	e.started = e.t0
+	e.ended = e.t0.Add(e.elapsed)
+	close(watchDone)
+	if e.ctx.Err() != nil {
+		e.interrupted.Store(true)
+	}
+}
+
+// loop claims runs from the shared pool until there are none left or the
+// benchmark stops.
+func (w *worker) loop(phase Phase, n int, next *atomic.Int64) {
+	e := w.e
+	for !e.stopped.Load() && e.ctx.Err() == nil {
+		i := int(next.Add(1) - 1)
+		if i >= n {
+			return
+		}
+		for _, o := range e.obs {
+			o.RunStart(phase, i+1)
+		}
+		rec := w.runMix(phase, i)
+		for _, o := range e.obs {
+			o.RunEnd(phase, i+1, rec)
+		}
+	}
+}
+
+// runMix runs run i of a phase and, for a timed run, records it.
+func (w *worker) runMix(phase Phase, i int) *RunRecord {
+	e := w.e
+	timed := phase == Timed
+	stream := uint64(streamWarmup)
+	if timed {
+		stream = streamTimed
+	}
+	order := w.ord.order(stream, i)
+	var rec *RunRecord
+	var execs []Execution
+	if timed {
+		rec = &e.runs[i]
+		execs = e.execs[i*e.k : (i+1)*e.k]
+	}
+	maxDelay := int64(e.cfg.MaxDelay)
+	timeout := e.cfg.Timeout
+	p := &w.probe
+	for j, opi := range order {
+		if maxDelay > 0 {
+			if d := w.ord.delay(maxDelay); w.begun && d > 0 {
+				time.Sleep(time.Duration(d))
+			}
+		}
+		w.begun = true
+		ctx := e.ctx
+		if timeout > 0 {
+			w.tctx.arm(timeout)
+			ctx = w.tctx
+		}
+		op := w.ops[opi]
+		p.reset()
+
+		p.start = time.Now()
+		err := call(op, ctx, p)
+		rt := time.Since(p.start)
+
+		if timeout > 0 {
+			w.tctx.disarm()
+		}
+		if !timed {
+			continue
+		}
+		resp := rt
+		if p.responded {
+			resp = p.response
+		}
+		var cat uint8
+		if err != nil || (timeout > 0 && rt >= timeout) {
+			cat = w.fail(i, opi, err)
+		}
+		execs[j] = Execution{
+			Start:    p.start.Sub(e.t0),
+			Runtime:  rt,
+			Response: resp,
+			Results:  p.results,
+			Run:      int32(i),
+			Op:       uint16(opi),
+			Thread:   uint16(w.id),
+			Category: cat,
+		}
+		if j == 0 {
+			rec.Start = execs[0].Start
+		}
+		if cat != 0 {
+			rec.Errors++
+			continue
+		}
+		w.rt[opi].Record(rt)
+		w.resp[opi].Record(resp)
+		rec.Runtime += rt
+		rec.Response += resp
+		rec.Results += p.results
+	}
+	if !timed {
+		return nil
+	}
+	rec.Run, rec.Thread, rec.done = i+1, w.id, true
+	if rec.Errors == 0 {
+		w.mixRT.Record(rec.Runtime)
+		w.mixRsp.Record(rec.Response)
+	}
+	return rec
+}
+
+// fail categorises a failed execution, keeps its first message and applies
+// the halt policy. It runs only on failure, so it may allocate.
+func (w *worker) fail(run, opi int, err error) uint8 {
+	e := w.e
+	var cat string
+	var c interface{ Category() string }
+	switch {
+	case errors.Is(err, ErrPanic):
+		cat = CategoryPanic
+	case e.cfg.Timeout > 0 && (err == nil || errors.Is(err, context.DeadlineExceeded)):
+		cat = CategoryTimeout
+		if err == nil {
+			err = fmt.Errorf("ran past the %v timeout without noticing its context", e.cfg.Timeout)
+		}
+	case e.ctx.Err() != nil && errors.Is(err, context.Canceled):
+		cat = CategoryInterrupt
+	case errors.As(err, &c) && c.Category() != "":
+		cat = c.Category()
+	default:
+		cat = CategoryError
+	}
+	idx := e.category(cat)
+	if _, seen := w.first[firstKey{opi, idx}]; !seen {
+		w.first[firstKey{opi, idx}] = err.Error()
+	}
+	var halt bool
+	switch cat {
+	case CategoryError, CategoryPanic:
+		halt = e.cfg.Halt&HaltOnError != 0
+	case CategoryTimeout:
+		halt = e.cfg.Halt&HaltOnTimeout != 0
+	default:
+		halt = e.cfg.Halt&haltOther != 0
+	}
+	if halt {
+		e.haltMu.Lock()
+		if e.halted == "" {
+			e.halted = fmt.Sprintf("%s in run %d, %s: %v", cat, run+1, label(e.mix, opi), err)
+		}
+		e.haltMu.Unlock()
+		e.stopped.Store(true)
+	}
+	return idx
+}
+
+func (e *engine) category(name string) uint8 {
+	e.cmu.Lock()
+	defer e.cmu.Unlock()
+	for i, c := range e.cats {
+		if c == name {
+			return uint8(i)
+		}
+	}
+	if len(e.cats) == 255 {
+		return 1 // out of room: count it as a plain error
+	}
+	e.cats = append(e.cats, name)
+	return uint8(len(e.cats) - 1)
+}
+
+// label names position i of the mix: its name, with "#2", "#3"... when an
+// earlier position has the same name.
+func label(mix Mix, i int) string {
+	name := mix[i].Name()
+	n := 1
+	for _, op := range mix[:i] {
+		if op.Name() == name {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Sprintf("%s#%d", name, n)
+	}
+	return name
+}
+
+// Footprint is the memory, in bytes, that Run allocates before the timed runs
+// for a mix of n operations: one Execution per operation run, one RunRecord
+// per run and two HdrHistograms per operation and goroutine.
+func (c Config) Footprint(n int) int64 {
+	hist := int64(latency.NewRecorder().Histogram().ByteSize())
+	return int64(c.Runs)*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
+		int64(c.Runs)*int64(unsafe.Sizeof(RunRecord{})) +
+		int64(max(c.Threads, 1))*int64(2*n+2)*hist
+}

@@ -1,0 +1,125 @@
+package workload
+
+import (
+	"io"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Phase tells warmup runs from timed runs.
+type Phase uint8
+
+const (
+	Warmup Phase = iota
+	Timed
+)
+
+func (p Phase) String() string {
+	if p == Warmup {
+		return "warmup"
+	}
+	return "timed"
+}
+
+// Begin describes a benchmark about to start.
+type Begin struct {
+	Config     Config
+	Operations []string
+}
+
+// An Observer follows a benchmark as it runs. RunStart and RunEnd are called
+// between operations, outside every timed region, from the goroutine that
+// runs the run: with Config.Threads > 1 they are called concurrently.
+// Whatever they do delays the next run, so they should be cheap; the heap
+// allocations they make count in Result.HeapAllocBytes.
+type Observer interface {
+	Begin(b Begin)
+	RunStart(phase Phase, run int)             // run is 1-based
+	RunEnd(phase Phase, run int, r *RunRecord) // r is nil for warmups
+	End(r *Result)
+}
+
+// Verbose returns an Observer printing a line as each timed run starts and
+// ends, the way GCPerfP99 does, with the time since start:
+//
+//	[1.234s] Run start 17
+//	[1.245s] Run end 17: 10.8ms
+//
+// It formats into a reused buffer, so it adds no garbage to the heap being
+// measured.
+func Verbose(w io.Writer, start time.Time) Observer {
+	return &verbose{w: w, start: start, buf: make([]byte, 0, 128)}
+}
+
+type verbose struct {
+	mu    sync.Mutex
+	w     io.Writer
+	start time.Time
+	buf   []byte
+}
+
+func (v *verbose) Begin(Begin) {}
+func (v *verbose) End(*Result) {}
+
+func (v *verbose) RunStart(phase Phase, run int) {
+	if phase != Timed {
+		return
+	}
+	v.line(run, "start", nil)
+}
+
+func (v *verbose) RunEnd(phase Phase, run int, r *RunRecord) {
+	if phase != Timed {
+		return
+	}
+	v.line(run, "end", r)
+}
+
+func (v *verbose) line(run int, what string, r *RunRecord) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	b := append(v.buf[:0], '[')
+	b = strconv.AppendFloat(b, time.Since(v.start).Seconds(), 'f', 3, 64)
+	b = append(b, "s] Run "...)
+	b = append(b, what...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(run), 10)
+	if r != nil {
+		b = append(b, ": "...)
+		b = appendDuration(b, r.Runtime)
+		if r.Errors > 0 {
+			b = append(b, " ("...)
+			b = strconv.AppendInt(b, int64(r.Errors), 10)
+			b = append(b, " failed)"...)
+		}
+	}
+	b = append(b, '\n')
+	v.buf = b
+	_, _ = v.w.Write(b)
+}
+
+// appendDuration formats d like time.Duration.String, rounded to three
+// significant digits, without allocating.
+func appendDuration(b []byte, d time.Duration) []byte {
+	var unit string
+	var v float64
+	switch {
+	case d < time.Microsecond:
+		return append(strconv.AppendInt(b, int64(d), 10), "ns"...)
+	case d < time.Millisecond:
+		v, unit = float64(d)/1e3, "µs"
+	case d < time.Second:
+		v, unit = float64(d)/1e6, "ms"
+	default:
+		v, unit = d.Seconds(), "s"
+	}
+	prec := 2
+	if v >= 100 {
+		prec = 0
+	} else if v >= 10 {
+		prec = 1
+	}
+	b = strconv.AppendFloat(b, v, 'f', prec, 64)
+	return append(b, unit...)
+}

@@ -1,0 +1,96 @@
+package workload
+
+import (
+	"time"
+
+	"github.com/gcperf/gcperf/latency"
+)
+
+// An Execution is one timed execution of an operation.
+type Execution struct {
+	Start    time.Duration // since the timed runs began (monotonic clock)
+	Runtime  time.Duration // from just before the call to its return
+	Response time.Duration // until the operation's first response (Probe.Respond), else Runtime
+	Results  int64         // counted with Probe.Results
+	Run      int32         // 0-based index of its run (Result.Runs[Run])
+	Op       uint16        // index of the operation in the mix
+	Thread   uint16        // goroutine that ran it
+	Category uint8         // 0 for success, else an index into Result.Categories
+}
+
+// Failed reports whether the execution failed.
+func (x Execution) Failed() bool { return x.Category != 0 }
+
+// A RunRecord is one timed run of the mix. Its runtime is the sum of its
+// operations' runtimes, not the wall time of the loop, so the harness's own
+// bookkeeping and the delays between operations are not in it.
+type RunRecord struct {
+	Run      int           // 1-based run number
+	Thread   int           // goroutine that ran it
+	Start    time.Duration // when its first operation started, since the timed runs began
+	Runtime  time.Duration // sum of its operations' runtimes
+	Response time.Duration // sum of its operations' response times
+	Results  int64         // sum of its operations' results
+	Errors   int           // operations that failed
+	done     bool
+}
+
+// OpResult holds what was measured for one position of the mix.
+type OpResult struct {
+	Name   string // the operation's name, with "#2"... for a repeated name
+	Params string // its parameters (Describer), may be empty
+	Unit   string // what its results count (Uniter), "results" by default
+
+	Stats    latency.Stats
+	Runtime  *latency.Recorder // every successful execution's runtime
+	Response *latency.Recorder // every successful execution's response time
+
+	// FirstError holds, per error category, the message of the first
+	// failure, so a report can say what went wrong and not only how often.
+	FirstError map[string]string
+}
+
+// Result is everything a benchmark measured.
+type Result struct {
+	Config     Config // as run, with the seed used; Stop is cleared
+	Operations []OpResult
+	Mix        MixResult
+
+	Runs       []RunRecord // completed timed runs, by run number
+	Executions []Execution // every execution of those runs, grouped by run
+
+	// Categories names the failure categories seen; index 0 is success.
+	Categories []string
+
+	// P99 holds the GCPerfP99 figures over the mix runs that did not fail,
+	// in units of Unit (what the runs' results count, or "runs" when the
+	// operations count no results).
+	P99  latency.P99Figures
+	Unit string
+
+	Started       time.Time     // wall clock when the timed runs began
+	Ended         time.Time     // wall clock when they ended
+	Elapsed       time.Duration // monotonic wall time of the timed runs
+	WarmupElapsed time.Duration // monotonic wall time of the warmups
+
+	// Heap allocations during the timed runs (runtime/metrics
+	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
+	// together; with noop, this is what the harness itself allocates.
+	HeapAllocBytes   uint64
+	HeapAllocObjects uint64
+
+	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
+	Halted      string // why a halt policy stopped the benchmark, if one did
+}
+
+// MixResult holds the statistics of the whole mix, one value per run.
+type MixResult struct {
+	Stats    latency.Stats
+	Runtime  *latency.Recorder // runtimes of the runs without failures
+	Response *latency.Recorder
+}
+
+// Complete reports whether every requested timed run was completed.
+func (r *Result) Complete() bool {
+	return !r.Interrupted && r.Halted == "" && len(r.Runs) == r.Config.Runs
+}
