@@ -1,0 +1,275 @@
+package report
+
+import (
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// Schema identifies the JSON document's layout. A reader refuses a document
+// whose schema it does not know.
+const Schema = "gcperf/v1"
+
+// Meta is what a report says besides the measurement: who measured, with
+// what command, on which runtime.
+type Meta struct {
+	Version string   // gcperf's version
+	Command []string // the command line, when run from one
+	Go      env.Go
+}
+
+// Document is one benchmark's report: its settings, environment, statistics
+// and per-run records. Durations are integer nanoseconds in JSON, in keys
+// ending in _ns.
+type Document struct {
+	Schema      string      `json:"schema"`
+	Tool        Tool        `json:"tool"`
+	Env         Env         `json:"env"`
+	Config      Config      `json:"config"`
+	Timing      Timing      `json:"timing"`
+	Harness     Harness     `json:"harness"`
+	Operations  []Operation `json:"operations"`
+	Mix         Mix         `json:"mix"`
+	GCPerfP99   P99         `json:"gcperfp99"`
+	Runs        []Run       `json:"runs"`
+	Interrupted bool        `json:"interrupted"`
+	Halted      string      `json:"halted,omitempty"`
+}
+
+// Tool names the program that wrote the document.
+type Tool struct {
+	Name    string   `json:"name"`
+	Version string   `json:"version"`
+	Command []string `json:"command,omitempty"`
+}
+
+// Env is the environment of the measurement.
+type Env struct {
+	Go env.Go `json:"go"`
+}
+
+// Config is the benchmark's configuration as run.
+type Config struct {
+	Runs     int           `json:"runs"`
+	Warmups  int           `json:"warmups"`
+	Outliers int           `json:"outliers"`
+	Threads  int           `json:"threads"`
+	Seed     int64         `json:"seed"`
+	Random   bool          `json:"random"`
+	Sample   int           `json:"sample,omitempty"`
+	Repeats  bool          `json:"repeats,omitempty"`
+	MaxDelay time.Duration `json:"delay_ns"`
+	Timeout  time.Duration `json:"timeout_ns"`
+	Halt     []string      `json:"halt,omitempty"`
+}
+
+// Timing says when the timed runs happened.
+type Timing struct {
+	Started time.Time     `json:"started"`
+	Ended   time.Time     `json:"ended"`
+	Elapsed time.Duration `json:"elapsed_ns"`        // wall time of the timed runs
+	Warmup  time.Duration `json:"warmup_elapsed_ns"` // wall time of the warmups
+	Done    int           `json:"runs_done"`         // timed runs completed
+}
+
+// Harness is what the harness adds to the heap it measures: the heap
+// allocations during the timed runs (runtime/metrics), which include the
+// operations' own.
+type Harness struct {
+	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
+	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
+}
+
+// Distribution is the Summary of runtimes or response times.
+type Distribution struct {
+	Count     int64         `json:"count"`
+	Discarded int           `json:"outliers_discarded"` // at each end, before the mean-based figures
+	Kept      int64         `json:"kept"`
+	Total     time.Duration `json:"total_ns"`
+	Mean      time.Duration `json:"mean_ns"`
+	GeoMean   time.Duration `json:"geomean_ns"`
+	Min       time.Duration `json:"min_ns"`
+	Max       time.Duration `json:"max_ns"`
+	Variance  float64       `json:"variance_ns2"`
+	StdDev    time.Duration `json:"stddev_ns"`
+	P50       time.Duration `json:"p50_ns"`
+	P90       time.Duration `json:"p90_ns"`
+	P99       time.Duration `json:"p99_ns"`
+	P999      time.Duration `json:"p999_ns"`
+	P9999     time.Duration `json:"p9999_ns"`
+	PMax      time.Duration `json:"pmax_ns"` // the maximum of all values, outliers included
+}
+
+// Errors counts failures.
+type Errors struct {
+	Total      int64             `json:"total"`
+	ByCategory map[string]int64  `json:"by_category"`
+	First      map[string]string `json:"first,omitempty"` // first message per category
+}
+
+// Actual holds the multi-threaded figures over wall time.
+type Actual struct {
+	Runtime      time.Duration `json:"runtime_ns"`
+	Mean         time.Duration `json:"mean_ns"`
+	OpsPerSecond float64       `json:"ops_per_sec"`
+	OpsPerHour   float64       `json:"ops_per_hour"`
+	MixesPerHour float64       `json:"mixes_per_hour,omitempty"`
+}
+
+// Operation holds one operation's statistics.
+type Operation struct {
+	Name         string       `json:"name"`
+	Params       string       `json:"params,omitempty"`
+	Unit         string       `json:"unit"`
+	Runs         int64        `json:"runs"`
+	Errors       Errors       `json:"errors"`
+	Results      int64        `json:"results"`
+	AvgResults   float64      `json:"avg_results"`
+	Runtime      Distribution `json:"runtime"`
+	Response     Distribution `json:"response"`
+	OpsPerSecond float64      `json:"ops_per_sec"`
+	OpsPerHour   float64      `json:"ops_per_hour"`
+	Actual       *Actual      `json:"actual,omitempty"`
+}
+
+// Mix holds the statistics of the whole mix, one value per run.
+type Mix struct {
+	Operation
+	OpsPerRun    int     `json:"ops_per_run"`
+	MixesPerHour float64 `json:"mixes_per_hour"`
+}
+
+// P99 holds the GCPerfP99 figures.
+type P99 struct {
+	Unit          string        `json:"unit"`
+	Runs          int           `json:"runs"`
+	Kept          int           `json:"kept"`
+	PerRun        float64       `json:"per_run"`
+	Processed     float64       `json:"processed"`
+	Total         time.Duration `json:"total_ns"`
+	MeanPerRun    time.Duration `json:"mean_per_run_ns"`
+	Throughput    float64       `json:"throughput_per_sec"`
+	ThroughputMax float64       `json:"throughput_max_per_sec"`
+	ThroughputMin float64       `json:"throughput_min_per_sec"`
+	Latency       time.Duration `json:"latency_per_1000_ns"`
+	LatencyMin    time.Duration `json:"latency_min_per_1000_ns"`
+	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns"`
+	LatencyMax    time.Duration `json:"latency_max_per_1000_ns"`
+	Worst         []Worst       `json:"worst"`
+}
+
+// Worst is one of the runs GCPerfP99 drops.
+type Worst struct {
+	Run        int           `json:"run"`
+	Time       time.Duration `json:"time_ns"`
+	Throughput float64       `json:"throughput_per_sec"`
+}
+
+// Run is one timed run of the mix.
+type Run struct {
+	Run      int           `json:"run"`
+	Thread   int           `json:"thread"`
+	Start    time.Duration `json:"start_ns"` // since the timed runs began
+	Runtime  time.Duration `json:"runtime_ns"`
+	Response time.Duration `json:"response_ns"`
+	Results  int64         `json:"results"`
+	Errors   int           `json:"errors"`
+}
+
+// New builds the Document of a result.
+func New(res *workload.Result, meta Meta) *Document {
+	c := res.Config
+	d := &Document{
+		Schema: Schema,
+		Tool:   Tool{Name: "gcperf", Version: meta.Version, Command: meta.Command},
+		Env:    Env{Go: meta.Go},
+		Config: Config{
+			Runs: c.Runs, Warmups: c.Warmups, Outliers: c.Outliers, Threads: c.Threads,
+			Seed: c.Seed, Random: c.Random, Sample: c.Sample, Repeats: c.Repeats,
+			MaxDelay: c.MaxDelay, Timeout: c.Timeout, Halt: haltNames(c.Halt),
+		},
+		Timing: Timing{
+			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
+			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: len(res.Runs),
+		},
+		Harness:     Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects},
+		Interrupted: res.Interrupted,
+		Halted:      res.Halted,
+	}
+	for _, op := range res.Operations {
+		o := operation(op.Stats)
+		o.Name, o.Params, o.Unit = op.Name, op.Params, op.Unit
+		o.Errors.First = op.FirstError
+		d.Operations = append(d.Operations, o)
+	}
+	ms := res.Mix.Stats
+	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
+	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
+	f := res.P99
+	d.GCPerfP99 = P99{
+		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
+		Total: f.Total, MeanPerRun: f.MeanPerRun,
+		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
+		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
+		Worst: []Worst{},
+	}
+	for _, w := range f.Worst {
+		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, Worst(w))
+	}
+	d.Runs = make([]Run, len(res.Runs))
+	for i, r := range res.Runs {
+		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
+			Response: r.Response, Results: r.Results, Errors: r.Errors}
+	}
+	return d
+}
+
+func operation(s latency.Stats) Operation {
+	o := Operation{
+		Runs:         s.Runs,
+		Errors:       Errors{Total: s.Errors, ByCategory: s.ErrorsByCategory},
+		Results:      s.Results,
+		AvgResults:   s.AvgResults,
+		Runtime:      distribution(s.Runtime),
+		Response:     distribution(s.Response),
+		OpsPerSecond: s.OpsPerSecond,
+		OpsPerHour:   s.OpsPerHour,
+	}
+	if o.Errors.ByCategory == nil {
+		o.Errors.ByCategory = map[string]int64{}
+	}
+	if a := s.ActualRuntime; a != nil {
+		o.Actual = &Actual{Runtime: a.Runtime, Mean: a.Mean, OpsPerSecond: a.OpsPerSecond,
+			OpsPerHour: a.OpsPerHour, MixesPerHour: a.MixesPerHour}
+	}
+	return o
+}
+
+func distribution(s latency.Summary) Distribution {
+	p := s.Percentiles
+	return Distribution{
+		Count: s.Count, Discarded: s.Discarded, Kept: s.Kept,
+		Total: s.Total, Mean: s.Mean, GeoMean: s.GeoMean, Min: s.Min, Max: s.Max,
+		Variance: s.Variance, StdDev: s.StdDev,
+		P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999, P9999: p.P9999, PMax: p.Max,
+	}
+}
+
+func haltNames(h workload.HaltPolicy) []string {
+	switch {
+	case h == workload.HaltAny:
+		return []string{"any"}
+	case h == 0:
+		return nil
+	}
+	var out []string
+	if h&workload.HaltOnError != 0 {
+		out = append(out, "error")
+	}
+	if h&workload.HaltOnTimeout != 0 {
+		out = append(out, "timeout")
+	}
+	return out
+}

@@ -1,0 +1,296 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
+)
+
+// Text writes the console report: the settings, the statistics of every
+// operation and of the mix, the GCPerfP99 results and the worst 1% of runs.
+func Text(w io.Writer, d *Document) error {
+	p := &printer{w: w}
+	p.header(d)
+	p.stats(d)
+	p.errors(d)
+	p.gcperf(d)
+	p.footer(d)
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+func (p *printer) header(d *Document) {
+	c := d.Config
+	names := make([]string, len(d.Operations))
+	for i, op := range d.Operations {
+		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
+	}
+	p.f("gcperf %s: %s\n", d.Tool.Version, strings.Join(names, ", "))
+	order := "random"
+	if !c.Random {
+		order = "in order"
+	}
+	if c.Sample > 0 {
+		rep := "without repeats"
+		if c.Repeats {
+			rep = "with repeats"
+		}
+		order = fmt.Sprintf("%s, %d operations per run %s", order, c.Sample, rep)
+	}
+	timeout := "none"
+	if c.Timeout > 0 {
+		timeout = c.Timeout.String()
+	}
+	delay := "none"
+	if c.MaxDelay > 0 {
+		delay = "0.." + c.MaxDelay.String()
+	}
+	p.f("Settings: warmups %d, runs %d, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
+		c.Warmups, c.Runs, c.Outliers, c.Threads, order, c.Seed, delay, timeout)
+	if len(c.Halt) > 0 {
+		p.f(", halt on %s", strings.Join(c.Halt, ", "))
+	}
+	p.f("\n")
+	g := d.Env.Go
+	p.f("Go: %s %s/%s, GOMAXPROCS %d, GOGC %s, GOMEMLIMIT %s\n",
+		g.Version, g.GOOS, g.GOARCH, g.GOMAXPROCS, g.GOGCString(), g.GOMEMLIMITString())
+	p.f("Timed runs: %d of %d in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
+		d.Timing.Done, c.Runs, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
+		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
+}
+
+// A row of the statistics table: its label and how to read each column.
+type row struct {
+	label string
+	cell  func(o *Operation, mix bool) string
+}
+
+func (p *printer) stats(d *Document) {
+	if p.err != nil {
+		return
+	}
+	discarded := d.Mix.Runtime.Discarded
+	p.f("\nStatistics (mean-based figures without the best and worst %d %s; percentiles over every successful one)\n",
+		discarded, plural(discarded, "run", "runs"))
+	cols := make([]*Operation, 0, len(d.Operations)+1)
+	for i := range d.Operations {
+		cols = append(cols, &d.Operations[i])
+	}
+	showMix := len(d.Operations) > 1 || d.Mix.OpsPerRun != 1
+	if showMix {
+		cols = append(cols, &d.Mix.Operation)
+	}
+	rt := func(get func(Distribution) time.Duration) func(*Operation, bool) string {
+		return func(o *Operation, _ bool) string { return dur(get(o.Runtime)) }
+	}
+	rows := []row{
+		{"Total Runs", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Runs, 10) }},
+		{"Total Errors", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Errors.Total, 10) }},
+	}
+	for _, cat := range categories(d) {
+		rows = append(rows, row{"  " + cat, func(o *Operation, _ bool) string {
+			return strconv.FormatInt(o.Errors.ByCategory[cat], 10)
+		}})
+	}
+	rows = append(rows,
+		row{"Total Results", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Results, 10) }},
+		row{"Average Results", func(o *Operation, _ bool) string { return num(o.AvgResults) }},
+		row{"Total Response Time", func(o *Operation, _ bool) string { return dur(o.Response.Total) }},
+		row{"Average Response Time", func(o *Operation, _ bool) string { return dur(o.Response.Mean) }},
+		row{"Total Runtime", rt(func(x Distribution) time.Duration { return x.Total })},
+		row{"Average Runtime (Arithmetic)", rt(func(x Distribution) time.Duration { return x.Mean })},
+		row{"Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean })},
+		row{"Minimum Runtime", rt(func(x Distribution) time.Duration { return x.Min })},
+		row{"Maximum Runtime", rt(func(x Distribution) time.Duration { return x.Max })},
+		row{"Runtime Variance", func(o *Operation, _ bool) string { return variance(o.Runtime.Variance) }},
+		row{"Runtime Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev })},
+		row{"Operations per Second", func(o *Operation, _ bool) string { return num(o.OpsPerSecond) }},
+		row{"Operations per Hour", func(o *Operation, _ bool) string { return num(o.OpsPerHour) }},
+		row{"Operation Mixes per Hour", func(o *Operation, mix bool) string {
+			if !mix {
+				return "-"
+			}
+			return num(d.Mix.MixesPerHour)
+		}},
+		row{"P50 Runtime", rt(func(x Distribution) time.Duration { return x.P50 })},
+		row{"P90 Runtime", rt(func(x Distribution) time.Duration { return x.P90 })},
+		row{"P99 Runtime", rt(func(x Distribution) time.Duration { return x.P99 })},
+		row{"P99.9 Runtime", rt(func(x Distribution) time.Duration { return x.P999 })},
+		row{"P99.99 Runtime", rt(func(x Distribution) time.Duration { return x.P9999 })},
+		row{"Max Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax })},
+	)
+	if d.Mix.Actual != nil {
+		act := func(get func(*Actual) string) func(*Operation, bool) string {
+			return func(o *Operation, _ bool) string {
+				if o.Actual == nil {
+					return "-"
+				}
+				return get(o.Actual)
+			}
+		}
+		rows = append(rows,
+			row{"Actual Runtime", act(func(a *Actual) string { return dur(a.Runtime) })},
+			row{"Actual Average Runtime", act(func(a *Actual) string { return dur(a.Mean) })},
+			row{"Actual Operations per Second", act(func(a *Actual) string { return num(a.OpsPerSecond) })},
+			row{"Actual Operations per Hour", act(func(a *Actual) string { return num(a.OpsPerHour) })},
+			row{"Actual Operation Mixes per Hour", func(o *Operation, mix bool) string {
+				if !mix || o.Actual == nil {
+					return "-"
+				}
+				return num(o.Actual.MixesPerHour)
+			}},
+		)
+	}
+	// tabwriter aligns every column right; labels are padded to one width
+	// first, so that they read left-aligned.
+	width := 0
+	for _, r := range rows {
+		width = max(width, utf8.RuneCountInString(r.label))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-utf8.RuneCountInString(s)) }
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells []string) {
+		if p.err == nil {
+			_, p.err = io.WriteString(tw, strings.Join(cells, "\t")+"\t\n")
+		}
+	}
+	head := []string{pad("")}
+	for i, o := range cols {
+		name := o.Name
+		if showMix && i == len(cols)-1 {
+			name = "mix"
+		}
+		head = append(head, name)
+	}
+	line(head)
+	for _, r := range rows {
+		cells := []string{pad(r.label)}
+		for i, o := range cols {
+			cells = append(cells, r.cell(o, showMix && i == len(cols)-1 || !showMix))
+		}
+		line(cells)
+	}
+	if p.err == nil {
+		p.err = tw.Flush()
+	}
+}
+
+func (p *printer) errors(d *Document) {
+	for _, op := range d.Operations {
+		cats := make([]string, 0, len(op.Errors.First))
+		for c := range op.Errors.First {
+			cats = append(cats, c)
+		}
+		slices.Sort(cats)
+		for _, c := range cats {
+			p.f("First %s of %s: %s\n", c, op.Name, op.Errors.First[c])
+		}
+	}
+}
+
+func (p *printer) gcperf(d *Document) {
+	f := d.GCPerfP99
+	if f.Kept == 0 {
+		return
+	}
+	u := f.Unit
+	p.f("\nResults (GCPerfP99: the best %d of %d runs, %s per run):\n", f.Kept, f.Runs, num(f.PerRun)+" "+u)
+	p.f("   Total execution time = %s\n", dur(f.Total))
+	p.f("   Total %s processed = %s\n", u, num(f.Processed))
+	p.f("   Average time per run = %s\n", dur(f.MeanPerRun))
+	p.f("   Throughput = %s %s/second\n", num(f.Throughput), u)
+	p.f("   Latency = %s/1000 %s\n", dur(f.Latency), u)
+	p.f("   Throughput (max, ave, min) = (%s, %s, %s) %s/second\n",
+		num(f.ThroughputMax), num(f.Throughput), num(f.ThroughputMin), u)
+	p.f("   Latency (min, ave, max) = (%s, %s, %s) per 1000 %s\n",
+		dur(f.LatencyMin), dur(f.LatencyAve), dur(f.LatencyMax), u)
+	if len(f.Worst) == 0 {
+		p.f("No run dropped (fewer than 100 runs).\n")
+		return
+	}
+	p.f("%d worst %s dropped (1%%):\n", len(f.Worst), plural(len(f.Worst), "run", "runs"))
+	for _, w := range f.Worst {
+		p.f("   Run, Time, Throughput = %d, %s, %s %s/second\n", w.Run, dur(w.Time), num(w.Throughput), u)
+	}
+}
+
+func (p *printer) footer(d *Document) {
+	if d.Halted != "" {
+		p.f("\nHalted: %s\n", d.Halted)
+	}
+	if d.Interrupted {
+		p.f("\nInterrupted: %d of %d timed runs completed; the figures above cover those only.\n", d.Timing.Done, d.Config.Runs)
+	}
+	p.f("\nRepeat with -seed %d.\n", d.Config.Seed)
+}
+
+// categories lists the failure categories seen in any column, sorted.
+func categories(d *Document) []string {
+	var out []string
+	for c := range d.Mix.Errors.ByCategory {
+		out = append(out, c)
+	}
+	for _, op := range d.Operations {
+		for c := range op.Errors.ByCategory {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func dur(d time.Duration) string { return latency.FormatDuration(d) }
+
+// num formats a figure with at least four significant digits and no
+// exponent: 29412345.6 → "29412346", 12.3456 → "12.35", 0.01234 → "0.01234".
+func num(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
+	prec := max(4-digits, 0)
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+// variance formats a variance in ns² in the squared unit of its standard
+// deviation: 1.44ms², 2.25µs².
+func variance(v float64) string {
+	sd := time.Duration(math.Sqrt(v))
+	switch {
+	case sd >= time.Second:
+		return num(v/1e18) + "s²"
+	case sd >= time.Millisecond:
+		return num(v/1e12) + "ms²"
+	case sd >= time.Microsecond:
+		return num(v/1e6) + "µs²"
+	}
+	return num(v) + "ns²"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
