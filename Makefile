@@ -1,0 +1,37 @@
+# gcperf: the targets a developer needs. `make test` is what CI runs.
+GO ?= go
+PKGS := ./...
+BENCHTIME ?= 1s
+COUNT ?= 6
+
+.PHONY: all build test lint vet fmtcheck bench run clean
+
+all: build test
+
+build:
+	$(GO) build -o bin/gcperf ./cmd/gcperf
+
+# vet, the gofmt check, then every test.
+test: lint
+	$(GO) test -count=1 $(PKGS)
+
+lint: vet fmtcheck
+
+vet:
+	$(GO) vet $(PKGS)
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# The performance targets, as Go benchmarks: compare ratios within one run,
+# quote medians (benchstat reads this output).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(PKGS)
+
+# The main job: GCPerfP99's workload at its defaults.
+run:
+	$(GO) run ./cmd/gcperf -size 1024 -chunk 32 -runs 1000
+
+clean:
+	rm -rf bin

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// benchOptions are the engine's flags, shared by gcperf and gcperf run.
+type benchOptions struct {
+	cfg       workload.Config
+	norandom  bool
+	seed      int64
+	seedSet   bool
+	haltErr   bool
+	haltTime  bool
+	haltAny   bool
+	verbose   bool
+	json      string
+	overwrite bool
+	command   []string
+}
+
+// register declares the engine's flags on fs, with defaults from def.
+func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
+	c := &o.cfg
+	fs.IntVar(&c.Warmups, "warmup", def.Warmups, "warmup runs of the mix before the timed runs, not recorded")
+	fs.IntVar(&c.Runs, "runs", def.Runs, "timed runs of the mix")
+	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
+	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")
+	fs.DurationVar(&c.MaxDelay, "delay", def.MaxDelay, "random delay of 0..`d` between operations (never timed)")
+	fs.DurationVar(&c.Timeout, "timeout", def.Timeout, "per-operation timeout `d` (0: none)")
+	fs.Int64Var(&o.seed, "seed", 0, "seed of the random orders and delays (default: a random seed, printed)")
+	fs.BoolVar(&o.norandom, "norandom", false, "run the operations in mix order instead of a random order")
+	fs.IntVar(&c.Sample, "sample", 0, "run `N` operations drawn from the mix per run instead of each once")
+	fs.BoolVar(&c.Repeats, "repeats", false, "with -sample, draw with repetition")
+	fs.BoolVar(&o.haltErr, "halt-on-error", false, "stop at the first operation error or panic")
+	fs.BoolVar(&o.haltTime, "halt-on-timeout", false, "stop at the first timeout")
+	fs.BoolVar(&o.haltAny, "halt-any", false, "stop at the first failure of any kind")
+	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
+	fs.StringVar(&o.json, "json", "", "write the result as JSON to `file` (- for stdout)")
+	fs.BoolVar(&o.overwrite, "overwrite", false, "replace existing output files")
+}
+
+// finish derives the Config from the parsed flags.
+func (o *benchOptions) finish(fs *flag.FlagSet) {
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			o.seedSet = true
+		}
+	})
+	o.cfg.Random = !o.norandom
+	o.cfg.Seed = o.seed
+	if !o.seedSet {
+		o.cfg.Seed = rand.Int64N(1 << 31) // short enough to retype
+	}
+	if o.haltErr {
+		o.cfg.Halt |= workload.HaltOnError
+	}
+	if o.haltTime {
+		o.cfg.Halt |= workload.HaltOnTimeout
+	}
+	if o.haltAny {
+		o.cfg.Halt |= workload.HaltAny
+	}
+}
+
+// execute validates everything, runs the benchmark and writes the reports.
+// flagsHint names the flags that set the mix's memory, for the error when
+// it cannot fit.
+func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	if err := o.cfg.Validate(len(mix)); err != nil {
+		return fail(stderr, err)
+	}
+	if o.cfg.Sample > 0 && o.cfg.Outliers > 0 && o.cfg.Runs*o.cfg.Sample < len(mix) {
+		// Not an error: operations drawn less than 2*outliers+1 times keep
+		// fewer outliers (latency.Trim), as the report shows.
+	}
+	if err := o.checkOutput(); err != nil {
+		return fail(stderr, err)
+	}
+	if err := o.checkMemory(mix, memHint); err != nil {
+		return fail(stderr, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := make(chan struct{})
+	o.cfg.Stop = stop
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sig:
+				n++
+				if n == 1 {
+					fmt.Fprintln(stderr, "gcperf: interrupted: stopping after the runs in progress (interrupt again to cancel them)")
+					close(stop)
+				} else {
+					cancel()
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+
+	var obs []workload.Observer
+	if o.verbose {
+		obs = append(obs, workload.Verbose(stderr, processStart))
+	}
+	names := make([]string, len(mix))
+	for i, op := range mix {
+		names[i] = op.Name()
+		if d, ok := op.(workload.Describer); ok {
+			names[i] += " " + d.Describe()
+		}
+	}
+	fmt.Fprintf(stderr, "gcperf: running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run\n",
+		strings.Join(names, ", "), o.cfg.Warmups, o.cfg.Runs, o.cfg.Seed)
+	res, err := workload.Run(ctx, o.cfg, mix, obs...)
+	if err != nil && res == nil {
+		return fail(stderr, err)
+	}
+	doc := report.New(res, report.Meta{Version: version, Command: o.command, Go: env.ReadGo()})
+
+	text := stdout
+	if o.json == "-" {
+		text = stderr // stdout carries the JSON alone
+	}
+	code := exitOK
+	if werr := report.Text(text, doc); werr != nil {
+		fmt.Fprintf(stderr, "gcperf: writing the report: %v\n", werr)
+		code = exitFail
+	}
+	if o.json != "" {
+		if werr := report.WriteFile(o.json, stdout, o.overwrite, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
+			fmt.Fprintf(stderr, "gcperf: -json %s: %v\n", o.json, werr)
+			code = exitFail
+		}
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "gcperf: %v\n", err)
+		code = exitFail
+	case res.Interrupted, res.Halted != "":
+		code = exitFail
+	case res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0:
+		fmt.Fprintln(stderr, "gcperf: every run failed")
+		code = exitFail
+	}
+	return code
+}
+
+// checkOutput refuses, before anything runs, an output file that exists
+// (without -overwrite) or a directory that cannot be written, so that a long
+// benchmark is never lost at the end.
+func (o *benchOptions) checkOutput() error {
+	if o.json == "" || o.json == "-" {
+		return nil
+	}
+	if st, err := os.Stat(o.json); err == nil {
+		if st.IsDir() {
+			return usagef("-json %s: is a directory", o.json)
+		}
+		if !o.overwrite {
+			return usagef("-json %s: file exists (use -overwrite to replace it)", o.json)
+		}
+	}
+	f, err := os.CreateTemp(dirOf(o.json), ".gcperf-check*")
+	if err != nil {
+		return usagef("-json %s: cannot write there: %v", o.json, errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		if i == 0 {
+			return "/"
+		}
+		return path[:i]
+	}
+	return "."
+}
+
+// checkMemory refuses a mix whose live set, with what the engine
+// preallocates, cannot fit in the memory available, before allocating any of it.
+func (o *benchOptions) checkMemory(mix workload.Mix, hint string) error {
+	mem, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		return nil // not Linux, or no /proc: nothing to check against
+	}
+	var live int64
+	for _, op := range mix {
+		if f, ok := op.(workload.Footprinter); ok {
+			n := f.LiveBytes()
+			if _, ok := op.(workload.Cloner); ok {
+				n *= int64(o.cfg.Threads)
+			}
+			live += n
+		}
+	}
+	engine := o.cfg.Footprint(len(mix))
+	if need := live + engine; need > mem.Available {
+		where := "on this machine"
+		if mem.Limit == "cgroup" {
+			where = "under this cgroup's memory.max"
+		}
+		return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
+			hint, env.Bytes(live), env.Bytes(engine), env.Bytes(mem.Available), where)
+	}
+	return nil
+}
+
+var processStart = time.Now()

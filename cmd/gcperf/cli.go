@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
+	"github.com/gcperf/gcperf/workload"
+)
+
+// version is gcperf's version, written into every report.
+var version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK    = 0 // success
+	exitFail  = 1 // a run that failed, halted or was interrupted
+	exitUsage = 2 // bad usage or bad input
+)
+
+// run is the whole command: main only adds the process around it, so tests
+// run the CLI in-process. Signals arrive on sig: the first stops the
+// benchmark after the runs in progress, the second cancels the operations.
+func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	cmd, rest := "", args
+	if len(args) > 0 {
+		switch args[0] {
+		case "run", "list", "help":
+			cmd, rest = args[0], args[1:]
+		}
+	}
+	switch cmd {
+	case "list":
+		return listCmd(rest, stdout, stderr)
+	case "help":
+		fmt.Fprint(stdout, topUsage)
+		return exitOK
+	case "run":
+		return runCmd(rest, stdout, stderr, sig)
+	}
+	return defaultCmd(rest, stdout, stderr, sig)
+}
+
+const topUsage = `gcperf measures what the Go garbage collector does to tail latency.
+
+Usage:
+  gcperf [flags]                 run GCPerfP99's linked-list workload (alloc.list)
+  gcperf run [flags] OP [OP...]  run named operations, each followed by its parameters
+  gcperf list                    list the operations and their parameters
+
+Run "gcperf -h" or "gcperf run -h" for the flags.
+`
+
+// usageError is bad input: one line on stderr, exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// fail prints err as one line and returns the exit status it deserves.
+func fail(stderr io.Writer, err error) int {
+	var ue *usageError
+	var ce *workload.ConfigError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "gcperf: %s\n", ue.msg)
+		return exitUsage
+	case errors.As(err, &ce):
+		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, ce.Msg)
+		return exitUsage
+	case errors.Is(err, workload.ErrUnknownOperation), errors.Is(err, workload.ErrUnknownParam),
+		errors.Is(err, workload.ErrBadParam):
+		fmt.Fprintf(stderr, "gcperf: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "gcperf: %v\n", err)
+	return exitFail
+}
+
+// parseFlags parses args with fs, turning the flag package's errors into one
+// line and exit status 2, and -h into the usage on stdout and status 0.
+// It returns -1 when the caller should go on.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gcperf: %v (gcperf %s-h lists the flags)\n", err, subName(fs))
+		return exitUsage
+	}
+	return -1
+}
+
+func subName(fs *flag.FlagSet) string {
+	if fs.Name() == "gcperf" {
+		return ""
+	}
+	return fs.Name() + " "
+}

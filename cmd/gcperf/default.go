@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gcperf/gcperf/alloc"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// defaultCmd is the bare gcperf: GCPerfP99's workload with its defaults.
+func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
+	var o benchOptions
+	def := workload.DefaultConfig()
+	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
+	o.register(fs, def)
+	size := fs.Int("size", alloc.DefaultSize, "KB per object")
+	base := fs.Int("base", alloc.DefaultBase, "objects added before the warmups and kept alive")
+	chunk := fs.Int("chunk", alloc.DefaultChunk, "objects added, then removed, by each run")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), defaultUsage)
+		fs.PrintDefaults()
+	}
+	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, usagef("unexpected argument %q (gcperf run OP... runs named operations)", fs.Arg(0)))
+	}
+	o.finish(fs)
+	o.command = append([]string{"gcperf"}, args...)
+	list, err := alloc.NewList(*size, *base, *chunk)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	hint := fmt.Sprintf("-size %d with -base %d and -chunk %d", *size, *base, *chunk)
+	return o.execute(workload.Mix{list}, hint, stdout, stderr, sig)
+}
+
+const defaultUsage = `Usage: gcperf [flags]
+
+Runs GCPerfP99's workload: a linked list of -size KB objects that gains and
+loses -chunk objects per timed run over -base long-lived ones, and reports the
+methodology's statistics, the percentiles, GCPerfP99's results over the best
+99% of runs and the worst 1%.
+
+Other commands: gcperf run [flags] OP [OP...], gcperf list.
+
+Flags:
+`

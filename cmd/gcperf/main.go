@@ -1,0 +1,23 @@
+// Command gcperf measures what the Go garbage collector does to the latency
+// and throughput of allocation-heavy code.
+//
+// Usage:
+//
+//	gcperf [flags]                 run GCPerfP99's linked-list workload (alloc.list)
+//	gcperf run [flags] OP [OP...]  run named operations with their parameters
+//	gcperf list                    list the operations and their parameters
+//
+// Run "gcperf -h" or "gcperf run -h" for the flags.
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, sig))
+}
