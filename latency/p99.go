@@ -53,10 +53,10 @@ type P99Figures struct {
 // perRun units. It does not modify runs. It returns the zero value for no runs
 // or perRun <= 0.
 func GCPerfP99(runs []RunTime, perRun float64) P99Figures {
-	f := P99Figures{Runs: len(runs), PerRun: perRun, Processed: float64(len(runs)) * perRun}
 	if len(runs) == 0 || perRun <= 0 {
-		return f
+		return P99Figures{}
 	}
+	f := P99Figures{Runs: len(runs), PerRun: perRun, Processed: float64(len(runs)) * perRun}
 	sorted := slices.Clone(runs)
 	slices.SortStableFunc(sorted, func(a, b RunTime) int { return cmp.Compare(a.Time, b.Time) })
 	f.Kept = max(len(sorted)*99/100, 1)

@@ -1,6 +1,7 @@
 package latency
 
 import (
+	"math"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -96,23 +97,25 @@ func (r *Recorder) Min() time.Duration {
 	return r.exactMin
 }
 
-// Quantile returns the value at or below which the fraction q (0..1) of the
-// recorded values fall, within the histogram's precision. Quantile(1) is the
-// exact maximum.
+// Quantile returns the nearest-rank q-quantile (0 < q <= 1) of the
+// recorded values: the value at or below which at least the fraction q of
+// them fall, the ceil(q*n)-th smallest, within the histogram's precision.
+// Quantile(1) is the exact maximum; an empty Recorder gives 0.
 func (r *Recorder) Quantile(q float64) time.Duration {
-	if r.h.TotalCount() == 0 {
+	n := r.h.TotalCount()
+	if n == 0 {
 		return 0
 	}
 	if q >= 1 {
 		return r.exactMax
 	}
-	v := time.Duration(r.h.ValueAtQuantile(q * 100))
+	rank := min(max(int64(math.Ceil(q*float64(n))), 1), n)
+	// hdrhistogram-go rounds percentile*n/100 to the nearest rank; asking
+	// for exactly rank/n makes that rounding land on rank itself.
+	v := time.Duration(r.h.ValueAtPercentile(100 * float64(rank) / float64(n)))
 	// The histogram reports the highest value equivalent to the bucket; never
 	// report more than was actually seen.
-	if v > r.exactMax {
-		v = r.exactMax
-	}
-	return v
+	return min(v, r.exactMax)
 }
 
 // Histogram returns the underlying HdrHistogram (values in nanoseconds), for

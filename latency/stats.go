@@ -121,7 +121,7 @@ type Stats struct {
 
 	OpsPerSecond  float64 // Runtime.Kept*OpsPerRun / Runtime.Total in seconds
 	OpsPerHour    float64 // OpsPerSecond * 3600
-	MixesPerHour  float64 // mix only: 3600 / Runtime.Mean in seconds
+	MixesPerHour  float64 // mix only: Runtime.Kept / Runtime.Total in hours (3600 / the mean in seconds)
 	ActualRuntime *Actual // threads > 1 only: figures over wall time
 }
 
@@ -151,8 +151,10 @@ func (s *Stats) Finish(mix bool, actual time.Duration, executions int64) {
 		s.OpsPerSecond = float64(s.Runtime.Kept) * float64(s.OpsPerRun) / secs
 		s.OpsPerHour = s.OpsPerSecond * 3600
 	}
-	if mix && s.Runtime.Mean > 0 {
-		s.MixesPerHour = 3600 / s.Runtime.Mean.Seconds()
+	if secs := s.Runtime.Total.Seconds(); mix && secs > 0 {
+		// Kept runs per hour of their summed runtime: 3600 / the mean
+		// runtime, without the mean's rounding to a whole nanosecond.
+		s.MixesPerHour = float64(s.Runtime.Kept) / secs * 3600
 	}
 	if actual < 0 {
 		return
