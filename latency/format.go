@@ -14,14 +14,16 @@ func AppendDuration(b []byte, d time.Duration) []byte {
 		b = append(b, '-')
 		d = -d
 	}
+	// Each unit holds values that round, at three digits, below 1000 of it
+	// (999.96µs prints as 1.00ms, not 1000µs).
 	var unit string
 	var v float64
 	switch {
 	case d < time.Microsecond:
 		return append(strconv.AppendInt(b, int64(d), 10), "ns"...)
-	case d < time.Millisecond:
+	case d < 999_500*time.Nanosecond:
 		v, unit = float64(d)/1e3, "µs"
-	case d < time.Second:
+	case d < 999_500*time.Microsecond:
 		v, unit = float64(d)/1e6, "ms"
 	default:
 		v, unit = d.Seconds(), "s"

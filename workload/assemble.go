@@ -17,7 +17,7 @@ func (e *engine) result(names []string) *Result {
 		WarmupElapsed:    e.warmElapsed,
 		HeapAllocBytes:   e.allocBytes,
 		HeapAllocObjects: e.allocObjs,
-		Interrupted:      e.interrupted.Load(),
+		Interrupted:      e.interrupted.Load() && !e.allDone(),
 		Halted:           e.halted,
 		Categories:       e.cats,
 	}
@@ -77,14 +77,23 @@ func (e *engine) result(names []string) *Result {
 	if multi {
 		all = make([]latency.Interval, 0, len(res.Executions))
 	}
+	// The mix counts runs: a run counts once under each category it failed
+	// with, however many of its operations failed with it.
 	mixBy := map[string]int64{}
-	for _, x := range res.Executions {
+	lastRun := make([]int, len(e.cats))
+	for c := range lastRun {
+		lastRun[c] = -1
+	}
+	for xi, x := range res.Executions {
 		s := &res.Operations[x.Op].Stats
 		s.Runs++
 		if x.Failed() {
 			s.Errors++
 			s.ErrorsByCategory[e.cats[x.Category]]++
-			mixBy[e.cats[x.Category]]++
+			if run := xi / e.k; lastRun[x.Category] != run {
+				lastRun[x.Category] = run
+				mixBy[e.cats[x.Category]]++
+			}
 			continue
 		}
 		s.Results += x.Results
@@ -138,8 +147,8 @@ func (e *engine) result(names []string) *Result {
 	p99 := make([]latency.RunTime, 0, len(res.Runs))
 	for _, r := range res.Runs {
 		ms.Runs++
-		ms.Errors += int64(r.Errors)
 		if r.Errors > 0 {
+			ms.Errors++ // a failed run, however many of its operations failed
 			continue
 		}
 		ms.Results += r.Results
@@ -170,4 +179,15 @@ func (e *engine) result(names []string) *Result {
 	}
 	res.P99 = latency.GCPerfP99(p99, perRun)
 	return res
+}
+
+// allDone reports whether every timed run completed: a stop that came after
+// the last run interrupted nothing.
+func (e *engine) allDone() bool {
+	for i := range e.runs {
+		if !e.runs[i].done {
+			return false
+		}
+	}
+	return true
 }

@@ -11,10 +11,10 @@ import (
 type HaltPolicy uint8
 
 const (
-	HaltOnError   HaltPolicy = 1 << iota // an operation returned an error or panicked
+	HaltOnError   HaltPolicy = 1 << iota // an operation returned an error (of any category but timeout and interrupt) or panicked
 	HaltOnTimeout                        // an operation exceeded Config.Timeout
 	HaltAny                  = HaltOnError | HaltOnTimeout | haltOther
-	haltOther     HaltPolicy = 1 << 7 // any other category, including interrupt
+	haltOther     HaltPolicy = 1 << 7 // an interrupt
 )
 
 // Config controls a benchmark run. DefaultConfig gives the methodology's

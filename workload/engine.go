@@ -64,6 +64,7 @@ func Run(ctx context.Context, cfg Config, mix Mix, obs ...Observer) (*Result, er
 		k:       cfg.OpsPerRun(len(mix)),
 		obs:     obs,
 		timedGo: make(chan struct{}),
+		stop:    cfg.Stop,
 		cats:    []string{"", CategoryError, CategoryTimeout, CategoryPanic, CategoryInterrupt},
 	}
 	e.cfg.Stop = nil
@@ -77,7 +78,7 @@ func Run(ctx context.Context, cfg Config, mix Mix, obs ...Observer) (*Result, er
 	for _, o := range obs {
 		o.Begin(Begin{Config: e.cfg, Operations: names})
 	}
-	e.run(cfg.Stop)
+	e.run()
 	res := e.result(names)
 	var errs []error
 	for _, w := range e.workers {
@@ -116,6 +117,7 @@ type engine struct {
 	timedGo               chan struct{}
 	t0                    time.Time // start of the timed runs; read after timedGo closes
 
+	stop        <-chan struct{} // Config.Stop
 	stopped     atomic.Bool
 	interrupted atomic.Bool
 	haltMu      sync.Mutex
@@ -195,21 +197,10 @@ func (e *engine) prepare() error {
 }
 
 // run drives the warmups and the timed runs.
-func (e *engine) run(stop <-chan struct{}) {
+func (e *engine) run() {
 	var done sync.WaitGroup
 	e.warmDone.Add(len(e.workers))
 	done.Add(len(e.workers))
-	watchDone := make(chan struct{})
-	if stop != nil {
-		go func() {
-			select {
-			case <-stop:
-				e.interrupted.Store(true)
-				e.stopped.Store(true)
-			case <-watchDone:
-			}
-		}()
-	}
 	warmStart := time.Now()
 	for _, w := range e.workers {
 		go func() {
@@ -236,7 +227,6 @@ func (e *engine) run(stop <-chan struct{}) {
 	e.allocObjs = samples[1].Value.Uint64() - o0
 	e.started = e.t0
 	e.ended = e.t0.Add(e.elapsed)
-	close(watchDone)
 	if e.ctx.Err() != nil {
 		e.interrupted.Store(true)
 	}
@@ -247,6 +237,15 @@ func (e *engine) run(stop <-chan struct{}) {
 func (w *worker) loop(phase Phase, n int, next *atomic.Int64) {
 	e := w.e
 	for !e.stopped.Load() && e.ctx.Err() == nil {
+		// Config.Stop is polled here, by the goroutine about to start a
+		// run, so that no run starts after it is seen closed.
+		select {
+		case <-e.stop:
+			e.interrupted.Store(true)
+			e.stopped.Store(true)
+			return
+		default:
+		}
 		i := int(next.Add(1) - 1)
 		if i >= n {
 			return
@@ -355,13 +354,15 @@ func (w *worker) fail(run, opi int, err error) uint8 {
 	switch {
 	case errors.Is(err, ErrPanic):
 		cat = CategoryPanic
+	case e.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		// The caller's context ended (cancelled, or its own deadline):
+		// the operation was interrupted, whatever its own timeout.
+		cat = CategoryInterrupt
 	case e.cfg.Timeout > 0 && (err == nil || errors.Is(err, context.DeadlineExceeded)):
 		cat = CategoryTimeout
 		if err == nil {
 			err = fmt.Errorf("ran past the %v timeout without noticing its context", e.cfg.Timeout)
 		}
-	case e.ctx.Err() != nil && errors.Is(err, context.Canceled):
-		cat = CategoryInterrupt
 	case errors.As(err, &c) && c.Category() != "":
 		cat = c.Category()
 	default:
@@ -373,12 +374,12 @@ func (w *worker) fail(run, opi int, err error) uint8 {
 	}
 	var halt bool
 	switch cat {
-	case CategoryError, CategoryPanic:
-		halt = e.cfg.Halt&HaltOnError != 0
 	case CategoryTimeout:
 		halt = e.cfg.Halt&HaltOnTimeout != 0
-	default:
+	case CategoryInterrupt:
 		halt = e.cfg.Halt&haltOther != 0
+	default: // error, panic, and the operations' own categories of error
+		halt = e.cfg.Halt&HaltOnError != 0
 	}
 	if halt {
 		e.haltMu.Lock()

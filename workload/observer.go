@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gcperf/gcperf/latency"
 )
 
 // Phase tells warmup runs from timed runs.
@@ -87,7 +89,7 @@ func (v *verbose) line(run int, what string, r *RunRecord) {
 	b = strconv.AppendInt(b, int64(run), 10)
 	if r != nil {
 		b = append(b, ": "...)
-		b = appendDuration(b, r.Runtime)
+		b = latency.AppendDuration(b, r.Runtime)
 		if r.Errors > 0 {
 			b = append(b, " ("...)
 			b = strconv.AppendInt(b, int64(r.Errors), 10)
@@ -97,29 +99,4 @@ func (v *verbose) line(run int, what string, r *RunRecord) {
 	b = append(b, '\n')
 	v.buf = b
 	_, _ = v.w.Write(b)
-}
-
-// appendDuration formats d like time.Duration.String, rounded to three
-// significant digits, without allocating.
-func appendDuration(b []byte, d time.Duration) []byte {
-	var unit string
-	var v float64
-	switch {
-	case d < time.Microsecond:
-		return append(strconv.AppendInt(b, int64(d), 10), "ns"...)
-	case d < time.Millisecond:
-		v, unit = float64(d)/1e3, "µs"
-	case d < time.Second:
-		v, unit = float64(d)/1e6, "ms"
-	default:
-		v, unit = d.Seconds(), "s"
-	}
-	prec := 2
-	if v >= 100 {
-		prec = 0
-	} else if v >= 10 {
-		prec = 1
-	}
-	b = strconv.AppendFloat(b, v, 'f', prec, 64)
-	return append(b, unit...)
 }

@@ -104,6 +104,14 @@ func Register(s Spec) error {
 	if s.Name == "" || s.New == nil {
 		return fmt.Errorf("workload: register: a spec needs a name and a New function")
 	}
+	for _, p := range s.Params {
+		if p.Min == "" || p.Kind == Bool || p.Kind == String {
+			continue
+		}
+		if _, err := (Param{Name: p.Name, Kind: p.Kind}).parse(p.Min); err != nil {
+			return fmt.Errorf("workload: register %s: minimum of %w", s.Name, err)
+		}
+	}
 	if _, err := s.Parse(nil); err != nil {
 		return fmt.Errorf("workload: register %s: default %w", s.Name, err)
 	}

@@ -30,7 +30,7 @@ func newTimeoutCtx(parent context.Context) *timeoutCtx {
 	c.timer.Stop()
 	c.stop = context.AfterFunc(parent, func() {
 		c.mu.Lock()
-		c.closeLocked(context.Cause(parent))
+		c.closeLocked(parent.Err()) // Canceled or DeadlineExceeded, never a cause
 		c.mu.Unlock()
 	})
 	return c

@@ -1,0 +1,46 @@
+package workload_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/workload"
+)
+
+var sink time.Duration
+
+// BenchmarkClockPair is the cost of the two monotonic clock reads around
+// every operation.
+func BenchmarkClockPair(b *testing.B) {
+	for b.Loop() {
+		t := time.Now()
+		sink = time.Since(t)
+	}
+}
+
+// benchmarkEngine runs b.N timed runs of noop and reports the harness's cost
+// per run (wall time of the timed runs over their number) and what the timed
+// runs allocated.
+func benchmarkEngine(b *testing.B, timeout time.Duration) {
+	noop, err := workload.New("noop", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Timeout = 0, b.N, 0, timeout
+	b.ResetTimer()
+	res, err := workload.Run(context.Background(), cfg, workload.Mix{noop})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	if len(res.Runs) != b.N {
+		b.Fatalf("%d runs, want %d", len(res.Runs), b.N)
+	}
+	b.ReportMetric(float64(res.Elapsed.Nanoseconds())/float64(b.N), "harness-ns/op")
+	b.ReportMetric(float64(res.HeapAllocBytes), "timed-B")
+}
+
+func BenchmarkEngineNoop(b *testing.B)        { benchmarkEngine(b, 0) }
+func BenchmarkEngineNoopTimeout(b *testing.B) { benchmarkEngine(b, time.Second) }

@@ -1,0 +1,137 @@
+package workload_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/workload"
+)
+
+func TestDefaultConfig(t *testing.T) {
+	got := workload.DefaultConfig()
+	want := workload.Config{Warmups: 5, Runs: 25, Outliers: 1, Threads: 1, Random: true}
+	if got != want {
+		t.Errorf("DefaultConfig() = %+v, want %+v", got, want)
+	}
+	if err := got.Validate(1); err != nil {
+		t.Errorf("DefaultConfig().Validate(1) = %v", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	with := func(f func(*workload.Config)) workload.Config {
+		c := workload.DefaultConfig()
+		f(&c)
+		return c
+	}
+	tests := []struct {
+		name  string
+		cfg   workload.Config
+		mix   int
+		field string // "" when valid
+	}{
+		{"default", workload.DefaultConfig(), 3, ""},
+		{"one run", with(func(c *workload.Config) { c.Runs, c.Outliers = 1, 0 }), 1, ""},
+		{"runs 0", with(func(c *workload.Config) { c.Runs, c.Outliers = 0, 0 }), 3, "runs"},
+		{"runs negative", with(func(c *workload.Config) { c.Runs = -3 }), 3, "runs"},
+		{"warmups negative", with(func(c *workload.Config) { c.Warmups = -1 }), 3, "warmup"},
+		{"warmups 0", with(func(c *workload.Config) { c.Warmups = 0 }), 3, ""},
+		{"outliers negative", with(func(c *workload.Config) { c.Outliers = -1 }), 3, "outliers"},
+		{"outliers 2*o == runs", with(func(c *workload.Config) { c.Runs, c.Outliers = 4, 2 }), 3, "outliers"},
+		{"outliers 2*o > runs", with(func(c *workload.Config) { c.Runs, c.Outliers = 3, 2 }), 3, "outliers"},
+		{"outliers 2*o == runs-1", with(func(c *workload.Config) { c.Runs, c.Outliers = 5, 2 }), 3, ""},
+		{"outliers 0 with 1 run", with(func(c *workload.Config) { c.Runs, c.Outliers = 1, 0 }), 3, ""},
+		{"threads 0", with(func(c *workload.Config) { c.Threads = 0 }), 3, "threads"},
+		{"threads 4", with(func(c *workload.Config) { c.Threads = 4 }), 3, ""},
+		{"sample negative", with(func(c *workload.Config) { c.Sample = -1 }), 3, "sample"},
+		{"sample > mix without repeats", with(func(c *workload.Config) { c.Sample = 4 }), 3, "sample"},
+		{"sample == mix without repeats", with(func(c *workload.Config) { c.Sample = 3 }), 3, ""},
+		{"sample > mix with repeats", with(func(c *workload.Config) { c.Sample, c.Repeats = 7, true }), 3, ""},
+		{"sample > mix in order without repeats", with(func(c *workload.Config) { c.Sample, c.Random = 4, false }), 3, "sample"},
+		{"delay negative", with(func(c *workload.Config) { c.MaxDelay = -time.Nanosecond }), 3, "delay"},
+		{"delay positive", with(func(c *workload.Config) { c.MaxDelay = time.Millisecond }), 3, ""},
+		{"timeout negative", with(func(c *workload.Config) { c.Timeout = -time.Second }), 3, "timeout"},
+		{"timeout positive", with(func(c *workload.Config) { c.Timeout = time.Second }), 3, ""},
+		{"empty mix", workload.DefaultConfig(), 0, "mix"},
+		{"too many executions", with(func(c *workload.Config) { c.Runs = 1 << 30 }), 3, "runs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate(tt.mix)
+			if tt.field == "" {
+				if err != nil {
+					t.Fatalf("Validate(%d) = %v, want nil", tt.mix, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate(%d) = nil, want an error on %q", tt.mix, tt.field)
+			}
+			if !errors.Is(err, workload.ErrConfig) {
+				t.Errorf("error %v does not wrap ErrConfig", err)
+			}
+			var ce *workload.ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v is not a *ConfigError", err)
+			}
+			if ce.Field != tt.field {
+				t.Errorf("Field = %q, want %q (error %v)", ce.Field, tt.field, err)
+			}
+		})
+	}
+}
+
+// Run refuses an invalid configuration with an error wrapping ErrConfig,
+// before running anything.
+func TestRunRejectsInvalidConfig(t *testing.T) {
+	op := named("a")
+	cfg := testConfig(0)
+	res, err := workload.Run(t.Context(), cfg, workload.Mix{op})
+	if !errors.Is(err, workload.ErrConfig) || res != nil {
+		t.Fatalf("Run with runs=0 = %v, %v; want nil, ErrConfig", res, err)
+	}
+	if n := op.calls.Load(); n != 0 {
+		t.Errorf("the operation ran %d times", n)
+	}
+}
+
+func TestOpsPerRun(t *testing.T) {
+	tests := []struct {
+		sample, n, want int
+	}{
+		{0, 3, 3}, {2, 3, 2}, {5, 3, 5}, {0, 1, 1},
+	}
+	for _, tt := range tests {
+		c := workload.Config{Sample: tt.sample}
+		if got := c.OpsPerRun(tt.n); got != tt.want {
+			t.Errorf("Config{Sample: %d}.OpsPerRun(%d) = %d, want %d", tt.sample, tt.n, got, tt.want)
+		}
+	}
+}
+
+// Footprint grows by one Execution per operation run and one RunRecord per
+// run: 3*48 + 64 bytes per run for a mix of 3 on 64-bit platforms.
+func TestFootprint(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes hand-computed for 64-bit platforms")
+	}
+	c := workload.Config{Runs: 1, Threads: 1}
+	one := c.Footprint(3)
+	c.Runs = 2
+	if got := c.Footprint(3) - one; got != 3*48+64 {
+		t.Errorf("Footprint per run = %d, want %d", got, 3*48+64)
+	}
+	c.Runs, c.Threads = 1, 2
+	hist := int64(latency.NewRecorder().Histogram().ByteSize())
+	perThread := c.Footprint(3) - one
+	if perThread != 8*hist { // 2*3+2 histograms per goroutine
+		t.Errorf("Footprint per thread = %d, want 8 histograms of %d bytes", perThread, hist)
+	}
+	c.Threads = 3
+	if got := c.Footprint(3) - one; got != 2*perThread {
+		t.Errorf("Footprint of 2 extra threads = %d, want %d", got, 2*perThread)
+	}
+}
