@@ -88,9 +88,8 @@ func (p *printer) stats(d *Document) {
 	if p.err != nil {
 		return
 	}
-	discarded := d.Mix.Runtime.Discarded
-	p.f("\nStatistics (mean-based figures without the best and worst %d %s; percentiles over every successful one)\n",
-		discarded, plural(discarded, "run", "runs"))
+	p.f("\nStatistics (the mean-based figures drop the best and worst -outliers %d; the percentiles cover every successful run)\n",
+		d.Config.Outliers)
 	cols := make([]*Operation, 0, len(d.Operations)+1)
 	for i := range d.Operations {
 		cols = append(cols, &d.Operations[i])
@@ -99,8 +98,30 @@ func (p *printer) stats(d *Document) {
 	if showMix {
 		cols = append(cols, &d.Mix.Operation)
 	}
+	// Timing cells of a column without a successful run read "-".
 	rt := func(get func(Distribution) time.Duration) func(*Operation, bool) string {
-		return func(o *Operation, _ bool) string { return dur(get(o.Runtime)) }
+		return func(o *Operation, _ bool) string {
+			if o.Runtime.Count == 0 {
+				return "-"
+			}
+			return dur(get(o.Runtime))
+		}
+	}
+	resp := func(get func(Distribution) time.Duration) func(*Operation, bool) string {
+		return func(o *Operation, _ bool) string {
+			if o.Response.Count == 0 {
+				return "-"
+			}
+			return dur(get(o.Response))
+		}
+	}
+	timed := func(get func(*Operation) string) func(*Operation, bool) string {
+		return func(o *Operation, _ bool) string {
+			if o.Runtime.Count == 0 {
+				return "-"
+			}
+			return get(o)
+		}
 	}
 	rows := []row{
 		{"Total Runs", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Runs, 10) }},
@@ -113,20 +134,21 @@ func (p *printer) stats(d *Document) {
 	}
 	rows = append(rows,
 		row{"Total Results", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Results, 10) }},
-		row{"Average Results", func(o *Operation, _ bool) string { return num(o.AvgResults) }},
-		row{"Total Response Time", func(o *Operation, _ bool) string { return dur(o.Response.Total) }},
-		row{"Average Response Time", func(o *Operation, _ bool) string { return dur(o.Response.Mean) }},
+		row{"Average Results", timed(func(o *Operation) string { return num(o.AvgResults) })},
+		row{"Outliers Dropped (each end)", func(o *Operation, _ bool) string { return strconv.Itoa(o.Runtime.Discarded) }},
+		row{"Total Response Time", resp(func(x Distribution) time.Duration { return x.Total })},
+		row{"Average Response Time", resp(func(x Distribution) time.Duration { return x.Mean })},
 		row{"Total Runtime", rt(func(x Distribution) time.Duration { return x.Total })},
 		row{"Average Runtime (Arithmetic)", rt(func(x Distribution) time.Duration { return x.Mean })},
 		row{"Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean })},
 		row{"Minimum Runtime", rt(func(x Distribution) time.Duration { return x.Min })},
 		row{"Maximum Runtime", rt(func(x Distribution) time.Duration { return x.Max })},
-		row{"Runtime Variance", func(o *Operation, _ bool) string { return variance(o.Runtime.Variance) }},
+		row{"Runtime Variance", timed(func(o *Operation) string { return variance(o.Runtime.Variance) })},
 		row{"Runtime Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev })},
-		row{"Operations per Second", func(o *Operation, _ bool) string { return num(o.OpsPerSecond) }},
-		row{"Operations per Hour", func(o *Operation, _ bool) string { return num(o.OpsPerHour) }},
+		row{"Operations per Second", timed(func(o *Operation) string { return num(o.OpsPerSecond) })},
+		row{"Operations per Hour", timed(func(o *Operation) string { return num(o.OpsPerHour) })},
 		row{"Operation Mixes per Hour", func(o *Operation, mix bool) string {
-			if !mix {
+			if !mix || o.Runtime.Count == 0 {
 				return "-"
 			}
 			return num(d.Mix.MixesPerHour)
@@ -213,7 +235,11 @@ func (p *printer) gcperf(d *Document) {
 		return
 	}
 	u := f.Unit
-	p.f("\nResults (GCPerfP99: the best %d of %d runs, %s per run):\n", f.Kept, f.Runs, num(f.PerRun)+" "+u)
+	if u == "runs" {
+		p.f("\nResults (GCPerfP99: the best %d of %d runs):\n", f.Kept, f.Runs)
+	} else {
+		p.f("\nResults (GCPerfP99: the best %d of %d runs, %s %s per run):\n", f.Kept, f.Runs, num(f.PerRun), u)
+	}
 	p.f("   Total execution time = %s\n", dur(f.Total))
 	p.f("   Total %s processed = %s\n", u, num(f.Processed))
 	p.f("   Average time per run = %s\n", dur(f.MeanPerRun))
@@ -263,9 +289,10 @@ func categories(d *Document) []string {
 func dur(d time.Duration) string { return latency.FormatDuration(d) }
 
 // num formats a figure with at least four significant digits and no
-// exponent: 29412345.6 → "29412346", 12.3456 → "12.35", 0.01234 → "0.01234".
+// exponent: 29412345.6 → "29412346", 12.3456 → "12.35", 0.01234 → "0.01234";
+// whole numbers print without decimals.
 func num(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+	if v == math.Trunc(v) || math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1

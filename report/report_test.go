@@ -1,0 +1,140 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func readFixture(t *testing.T, name string) (*Document, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return d, data
+}
+
+// The fixtures are results saved by gcperf -json: one operation
+// (alloc.list), two operations on two threads (the Actual figures), and a
+// mix whose every run failed.
+var fixtures = []string{"list.json", "threads.json", "errors.json"}
+
+func TestTextGolden(t *testing.T) {
+	for _, name := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			d, _ := readFixture(t, name)
+			var b bytes.Buffer
+			if err := Text(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".txt"), b.Bytes())
+		})
+	}
+}
+
+// TestJSONRoundTrip: what ReadJSON reads, JSON writes back byte for byte.
+func TestJSONRoundTrip(t *testing.T) {
+	for _, name := range fixtures {
+		d, data := readFixture(t, name)
+		var b bytes.Buffer
+		if err := JSON(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), data) {
+			t.Errorf("%s: JSON(ReadJSON(file)) differs from the file", name)
+		}
+	}
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	_, list := readFixture(t, "list.json")
+	tests := []struct {
+		name  string
+		input string
+		is    error
+		want  string
+	}{
+		{"empty", "", ErrNotResult, "truncated JSON"},
+		{"truncated", string(list[:len(list)/2]), ErrNotResult, "truncated JSON"},
+		{"not JSON", "hello", ErrNotResult, "invalid character"},
+		{"no schema", `{"runs": []}`, ErrNotResult, `no "schema" key`},
+		{"other tool", `{"schema": "jmh/1"}`, ErrNotResult, `schema "jmh/1"`},
+		{"future", `{"schema": "gcperf/v9"}`, ErrSchema, `unsupported schema "gcperf/v9": this gcperf reads "gcperf/v1"`},
+		{"wrong type", `{"schema": "gcperf/v1", "runs": 3}`, ErrNotResult, "cannot unmarshal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadJSON(strings.NewReader(tt.input))
+			if !errors.Is(err, tt.is) {
+				t.Fatalf("err = %v, want one wrapping %v", err, tt.is)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %q, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.txt")
+	if err := WriteFile(path, nil, false, func(w io.Writer) error { _, err := io.WriteString(w, "one"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFile(path, nil, false, func(w io.Writer) error { _, err := io.WriteString(w, "two"); return err })
+	if !errors.Is(err, ErrExists) {
+		t.Errorf("second write without overwrite: %v, want ErrExists", err)
+	}
+	// A writer that fails half-way leaves the old file and no temporary.
+	boom := errors.New("boom")
+	err = WriteFile(path, nil, true, func(w io.Writer) error { io.WriteString(w, "half"); return boom })
+	if !errors.Is(err, boom) {
+		t.Errorf("failing writer: %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "one" {
+		t.Errorf("file holds %q after failed writes, want %q", b, "one")
+	}
+	if err := WriteFile(path, nil, true, func(w io.Writer) error { _, err := io.WriteString(w, "three"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "three" {
+		t.Errorf("file holds %q after overwrite, want three", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the report (no temporary left)", len(entries))
+	}
+	var out bytes.Buffer
+	if err := WriteFile("-", &out, false, func(w io.Writer) error { _, err := io.WriteString(w, "std"); return err }); err != nil || out.String() != "std" {
+		t.Errorf(`"-" wrote %q, %v; want "std" on stdout`, out.String(), err)
+	}
+}
