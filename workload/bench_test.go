@@ -44,3 +44,32 @@ func benchmarkEngine(b *testing.B, timeout time.Duration) {
 
 func BenchmarkEngineNoop(b *testing.B)        { benchmarkEngine(b, 0) }
 func BenchmarkEngineNoopTimeout(b *testing.B) { benchmarkEngine(b, time.Second) }
+
+// BenchmarkHarnessRatio alternates blocks of bare clock pairs and of noop
+// runs through the engine and reports the engine's cost per operation (the
+// wall time of its timed runs over their number) as a multiple of a clock
+// pair's, measured side by side so that the machine's drift hits both. The
+// target is at most 2.
+func BenchmarkHarnessRatio(b *testing.B) {
+	const block = 100_000
+	noop, _ := workload.New("noop", nil)
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs, cfg.Outliers = 0, block, 0
+	var pair, harness time.Duration
+	for b.Loop() {
+		start := time.Now()
+		for range block {
+			t := time.Now()
+			sink = time.Since(t)
+		}
+		pair += time.Since(start)
+		res, err := workload.Run(context.Background(), cfg, workload.Mix{noop})
+		if err != nil {
+			b.Fatal(err)
+		}
+		harness += res.Elapsed
+	}
+	b.ReportMetric(float64(harness)/float64(pair), "harness/clockpair")
+	b.ReportMetric(float64(pair.Nanoseconds())/float64(b.N*block), "clockpair-ns")
+	b.ReportMetric(float64(harness.Nanoseconds())/float64(b.N*block), "harness-ns/op")
+}
