@@ -2,6 +2,7 @@ package env
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -18,6 +19,7 @@ type Go struct {
 	NumCPU     int    `json:"num_cpu"`
 	GOGC       int    `json:"gogc"`       // percent; -1 when off
 	GOMEMLIMIT int64  `json:"gomemlimit"` // bytes; math.MaxInt64 when off (no limit)
+	GODEBUG    string `json:"godebug"`    // the GODEBUG environment variable
 }
 
 // ReadGo reads the running program's Go settings.
@@ -32,6 +34,7 @@ func ReadGo() Go {
 		NumCPU:     runtime.NumCPU(),
 		GOGC:       -1,
 		GOMEMLIMIT: math.MaxInt64,
+		GODEBUG:    os.Getenv("GODEBUG"),
 	}
 	if v := s[0].Value.Uint64(); v <= math.MaxInt32 {
 		g.GOGC = int(v)
