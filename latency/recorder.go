@@ -121,3 +121,44 @@ func (r *Recorder) Quantile(q float64) time.Duration {
 // Histogram returns the underlying HdrHistogram (values in nanoseconds), for
 // encoders such as the .hgrm percentile distribution. Do not modify it.
 func (r *Recorder) Histogram() *hdrhistogram.Histogram { return r.h }
+
+// A Bucket is one non-empty bucket of a Recorder: Count values recorded as
+// equivalent to Value (the bucket's highest equivalent value, in ns).
+type Bucket struct {
+	Value int64
+	Count int64
+}
+
+// Buckets returns the Recorder's non-empty buckets, in increasing order of
+// value, so that a Recorder can be saved compactly and rebuilt with
+// FromBuckets. Clamped counts are not kept.
+func (r *Recorder) Buckets() []Bucket {
+	var out []Bucket
+	for _, b := range r.h.Distribution() {
+		if b.Count > 0 {
+			out = append(out, Bucket{Value: b.To, Count: b.Count})
+		}
+	}
+	return out
+}
+
+// FromBuckets rebuilds a Recorder from Buckets, with min and max the exact
+// extremes that were recorded (Min and Max). Values out of range are clamped.
+func FromBuckets(buckets []Bucket, min, max time.Duration) *Recorder {
+	r := NewRecorder()
+	for _, b := range buckets {
+		v := time.Duration(b.Value)
+		if v > HighestTrackable {
+			v = HighestTrackable
+			r.clamped += b.Count
+		}
+		if v < 0 || b.Count <= 0 {
+			continue
+		}
+		_ = r.h.RecordValues(int64(v), b.Count)
+	}
+	if r.h.TotalCount() > 0 {
+		r.exactMin, r.exactMax = min, max
+	}
+	return r
+}

@@ -338,3 +338,23 @@ func TestRecorderReset(t *testing.T) {
 		})
 	}
 }
+
+func TestRecorderBucketsRoundTrip(t *testing.T) {
+	r := NewRecorder()
+	for _, v := range []time.Duration{0, 1, 999, 1000, 1500 * time.Microsecond, 1500 * time.Microsecond, 2 * time.Second} {
+		r.Record(v)
+	}
+	b := r.Buckets()
+	if len(b) != 6 { // 1.5ms twice shares a bucket
+		t.Fatalf("%d buckets, want 6: %v", len(b), b)
+	}
+	back := FromBuckets(b, r.Min(), r.Max())
+	if back.Count() != r.Count() || back.Min() != r.Min() || back.Max() != r.Max() {
+		t.Errorf("rebuilt count/min/max %d/%v/%v, want %d/%v/%v", back.Count(), back.Min(), back.Max(), r.Count(), r.Min(), r.Max())
+	}
+	for _, q := range []float64{0.1, 0.5, 0.7, 0.9, 0.99} {
+		if back.Quantile(q) != r.Quantile(q) {
+			t.Errorf("Quantile(%v) = %v after the round trip, %v before", q, back.Quantile(q), r.Quantile(q))
+		}
+	}
+}

@@ -13,11 +13,11 @@ import (
 const Schema = "gcperf/v1"
 
 // Meta is what a report says besides the measurement: who measured, with
-// what command, on which runtime.
+// what command, on which machine and runtime.
 type Meta struct {
 	Version string   // gcperf's version
 	Command []string // the command line, when run from one
-	Go      env.Go
+	Env     env.Env
 }
 
 // Document is one benchmark's report: its settings, environment, statistics
@@ -30,6 +30,9 @@ type Document struct {
 	Config      Config      `json:"config"`
 	Timing      Timing      `json:"timing"`
 	Harness     Harness     `json:"harness"`
+	GC          *GC         `json:"gc"` // null with -gcstats off
+	Process     Process     `json:"process"`
+	Tail        *Tail       `json:"tail"` // null unless -gcstats run
 	Operations  []Operation `json:"operations"`
 	Mix         Mix         `json:"mix"`
 	GCPerfP99   P99         `json:"gcperfp99"`
@@ -46,8 +49,34 @@ type Tool struct {
 }
 
 // Env is the environment of the measurement.
-type Env struct {
-	Go env.Go `json:"go"`
+type Env = env.Env
+
+// GC is what the collector did during the timed runs.
+type GC struct {
+	Mode string `json:"mode"` // -gcstats: run or total
+	env.GCDelta
+	PauseP50        time.Duration `json:"stw_p50_ns"`
+	PauseP90        time.Duration `json:"stw_p90_ns"`
+	PauseP99        time.Duration `json:"stw_p99_ns"`
+	PauseP999       time.Duration `json:"stw_p999_ns"`
+	CPUFraction     float64       `json:"cpu_fraction"`
+	AllocRate       float64       `json:"alloc_bytes_per_sec"`
+	AllocBytesPerOp float64       `json:"alloc_bytes_per_op"`
+}
+
+// Process holds the process's counters around the timed runs.
+type Process struct {
+	Before       env.Process `json:"before"`
+	After        env.Process `json:"after"`
+	PeakRSSBytes uint64      `json:"peak_rss_bytes"`
+}
+
+// Tail relates the worst runs to the collector.
+type Tail struct {
+	Worst       int `json:"worst"`
+	WorstWithGC int `json:"worst_with_gc"`
+	Runs        int `json:"runs"`
+	RunsWithGC  int `json:"runs_with_gc"`
 }
 
 // Config is the benchmark's configuration as run.
@@ -63,6 +92,7 @@ type Config struct {
 	MaxDelay time.Duration `json:"delay_ns"`
 	Timeout  time.Duration `json:"timeout_ns"`
 	Halt     []string      `json:"halt,omitempty"`
+	GCStats  string        `json:"gcstats"`
 }
 
 // Timing says when the timed runs happened.
@@ -132,6 +162,10 @@ type Operation struct {
 	OpsPerSecond float64      `json:"ops_per_sec"`
 	OpsPerHour   float64      `json:"ops_per_hour"`
 	Actual       *Actual      `json:"actual,omitempty"`
+
+	// Every successful runtime, as HdrHistogram buckets (value_ns, count),
+	// so that a saved result still has its whole distribution (.hgrm).
+	Histogram []latency.Bucket `json:"runtime_histogram"`
 }
 
 // Mix holds the statistics of the whole mix, one value per run.
@@ -160,11 +194,15 @@ type P99 struct {
 	Worst         []Worst       `json:"worst"`
 }
 
-// Worst is one of the runs GCPerfP99 drops.
+// Worst is one of the runs GCPerfP99 drops, with what the collector did
+// during it (-gcstats run).
 type Worst struct {
 	Run        int           `json:"run"`
 	Time       time.Duration `json:"time_ns"`
 	Throughput float64       `json:"throughput_per_sec"`
+	GCCycles   uint64        `json:"gc_cycles"`
+	STW        time.Duration `json:"stw_ns"`
+	AssistCPU  time.Duration `json:"assist_cpu_ns"`
 }
 
 // Run is one timed run of the mix.
@@ -176,6 +214,7 @@ type Run struct {
 	Response time.Duration `json:"response_ns"`
 	Results  int64         `json:"results"`
 	Errors   int           `json:"errors"`
+	env.GCDelta
 }
 
 // New builds the Document of a result.
@@ -184,29 +223,44 @@ func New(res *workload.Result, meta Meta) *Document {
 	d := &Document{
 		Schema: Schema,
 		Tool:   Tool{Name: "gcperf", Version: meta.Version, Command: meta.Command},
-		Env:    Env{Go: meta.Go},
+		Env:    meta.Env,
 		Config: Config{
 			Runs: c.Runs, Warmups: c.Warmups, Outliers: c.Outliers, Threads: c.Threads,
 			Seed: c.Seed, Random: c.Random, Sample: c.Sample, Repeats: c.Repeats,
 			MaxDelay: c.MaxDelay, Timeout: c.Timeout, Halt: haltNames(c.Halt),
+			GCStats: c.GCStats.String(),
 		},
 		Timing: Timing{
 			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
 			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: len(res.Runs),
 		},
-		Harness:     Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects},
+		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects},
+		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
+			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes)},
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
+	}
+	if c.GCStats != workload.GCStatsOff {
+		g := res.GC
+		d.GC = &GC{Mode: c.GCStats.String(), GCDelta: g.GCDelta,
+			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
+			CPUFraction: g.CPUFraction, AllocRate: g.AllocRate, AllocBytesPerOp: g.AllocBytesPerOp}
+	}
+	if c.GCStats == workload.GCStatsRun {
+		t := res.Tail
+		d.Tail = &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC}
 	}
 	for _, op := range res.Operations {
 		o := operation(op.Stats)
 		o.Name, o.Params, o.Unit = op.Name, op.Params, op.Unit
 		o.Errors.First = op.FirstError
+		o.Histogram = op.Runtime.Buckets()
 		d.Operations = append(d.Operations, o)
 	}
 	ms := res.Mix.Stats
 	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
 	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
+	d.Mix.Histogram = res.Mix.Runtime.Buckets()
 	f := res.P99
 	d.GCPerfP99 = P99{
 		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
@@ -216,12 +270,16 @@ func New(res *workload.Result, meta Meta) *Document {
 		Worst: []Worst{},
 	}
 	for _, w := range f.Worst {
-		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, Worst(w))
+		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
+		if r := res.Run(w.Run); r != nil {
+			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
+		}
+		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
 	d.Runs = make([]Run, len(res.Runs))
 	for i, r := range res.Runs {
 		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
-			Response: r.Response, Results: r.Results, Errors: r.Errors}
+			Response: r.Response, Results: r.Results, Errors: r.Errors, GCDelta: r.GC}
 	}
 	return d
 }

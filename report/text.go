@@ -22,6 +22,7 @@ func Text(w io.Writer, d *Document) error {
 	p.header(d)
 	p.stats(d)
 	p.errors(d)
+	p.gc(d)
 	p.gcperf(d)
 	p.footer(d)
 	return p.err
@@ -71,8 +72,30 @@ func (p *printer) header(d *Document) {
 	}
 	p.f("\n")
 	g := d.Env.Go
-	p.f("Go: %s %s/%s, GOMAXPROCS %d, GOGC %s, GOMEMLIMIT %s\n",
-		g.Version, g.GOOS, g.GOARCH, g.GOMAXPROCS, g.GOGCString(), g.GOMEMLIMITString())
+	p.f("Go: %s %s/%s, GOMAXPROCS %d, GOGC %s, GOMEMLIMIT %s", g.Version, g.GOOS, g.GOARCH,
+		g.GOMAXPROCS, g.GOGCString(), g.GOMEMLIMITString())
+	if g.GODEBUG != "" {
+		p.f(", GODEBUG %s", g.GODEBUG)
+	}
+	p.f("\n")
+	if h := d.Env.Host; h.LogicalCPUs > 0 {
+		p.f("Host: %s, %d logical CPUs (%d physical), %s memory (%s available), %s %s, kernel %s",
+			orUnknown(h.CPUModel), h.LogicalCPUs, h.PhysicalCPUs, env.Bytes(int64(h.MemoryTotalBytes)),
+			env.Bytes(int64(h.MemoryAvailableBytes)), h.Platform, h.PlatformVersion, h.Kernel)
+		if h.Virtualization != "" {
+			p.f(", %s", h.Virtualization)
+		}
+		p.f(", load %.2f\n", h.Load1)
+		cg := d.Env.Cgroup
+		cpus, mem := "none", "none"
+		if cg.CPUMax != nil {
+			cpus = num(*cg.CPUMax) + " CPUs"
+		}
+		if cg.MemoryMaxBytes != nil {
+			mem = env.Bytes(*cg.MemoryMaxBytes)
+		}
+		p.f("Limits: cgroup cpu.max %s, memory.max %s\n", cpus, mem)
+	}
 	p.f("Timed runs: %d of %d in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
 		d.Timing.Done, c.Runs, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
 		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
@@ -229,6 +252,21 @@ func (p *printer) errors(d *Document) {
 	}
 }
 
+// gc says what the collector did during the timed runs.
+func (p *printer) gc(d *Document) {
+	g := d.GC
+	if g == nil {
+		return
+	}
+	p.f("\nGC during the timed runs: %d cycles, %d stop-the-world pauses totalling %s (max %s; P50 %s, P99 %s, P99.9 %s)\n",
+		g.Cycles, g.Pauses, dur(g.STW), dur(g.STWMax), dur(g.PauseP50), dur(g.PauseP99), dur(g.PauseP999))
+	p.f("   GC CPU %s of the process's CPU time (%s: assist %s, dedicated %s, idle %s, pause %s)\n",
+		percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
+	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
+		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
+		env.Bytes(int64(g.HeapLive)), env.Bytes(int64(g.HeapGoal)), env.Bytes(int64(d.Process.PeakRSSBytes)))
+}
+
 func (p *printer) gcperf(d *Document) {
 	f := d.GCPerfP99
 	if f.Kept == 0 {
@@ -255,7 +293,15 @@ func (p *printer) gcperf(d *Document) {
 	}
 	p.f("%d worst %s dropped (1%%):\n", len(f.Worst), plural(len(f.Worst), "run", "runs"))
 	for _, w := range f.Worst {
-		p.f("   Run, Time, Throughput = %d, %s, %s %s/second\n", w.Run, dur(w.Time), num(w.Throughput), u)
+		p.f("   Run, Time, Throughput = %d, %s, %s %s/second", w.Run, dur(w.Time), num(w.Throughput), u)
+		if d.Tail != nil {
+			p.f("; GC cycles %d, STW %s, assist %s", w.GCCycles, dur(w.STW), dur(w.AssistCPU))
+		}
+		p.f("\n")
+	}
+	if t := d.Tail; t != nil && t.Worst > 0 && t.Runs > 0 {
+		p.f("%d of the %d worst runs overlapped a GC cycle (%s of all runs did).\n",
+			t.WorstWithGC, t.Worst, percent(float64(t.RunsWithGC)/float64(t.Runs)))
 	}
 }
 
@@ -313,6 +359,23 @@ func variance(v float64) string {
 		return num(v/1e6) + "µs²"
 	}
 	return num(v) + "ns²"
+}
+
+// percent formats a fraction as a percentage with three significant digits
+// at most and no trailing zeros: 0.3125 → "31.3%", 0.14 → "14%".
+func percent(f float64) string {
+	s := strconv.FormatFloat(f*100, 'g', 3, 64)
+	if strings.ContainsAny(s, "e") {
+		s = strconv.FormatFloat(f*100, 'f', 0, 64)
+	}
+	return s + "%"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown CPU"
+	}
+	return s
 }
 
 func plural(n int, one, many string) string {

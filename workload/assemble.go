@@ -178,7 +178,45 @@ func (e *engine) result(names []string) *Result {
 		}
 	}
 	res.P99 = latency.GCPerfP99(p99, perRun)
+	e.summarizeGC(res)
 	return res
+}
+
+// summarizeGC fills the GC summary of the timed runs and relates the worst
+// runs to the collector.
+func (e *engine) summarizeGC(res *Result) {
+	res.ProcessBefore, res.ProcessAfter = e.procBefore, e.procAfter
+	if e.cfg.GCStats == GCStatsOff {
+		return
+	}
+	g := &res.GC
+	g.GCDelta = e.gcTotal
+	g.PauseP50, g.PauseP90, g.PauseP99, g.PauseP999 = e.pauses[0], e.pauses[1], e.pauses[2], e.pauses[3]
+	if g.TotalCPU > 0 {
+		g.CPUFraction = float64(g.GCCPU) / float64(g.TotalCPU)
+	}
+	if secs := res.Elapsed.Seconds(); secs > 0 {
+		g.AllocRate = float64(g.AllocBytes) / secs
+	}
+	if n := len(res.Executions); n > 0 {
+		g.AllocBytesPerOp = float64(g.AllocBytes) / float64(n)
+	}
+	if e.cfg.GCStats != GCStatsRun {
+		return
+	}
+	t := &res.Tail
+	for _, r := range res.Runs {
+		t.Runs++
+		if r.GC.Overlapped() {
+			t.RunsWithGC++
+		}
+	}
+	for _, w := range res.P99.Worst {
+		t.Worst++
+		if r := res.Run(w.Run); r != nil && r.GC.Overlapped() {
+			t.WorstWithGC++
+		}
+	}
 }
 
 // allDone reports whether every timed run completed: a stop that came after

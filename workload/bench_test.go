@@ -22,13 +22,13 @@ func BenchmarkClockPair(b *testing.B) {
 // benchmarkEngine runs b.N timed runs of noop and reports the harness's cost
 // per run (wall time of the timed runs over their number) and what the timed
 // runs allocated.
-func benchmarkEngine(b *testing.B, timeout time.Duration) {
+func benchmarkEngine(b *testing.B, timeout time.Duration, gc workload.GCStats) {
 	noop, err := workload.New("noop", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	cfg := workload.DefaultConfig()
-	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Timeout = 0, b.N, 0, timeout
+	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Timeout, cfg.GCStats = 0, b.N, 0, timeout, gc
 	b.ResetTimer()
 	res, err := workload.Run(context.Background(), cfg, workload.Mix{noop})
 	if err != nil {
@@ -42,19 +42,23 @@ func benchmarkEngine(b *testing.B, timeout time.Duration) {
 	b.ReportMetric(float64(res.HeapAllocBytes), "timed-B")
 }
 
-func BenchmarkEngineNoop(b *testing.B)        { benchmarkEngine(b, 0) }
-func BenchmarkEngineNoopTimeout(b *testing.B) { benchmarkEngine(b, time.Second) }
+// -gcstats total: what a user of tiny operations runs with. -gcstats run (the
+// default) adds one runtime/metrics read per run.
+func BenchmarkEngineNoop(b *testing.B)        { benchmarkEngine(b, 0, workload.GCStatsTotal) }
+func BenchmarkEngineNoopTimeout(b *testing.B) { benchmarkEngine(b, time.Second, workload.GCStatsTotal) }
+func BenchmarkEngineNoopGCRun(b *testing.B)   { benchmarkEngine(b, 0, workload.GCStatsRun) }
 
 // BenchmarkHarnessRatio alternates blocks of bare clock pairs and of noop
 // runs through the engine and reports the engine's cost per operation (the
 // wall time of its timed runs over their number) as a multiple of a clock
 // pair's, measured side by side so that the machine's drift hits both. The
-// target is at most 2.
+// target is at most 2, with -gcstats total (per-run GC readings cost more
+// than a clock pair, and are for operations that take far longer).
 func BenchmarkHarnessRatio(b *testing.B) {
 	const block = 100_000
 	noop, _ := workload.New("noop", nil)
 	cfg := workload.DefaultConfig()
-	cfg.Warmups, cfg.Runs, cfg.Outliers = 0, block, 0
+	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.GCStats = 0, block, 0, workload.GCStatsTotal
 	var pair, harness time.Duration
 	for b.Loop() {
 		start := time.Now()

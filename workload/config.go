@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -34,6 +35,11 @@ type Config struct {
 	Repeats bool
 	Seed    int64 // seeds every random choice: the same seed gives the same orders and delays
 
+	// GCStats says how closely the collector is followed: per run (the
+	// default), for the timed runs as a whole, or not at all. Per run costs
+	// one runtime/metrics read (about 0.7µs) between runs.
+	GCStats GCStats
+
 	MaxDelay time.Duration // a random delay of 0..MaxDelay between operations, never timed
 	Timeout  time.Duration // per operation; 0 means none
 	Halt     HaltPolicy
@@ -42,6 +48,37 @@ type Config struct {
 	// was measured is kept and the Result is marked Interrupted. Cancelling
 	// the context passed to Run also cancels the operations in progress.
 	Stop <-chan struct{}
+}
+
+// GCStats is how closely a benchmark follows the collector.
+type GCStats uint8
+
+const (
+	GCStatsRun   GCStats = iota // GC activity per run and for the whole benchmark
+	GCStatsTotal                // for the whole benchmark only
+	GCStatsOff                  // not at all
+)
+
+func (g GCStats) String() string {
+	switch g {
+	case GCStatsRun:
+		return "run"
+	case GCStatsTotal:
+		return "total"
+	case GCStatsOff:
+		return "off"
+	}
+	return "GCStats(" + strconv.Itoa(int(g)) + ")"
+}
+
+// ParseGCStats reads "run", "total" or "off".
+func ParseGCStats(s string) (GCStats, error) {
+	for g := GCStatsRun; g <= GCStatsOff; g++ {
+		if g.String() == s {
+			return g, nil
+		}
+	}
+	return 0, badConfig("gcstats", "must be run, total or off, got %q", s)
 }
 
 // DefaultConfig returns the defaults of the benchmark methodology: 5
@@ -101,6 +138,8 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("delay", "must not be negative, got %v", c.MaxDelay)
 	case c.Timeout < 0:
 		return badConfig("timeout", "must not be negative, got %v", c.Timeout)
+	case c.GCStats > GCStatsOff:
+		return badConfig("gcstats", "must be run, total or off, got %v", c.GCStats)
 	}
 	if n := int64(c.Runs) * int64(c.OpsPerRun(mixLen)); n > maxExecutions {
 		return badConfig("runs", "asks for %d operations (runs × operations per run), at most %d are supported", n, int64(maxExecutions))

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 )
 
@@ -126,6 +126,10 @@ type engine struct {
 	warmElapsed time.Duration
 	allocBytes  uint64
 	allocObjs   uint64
+	gcTotal     env.GCDelta
+	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
+	procBefore  env.Process
+	procAfter   env.Process
 	started     time.Time
 	ended       time.Time
 }
@@ -144,6 +148,13 @@ type worker struct {
 	mixRsp *latency.Recorder
 	first  map[firstKey]string
 	begun  bool
+
+	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
+	// gcValid, and is the end of this goroutine's previous timed run.
+	gc      *env.GCSampler
+	gcPrev  *env.GCReading
+	gcCur   *env.GCReading
+	gcValid bool
 }
 
 type firstKey struct {
@@ -191,6 +202,10 @@ func (e *engine) prepare() error {
 		if e.cfg.Timeout > 0 {
 			w.tctx = newTimeoutCtx(e.ctx)
 		}
+		if e.cfg.GCStats == GCStatsRun {
+			w.gc = env.NewGCSampler()
+			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
+		}
 		e.workers = append(e.workers, w)
 	}
 	return nil
@@ -214,17 +229,27 @@ func (e *engine) run() {
 	e.warmDone.Wait()
 	e.warmElapsed = time.Since(warmStart)
 
-	// The heap allocation counters are read around the timed runs only.
-	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
-	metrics.Read(samples)
-	b0, o0 := samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	// The collector's counters (and the heap allocations within them) are
+	// read around the timed runs only; the process's, just outside that.
+	sampler := env.NewGCSampler()
+	g0, g1 := sampler.NewReading(), sampler.NewReading()
+	e.procBefore, _ = env.ReadSelf()
+	sampler.Read(g0)
 	e.t0 = time.Now()
 	close(e.timedGo)
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
-	metrics.Read(samples)
-	e.allocBytes = samples[0].Value.Uint64() - b0
-	e.allocObjs = samples[1].Value.Uint64() - o0
+	sampler.Read(g1)
+	e.procAfter, _ = env.ReadSelf()
+	e.gcTotal = sampler.Delta(g0, g1)
+	e.allocBytes = e.gcTotal.AllocBytes
+	e.allocObjs = e.gcTotal.AllocObjects
+	if e.cfg.GCStats != GCStatsOff {
+		e.pauses = [4]time.Duration{
+			sampler.PauseQuantile(g0, g1, 0.5), sampler.PauseQuantile(g0, g1, 0.9),
+			sampler.PauseQuantile(g0, g1, 0.99), sampler.PauseQuantile(g0, g1, 0.999),
+		}
+	}
 	e.started = e.t0
 	e.ended = e.t0.Add(e.elapsed)
 	if e.ctx.Err() != nil {
@@ -274,6 +299,10 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if timed {
 		rec = &e.runs[i]
 		execs = e.execs[i*e.k : (i+1)*e.k]
+		if w.gc != nil && !w.gcValid {
+			w.gc.Read(w.gcPrev)
+			w.gcValid = true
+		}
 	}
 	maxDelay := int64(e.cfg.MaxDelay)
 	timeout := e.cfg.Timeout
@@ -336,6 +365,12 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	}
 	if !timed {
 		return nil
+	}
+	if w.gc != nil {
+		// One reading per run: its end is the next run's start.
+		w.gc.Read(w.gcCur)
+		rec.GC = w.gc.Delta(w.gcPrev, w.gcCur)
+		w.gcPrev, w.gcCur = w.gcCur, w.gcPrev
 	}
 	rec.Run, rec.Thread, rec.done = i+1, w.id, true
 	if rec.Errors == 0 {

@@ -1,8 +1,11 @@
 package workload
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 )
 
@@ -32,7 +35,12 @@ type RunRecord struct {
 	Response time.Duration // sum of its operations' response times
 	Results  int64         // sum of its operations' results
 	Errors   int           // operations that failed
-	done     bool
+	// GC is what the collector did from the end of the previous run on the
+	// same goroutine (or the start of the timed runs) to the end of this
+	// one, read outside the timed region (Config.GCStats "run" only). With
+	// several threads it includes what the collector did for all of them.
+	GC   env.GCDelta
+	done bool
 }
 
 // OpResult holds what was measured for one position of the mix.
@@ -79,6 +87,15 @@ type Result struct {
 	HeapAllocBytes   uint64
 	HeapAllocObjects uint64
 
+	// GC is what the collector did during the timed runs (unless
+	// Config.GCStats is "off"), and Tail how the slowest runs relate to it.
+	GC   GCSummary
+	Tail Tail
+
+	// The process's counters just before and just after the timed runs
+	// (procfs); zero when they could not be read.
+	ProcessBefore, ProcessAfter env.Process
+
 	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
 	Halted      string // why a halt policy stopped the benchmark, if one did
 }
@@ -90,7 +107,35 @@ type MixResult struct {
 	Response *latency.Recorder
 }
 
+// Run returns the completed run numbered n (1-based), or nil.
+func (r *Result) Run(n int) *RunRecord {
+	i, ok := slices.BinarySearchFunc(r.Runs, n, func(x RunRecord, n int) int { return cmp.Compare(x.Run, n) })
+	if !ok {
+		return nil
+	}
+	return &r.Runs[i]
+}
+
 // Complete reports whether every requested timed run was completed.
 func (r *Result) Complete() bool {
 	return !r.Interrupted && r.Halted == "" && len(r.Runs) == r.Config.Runs
+}
+
+// GCSummary is what the collector did during the timed runs, from
+// runtime/metrics read just before the first and just after the last.
+type GCSummary struct {
+	env.GCDelta
+	PauseP50, PauseP90, PauseP99, PauseP999 time.Duration // of the stop-the-world pauses, bucket upper bounds
+	CPUFraction                             float64       // GC CPU time / all CPU time of the process (runtime estimates)
+	AllocRate                               float64       // bytes allocated per second of the timed runs
+	AllocBytesPerOp                         float64       // bytes allocated per operation executed
+}
+
+// Tail relates the slowest runs (those GCPerfP99 drops) to the collector:
+// of the Worst runs, WorstWithGC overlapped a GC cycle (one ended, or a
+// stop-the-world pause fell in them), against RunsWithGC of all Runs.
+// Zero unless Config.GCStats is "run".
+type Tail struct {
+	Worst, WorstWithGC int
+	Runs, RunsWithGC   int
 }

@@ -27,6 +27,7 @@ type benchOptions struct {
 	haltAny   bool
 	verbose   bool
 	json      string
+	gcstats   string
 	overwrite bool
 	command   []string
 }
@@ -47,13 +48,19 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&o.haltErr, "halt-on-error", false, "stop at the first operation error or panic")
 	fs.BoolVar(&o.haltTime, "halt-on-timeout", false, "stop at the first timeout")
 	fs.BoolVar(&o.haltAny, "halt-any", false, "stop at the first failure of any kind")
+	fs.StringVar(&o.gcstats, "gcstats", "run", "follow the collector: `mode` run (each run and the total; ~0.7µs between runs), total, or off")
 	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
 	fs.StringVar(&o.json, "json", "", "write the result as JSON to `file` (- for stdout)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace existing output files")
 }
 
 // finish derives the Config from the parsed flags.
-func (o *benchOptions) finish(fs *flag.FlagSet) {
+func (o *benchOptions) finish(fs *flag.FlagSet) error {
+	g, err := workload.ParseGCStats(o.gcstats)
+	if err != nil {
+		return err
+	}
+	o.cfg.GCStats = g
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
 			o.seedSet = true
@@ -73,6 +80,7 @@ func (o *benchOptions) finish(fs *flag.FlagSet) {
 	if o.haltAny {
 		o.cfg.Halt |= workload.HaltAny
 	}
+	return nil
 }
 
 // execute validates everything, runs the benchmark and writes the reports.
@@ -128,13 +136,19 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 			names[i] += " " + d.Describe()
 		}
 	}
+	// The environment is captured before the runs: reading it costs
+	// milliseconds and must not disturb them.
+	captured, cerr := env.Capture(context.Background(), "/")
+	if cerr != nil {
+		fmt.Fprintf(stderr, "gcperf: warning: the environment is incomplete: %v\n", oneLine(cerr))
+	}
 	fmt.Fprintf(stderr, "gcperf: running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run\n",
 		strings.Join(names, ", "), o.cfg.Warmups, o.cfg.Runs, o.cfg.Seed)
 	res, err := workload.Run(ctx, o.cfg, mix, obs...)
 	if err != nil && res == nil {
 		return fail(stderr, err)
 	}
-	doc := report.New(res, report.Meta{Version: version, Command: o.command, Go: env.ReadGo()})
+	doc := report.New(res, report.Meta{Version: version, Command: o.command, Env: captured})
 
 	text := stdout
 	if o.json == "-" {
@@ -228,3 +242,8 @@ func (o *benchOptions) checkMemory(mix workload.Mix, hint string) error {
 }
 
 var processStart = time.Now()
+
+// oneLine joins a multi-line error (errors.Join) into one line.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

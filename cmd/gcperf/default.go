@@ -30,7 +30,9 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	if fs.NArg() > 0 {
 		return fail(stderr, usagef("unexpected argument %q (gcperf run OP... runs named operations)", fs.Arg(0)))
 	}
-	o.finish(fs)
+	if err := o.finish(fs); err != nil {
+		return fail(stderr, err)
+	}
 	o.command = append([]string{"gcperf"}, args...)
 	list, err := alloc.NewList(*size, *base, *chunk)
 	if err != nil {

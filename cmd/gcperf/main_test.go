@@ -63,6 +63,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-runs", "10", "-outliers", "5"}, "gcperf: -outliers discards the best and worst 5 of 10 runs, leaving none: 2*outliers must be below runs"},
 		{[]string{"-delay", "-1ms"}, "gcperf: -delay must not be negative, got -1ms"},
 		{[]string{"-timeout", "-1s"}, "gcperf: -timeout must not be negative, got -1s"},
+		{[]string{"-gcstats", "some"}, `gcperf: -gcstats must be run, total or off, got "some"`},
 		{[]string{"-runs", "abc"}, `gcperf: invalid value "abc" for flag -runs: parse error (gcperf -h lists the flags)`},
 		{[]string{"-size", "1.5"}, `gcperf: invalid value "1.5" for flag -size: parse error (gcperf -h lists the flags)`},
 		{[]string{"-delay", "soon"}, `gcperf: invalid value "soon" for flag -delay: parse error (gcperf -h lists the flags)`},
@@ -131,15 +132,16 @@ func mask(s string) string {
 	var out []string
 	spaces := regexp.MustCompile(` +`)
 	durations := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
-	numbers := regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	numbers := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(B|KiB|MiB|GiB)?`)
 	bytes := regexp.MustCompile(`[0-9.]+(B|KiB|MiB|GiB) in [0-9]+ objects`)
 	for _, l := range strings.Split(s, "\n") {
 		l = spaces.ReplaceAllString(l, " ")
 		switch t := strings.TrimSpace(l); {
-		case strings.HasPrefix(t, "Go: "):
-			l = "Go: <go>"
+		case strings.HasPrefix(t, "Go: "), strings.HasPrefix(t, "Host: "), strings.HasPrefix(t, "Limits: "):
+			l = t[:strings.Index(t, ":")] + ": <machine>"
 		case strings.HasPrefix(t, "Operations per"), strings.HasPrefix(t, "Operation Mixes"),
-			strings.HasPrefix(t, "Throughput"), strings.HasPrefix(t, "Run, Time"), strings.HasPrefix(t, "Actual"):
+			strings.HasPrefix(t, "Throughput"), strings.HasPrefix(t, "Run, Time"), strings.HasPrefix(t, "Actual"),
+			strings.HasPrefix(t, "GC "), strings.HasPrefix(t, "allocated "), strings.Contains(t, "worst runs overlapped"):
 			l = numbers.ReplaceAllString(durations.ReplaceAllString(l, "<d>"), "<n>")
 		default:
 			l = bytes.ReplaceAllString(durations.ReplaceAllString(l, "<d>"), "<bytes>")

@@ -22,7 +22,9 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	o.finish(fs)
+	if err := o.finish(fs); err != nil {
+		return fail(stderr, err)
+	}
 	o.command = append([]string{"gcperf", "run"}, args...)
 	mix, err := parseMix(fs.Args())
 	if err != nil {
