@@ -215,6 +215,19 @@ type Run struct {
 	Results  int64         `json:"results"`
 	Errors   int           `json:"errors"`
 	env.GCDelta
+	// Ops are the run's operations in the order they ran, when a run holds
+	// more than one (with one, the run's own figures are the operation's).
+	Ops []RunOp `json:"ops,omitempty"`
+}
+
+// RunOp is one operation of a run, in run order.
+type RunOp struct {
+	Op       int           `json:"op"` // index into operations[]
+	Start    time.Duration `json:"start_ns"`
+	Runtime  time.Duration `json:"runtime_ns"`
+	Response time.Duration `json:"response_ns"`
+	Results  int64         `json:"results"`
+	Error    string        `json:"error,omitempty"` // the failure's category
 }
 
 // New builds the Document of a result.
@@ -277,9 +290,21 @@ func New(res *workload.Result, meta Meta) *Document {
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
 	d.Runs = make([]Run, len(res.Runs))
+	k := c.OpsPerRun(len(res.Operations))
 	for i, r := range res.Runs {
 		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
 			Response: r.Response, Results: r.Results, Errors: r.Errors, GCDelta: r.GC}
+		if k > 1 {
+			ops := make([]RunOp, k)
+			for j, x := range res.Executions[i*k : (i+1)*k] {
+				ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response,
+					Results: x.Results}
+				if x.Failed() {
+					ops[j].Error = res.Categories[x.Category]
+				}
+			}
+			d.Runs[i].Ops = ops
+		}
 	}
 	return d
 }
