@@ -2,9 +2,11 @@ package workload_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,14 +58,24 @@ func TestTimedRunsDoNotAllocate(t *testing.T) {
 			if tt.verbose {
 				obs = append(obs, workload.Verbose(io.Discard, time.Now()))
 			}
-			runtime.GC()
-			res := mustRun(t, cfg, tt.mix, obs...)
-			if len(res.Runs) != tt.runs || res.Operations[0].Stats.Errors != 0 {
-				t.Fatalf("%d runs, %d errors", len(res.Runs), res.Operations[0].Stats.Errors)
+			// Anything the harness allocates, it allocates in every
+			// attempt, as each Run starts afresh. The runtime itself may
+			// allocate during one, when a loaded machine makes it start an
+			// OS thread (its goroutine record, 480 bytes): so a clean attempt
+			// out of three proves the harness clean.
+			var got []string
+			for range 3 {
+				runtime.GC()
+				res := mustRun(t, cfg, tt.mix, obs...)
+				if len(res.Runs) != tt.runs || res.Operations[0].Stats.Errors != 0 {
+					t.Fatalf("%d runs, %d errors", len(res.Runs), res.Operations[0].Stats.Errors)
+				}
+				if res.HeapAllocBytes == 0 && res.HeapAllocObjects == 0 {
+					return
+				}
+				got = append(got, fmt.Sprintf("%d bytes in %d objects", res.HeapAllocBytes, res.HeapAllocObjects))
 			}
-			if res.HeapAllocBytes != 0 || res.HeapAllocObjects != 0 {
-				t.Errorf("the timed runs allocated %d bytes in %d objects, want none", res.HeapAllocBytes, res.HeapAllocObjects)
-			}
+			t.Errorf("every attempt's timed runs allocated: %s; want none", strings.Join(got, ", "))
 		})
 	}
 }
