@@ -27,7 +27,8 @@ type Memory struct {
 
 // ReadMemory reads the memory available under root ("/" for the live
 // machine): MemAvailable from root/proc/meminfo via gopsutil, bounded by the
-// cgroup v2 limit root/sys/fs/cgroup/memory.max minus memory.current.
+// tightest cgroup v2 memory.max of the process's cgroup and its ancestors,
+// minus the cgroup's memory.current (see readCgroup).
 func ReadMemory(ctx context.Context, root string) (Memory, error) {
 	ctx = context.WithValue(ctx, common.EnvKey, common.EnvMap{
 		common.HostProcEnvKey: filepath.Join(root, "proc"),
@@ -38,17 +39,12 @@ func ReadMemory(ctx context.Context, root string) (Memory, error) {
 		return Memory{}, fmt.Errorf("env: memory: %w", err)
 	}
 	m := Memory{Total: int64(vm.Total), Available: int64(vm.Available), CgroupMax: -1, Limit: "machine"}
-	cg := filepath.Join(root, "sys", "fs", "cgroup")
-	limit, err := readCgroupValue(filepath.Join(cg, "memory.max"))
-	if err != nil || limit < 0 {
-		return m, nil
+	cg, err := readCgroup(root)
+	if err != nil || cg.MemoryMaxBytes == nil {
+		return m, nil // no readable limit: the machine's figure stands
 	}
-	m.CgroupMax = limit
-	cur, err := readCgroupValue(filepath.Join(cg, "memory.current"))
-	if err != nil || cur < 0 {
-		cur = 0
-	}
-	if free := limit - cur; free < m.Available {
+	m.CgroupMax = *cg.MemoryMaxBytes
+	if free := m.CgroupMax - cg.MemoryCurrent; free < m.Available {
 		m.Available, m.Limit = max(free, 0), "cgroup"
 	}
 	return m, nil
