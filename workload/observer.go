@@ -43,10 +43,12 @@ type Observer interface {
 }
 
 // Verbose returns an Observer printing a line as each timed run starts and
-// ends, the way GCPerfP99 does, with the time since start:
+// ends, the way GCPerfP99 does, with the time since start, and what the
+// collector did during the run when it did anything (Config.GCStats "run"):
 //
 //	[1.234s] Run start 17
 //	[1.245s] Run end 17: 10.8ms
+//	[1.270s] Run end 18: 24.1ms [GC cycles 1, STW 312µs, assist 3.20ms]
 //
 // It formats into a reused buffer, so it adds no garbage to the heap being
 // measured.
@@ -94,6 +96,15 @@ func (v *verbose) line(run int, what string, r *RunRecord) {
 			b = append(b, " ("...)
 			b = strconv.AppendInt(b, int64(r.Errors), 10)
 			b = append(b, " failed)"...)
+		}
+		if g := r.GC; g.Overlapped() {
+			b = append(b, " [GC cycles "...)
+			b = strconv.AppendUint(b, g.Cycles, 10)
+			b = append(b, ", STW "...)
+			b = latency.AppendDuration(b, g.STW)
+			b = append(b, ", assist "...)
+			b = latency.AppendDuration(b, g.AssistCPU)
+			b = append(b, ']')
 		}
 	}
 	b = append(b, '\n')

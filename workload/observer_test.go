@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -155,5 +156,33 @@ func TestObserverCalls(t *testing.T) {
 	}
 	if workload.Warmup.String() != "warmup" || workload.Timed.String() != "timed" {
 		t.Errorf("phases print as %v, %v", workload.Warmup, workload.Timed)
+	}
+}
+
+// TestVerboseGC: a run in which the collector ran says so on its end line.
+func TestVerboseGC(t *testing.T) {
+	var buf bytes.Buffer
+	op := &fnOp{name: "gc", fn: func(_ context.Context, _ *workload.Probe, n int64) error {
+		if n == 1 { // the second timed run
+			runtime.GC()
+		}
+		return nil
+	}}
+	cfg := testConfig(3)
+	cfg.Random = false
+	mustRun(t, cfg, workload.Mix{op}, workload.Verbose(&buf, time.Now()))
+	gcLine := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run end 2: .+ \[GC cycles [1-9]\d*, STW \S+, assist \S+\]$`)
+	var sawGC bool
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		switch {
+		case strings.HasPrefix(l[strings.Index(l, "]")+2:], "Run end 2:"):
+			sawGC = gcLine.MatchString(l)
+			if !sawGC {
+				t.Errorf("run 2 forced a GC cycle, its line does not say so: %q", l)
+			}
+		}
+	}
+	if !sawGC {
+		t.Errorf("no end line for run 2:\n%s", buf.String())
 	}
 }
