@@ -51,17 +51,31 @@ type Tool struct {
 // Env is the environment of the measurement.
 type Env = env.Env
 
-// GC is what the collector did during the timed runs.
+// GC is what the collector did during the timed runs (env.GCDelta over
+// the whole timed phase, with the pause percentiles and rates).
 type GC struct {
-	Mode string `json:"mode"` // -gcstats: run or total
-	env.GCDelta
+	Mode            string        `json:"mode"` // -gcstats: run or total
+	Cycles          uint64        `json:"cycles"`
+	Pauses          uint64        `json:"stw_pauses"`
+	STW             time.Duration `json:"stw_ns"`
+	STWMax          time.Duration `json:"stw_max_ns"`
 	PauseP50        time.Duration `json:"stw_p50_ns"`
 	PauseP90        time.Duration `json:"stw_p90_ns"`
 	PauseP99        time.Duration `json:"stw_p99_ns"`
 	PauseP999       time.Duration `json:"stw_p999_ns"`
-	CPUFraction     float64       `json:"cpu_fraction"`
+	AssistCPU       time.Duration `json:"assist_cpu_ns"`
+	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns"`
+	IdleCPU         time.Duration `json:"idle_cpu_ns"`
+	PauseCPU        time.Duration `json:"pause_cpu_ns"`
+	GCCPU           time.Duration `json:"gc_cpu_ns"`
+	TotalCPU        time.Duration `json:"total_cpu_ns"`
+	CPUFraction     float64       `json:"cpu_fraction"` // GCCPU / TotalCPU
+	AllocBytes      uint64        `json:"alloc_bytes"`
+	AllocObjects    uint64        `json:"alloc_objects"`
 	AllocRate       float64       `json:"alloc_bytes_per_sec"`
 	AllocBytesPerOp float64       `json:"alloc_bytes_per_op"`
+	HeapLive        uint64        `json:"heap_live_bytes"` // at the end
+	HeapGoal        uint64        `json:"heap_goal_bytes"` // at the end
 }
 
 // Process holds the process's counters around the timed runs.
@@ -255,9 +269,12 @@ func New(res *workload.Result, meta Meta) *Document {
 	}
 	if c.GCStats != workload.GCStatsOff {
 		g := res.GC
-		d.GC = &GC{Mode: c.GCStats.String(), GCDelta: g.GCDelta,
+		d.GC = &GC{Mode: c.GCStats.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, STWMax: g.STWMax,
 			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-			CPUFraction: g.CPUFraction, AllocRate: g.AllocRate, AllocBytesPerOp: g.AllocBytesPerOp}
+			AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
+			GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
+			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
+			AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapGoal: g.HeapGoal}
 	}
 	if c.GCStats == workload.GCStatsRun {
 		t := res.Tail
