@@ -313,7 +313,7 @@ func (p *printer) footer(d *Document) {
 		p.f("\nInterrupted: %d of %d timed runs completed; the figures above cover those only.\n", d.Timing.Done, d.Config.Runs)
 	}
 	if d.Config.GCStats == "run" && d.Mix.Runtime.Count > 0 && d.Mix.Runtime.Mean < 50*time.Microsecond {
-		p.f("\nNote: these runs are so short that the per-run GC readings (about 0.7µs each, taken between\n"+
+		p.f("\nNote: these runs are so short that the per-run GC readings (about 0.7µs each, taken between\n" +
 			"runs, outside the timed region) slow the benchmark down; -gcstats total reads them once.\n")
 	}
 	p.f("\nRepeat with -seed %d.\n", d.Config.Seed)
