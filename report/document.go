@@ -229,7 +229,10 @@ type Run struct {
 	Results  int64         `json:"results"`
 	Errors   int           `json:"errors"`
 	env.GCDelta
-	// Ops are the run's operations in the order they ran, when a run holds
+	// Error is the failure's category when the run is one operation of a
+	// one-operation mix (otherwise each of Ops says its own).
+	Error string `json:"error,omitempty"`
+	// Ops are the run's operations in the order they ran, when the mix holds
 	// more than one (with one, the run's own figures are the operation's).
 	Ops []RunOp `json:"ops,omitempty"`
 }
@@ -311,7 +314,10 @@ func New(res *workload.Result, meta Meta) *Document {
 	for i, r := range res.Runs {
 		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
 			Response: r.Response, Results: r.Results, Errors: r.Errors, GCDelta: r.GC}
-		if k > 1 {
+		if k == 1 && len(res.Operations) == 1 && res.Executions[i].Failed() {
+			d.Runs[i].Error = res.Categories[res.Executions[i].Category]
+		}
+		if k > 1 || len(res.Operations) > 1 {
 			ops := make([]RunOp, k)
 			for j, x := range res.Executions[i*k : (i+1)*k] {
 				ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response,

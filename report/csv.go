@@ -1,0 +1,446 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+)
+
+// CSV writes the document in the shape of the SPARQL Query Benchmarker's
+// CSV results: a header row and a row summarising the whole mix, then
+// blocks separated by one empty line, each opening with a one-cell title
+// row:
+//
+//   - Options Summary: setting,value rows
+//   - Run Summary: a header row and one row per timed run, in the
+//     document's order
+//   - Operation Summary: a header row, one row per operation and a final
+//     row for the mix
+//   - Environment: key,value rows (host, cgroup limits, Go runtime, build,
+//     command)
+//   - Timing: key,value rows (wall times, heap the timed runs allocated,
+//     process counters, the tail's relation to the collector)
+//   - GCPerfP99: key,value rows, then the worst runs it dropped
+//
+// Times are in seconds, variances in seconds squared, both as decimal
+// numbers without exponent; byte counts are in bytes. A figure the
+// benchmark could not measure (no successful run, no GC readings) is an
+// empty cell. The columns of the reference tool keep its names and order;
+// gcperf's own follow them. The Actual columns appear when the document
+// has them (more than one thread), as the reference tool does; the GC
+// columns appear with -gcstats run (per run) or run and total (summary).
+func CSV(w io.Writer, d *Document) error {
+	cw := csv.NewWriter(w)
+	c := &csvDoc{w: cw, d: d}
+	c.summary()
+	c.options()
+	c.runs()
+	c.operations()
+	c.environment()
+	c.timing()
+	c.gcperf()
+	cw.Flush()
+	if c.err != nil {
+		return c.err
+	}
+	return cw.Error()
+}
+
+// The titles of the CSV blocks.
+const (
+	csvOptions    = "Options Summary"
+	csvRuns       = "Run Summary"
+	csvOperations = "Operation Summary"
+	csvEnv        = "Environment"
+	csvTiming     = "Timing"
+	csvGCPerf     = "GCPerfP99"
+	csvWorst      = "GCPerfP99 Worst Runs"
+)
+
+type csvDoc struct {
+	w   *csv.Writer
+	d   *Document
+	err error
+}
+
+func (c *csvDoc) row(cells ...string) {
+	if c.err == nil {
+		c.err = c.w.Write(cells)
+	}
+}
+
+// block ends the previous block with an empty line and opens a new one
+// with its title.
+func (c *csvDoc) block(title string) {
+	c.row()
+	c.row(title)
+}
+
+// secs formats a duration in seconds: 1234567ns → "0.001234567".
+func csvSecs(d time.Duration) string { return csvNum(float64(d) / 1e9) }
+
+// decimal formats a figure as a decimal number, shortest form that reads
+// back exactly, never with an exponent.
+func csvNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+func csvInt[T ~int | ~int64](v T) string { return strconv.FormatInt(int64(v), 10) }
+func csvUint[T ~uint64](v T) string      { return strconv.FormatUint(uint64(v), 10) }
+func csvBool(v bool) string              { return strconv.FormatBool(v) }
+func hasActual(d *Document) bool         { return d.Mix.Actual != nil }
+func hasRunGC(d *Document) bool          { return d.GC != nil && d.GC.Mode == "run" }
+func hasRuntime(o *Operation) bool       { return o.Runtime.Count > 0 }
+func hasResponse(o *Operation) bool      { return o.Response.Count > 0 }
+func csvIf(ok bool, s func() string) string {
+	if !ok {
+		return ""
+	}
+	return s()
+}
+
+// summary writes the header row and the row of the whole mix.
+func (c *csvDoc) summary() {
+	d := c.d
+	m := &d.Mix.Operation
+	mt := hasActual(d)
+	type col struct {
+		name string
+		cell func() string
+	}
+	rt := func(get func(Distribution) time.Duration) func() string {
+		return func() string { return csvIf(hasRuntime(m), func() string { return csvSecs(get(m.Runtime)) }) }
+	}
+	resp := func(get func(Distribution) time.Duration) func() string {
+		return func() string { return csvIf(hasResponse(m), func() string { return csvSecs(get(m.Response)) }) }
+	}
+	actual := func(get func(*Actual) string) func() string {
+		return func() string { return csvIf(m.Actual != nil, func() string { return get(m.Actual) }) }
+	}
+	var cols []col
+	add := func(name string, cell func() string) { cols = append(cols, col{name, cell}) }
+	add("Total Response Time", resp(func(x Distribution) time.Duration { return x.Total }))
+	add("Average Response Time (Arithmetic)", resp(func(x Distribution) time.Duration { return x.Mean }))
+	add("Total Runtime", rt(func(x Distribution) time.Duration { return x.Total }))
+	if mt {
+		add("Actual Runtime", actual(func(a *Actual) string { return csvSecs(a.Runtime) }))
+	}
+	add("Average Runtime (Arithmetic)", rt(func(x Distribution) time.Duration { return x.Mean }))
+	if mt {
+		add("Actual Average Runtime (Arithmetic)", actual(func(a *Actual) string { return csvSecs(a.Mean) }))
+	}
+	add("Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean }))
+	add("Minimum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Min }))
+	add("Maximum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Max }))
+	add("Variance", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(m.Runtime.Variance / 1e18) }) })
+	add("Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev }))
+	add("Operation Mixes per Hour", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(d.Mix.MixesPerHour) }) })
+	if mt {
+		add("Actual Operation Mixes per Hour", actual(func(a *Actual) string { return csvNum(a.MixesPerHour) }))
+	}
+	// gcperf's own columns.
+	add("Operations per Run", func() string { return csvInt(d.Mix.OpsPerRun) })
+	add("Total Runs", func() string { return csvInt(m.Runs) })
+	add("Total Errors", func() string { return csvInt(m.Errors.Total) })
+	add("Total Results", func() string { return csvInt(m.Results) })
+	add("Average Results", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(m.AvgResults) }) })
+	add("Outliers Dropped (each end)", func() string { return csvInt(m.Runtime.Discarded) })
+	add("P50 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P50 }))
+	add("P90 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P90 }))
+	add("P99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P99 }))
+	add("P99.9 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P999 }))
+	add("P99.99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P9999 }))
+	add("Max Mix Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax }))
+	if g := d.GC; g != nil {
+		add("GC Stats", func() string { return g.Mode })
+		add("GC Cycles", func() string { return csvUint(g.Cycles) })
+		add("STW Pauses", func() string { return csvUint(g.Pauses) })
+		add("STW Total", func() string { return csvSecs(g.STW) })
+		add("STW Max", func() string { return csvSecs(g.STWMax) })
+		add("STW P50", func() string { return csvSecs(g.PauseP50) })
+		add("STW P90", func() string { return csvSecs(g.PauseP90) })
+		add("STW P99", func() string { return csvSecs(g.PauseP99) })
+		add("STW P99.9", func() string { return csvSecs(g.PauseP999) })
+		add("GC Assist CPU", func() string { return csvSecs(g.AssistCPU) })
+		add("GC Dedicated CPU", func() string { return csvSecs(g.DedicatedCPU) })
+		add("GC Idle CPU", func() string { return csvSecs(g.IdleCPU) })
+		add("GC Pause CPU", func() string { return csvSecs(g.PauseCPU) })
+		add("GC CPU", func() string { return csvSecs(g.GCCPU) })
+		add("Total CPU", func() string { return csvSecs(g.TotalCPU) })
+		add("GC CPU Fraction", func() string { return csvNum(g.CPUFraction) })
+		add("Alloc Bytes", func() string { return csvUint(g.AllocBytes) })
+		add("Alloc Objects", func() string { return csvUint(g.AllocObjects) })
+		add("Alloc Bytes per Second", func() string { return csvNum(g.AllocRate) })
+		add("Alloc Bytes per Operation", func() string { return csvNum(g.AllocBytesPerOp) })
+		add("Heap Live Bytes", func() string { return csvUint(g.HeapLive) })
+		add("Heap Goal Bytes", func() string { return csvUint(g.HeapGoal) })
+	}
+	head := make([]string, len(cols))
+	vals := make([]string, len(cols))
+	for i, col := range cols {
+		head[i], vals[i] = col.name, col.cell()
+	}
+	c.row(head...)
+	c.row(vals...)
+}
+
+func (c *csvDoc) options() {
+	cf := c.d.Config
+	c.block(csvOptions)
+	c.row("Warmups", csvInt(cf.Warmups))
+	c.row("Runs", csvInt(cf.Runs))
+	c.row("Random Operation Order", csvBool(cf.Random))
+	c.row("Outliers", csvInt(cf.Outliers))
+	timeout := "disabled"
+	if cf.Timeout > 0 {
+		timeout = csvSecs(cf.Timeout)
+	}
+	c.row("Timeout", timeout)
+	c.row("Max Delay between Operations", csvSecs(cf.MaxDelay))
+	c.row("Parallel Threads", csvInt(cf.Threads))
+	c.row("Seed", csvInt(cf.Seed))
+	sample := "all"
+	if cf.Sample > 0 {
+		sample = csvInt(cf.Sample)
+	}
+	c.row("Operations Sampled per Run", sample)
+	c.row("Sample with Repeats", csvBool(cf.Repeats))
+	halt := "none"
+	if len(cf.Halt) > 0 {
+		halt = strings.Join(cf.Halt, " ")
+	}
+	c.row("Halt On", halt)
+	c.row("GC Stats", cf.GCStats)
+}
+
+func (c *csvDoc) runs() {
+	d := c.d
+	gc := hasRunGC(d)
+	c.block(csvRuns)
+	head := []string{"Run", "Thread", "Start", "Total Response Time", "Total Runtime", "Results", "Errors"}
+	if gc {
+		head = append(head, "GC Cycles", "STW Pauses", "STW", "STW Max", "GC Assist CPU", "GC CPU",
+			"Alloc Bytes", "Alloc Objects", "Heap Live Bytes", "Heap Goal Bytes")
+	}
+	c.row(head...)
+	for _, r := range d.Runs {
+		cells := []string{csvInt(r.Run), csvInt(r.Thread), csvSecs(r.Start), csvSecs(r.Response), csvSecs(r.Runtime),
+			csvInt(r.Results), csvInt(r.Errors)}
+		if gc {
+			g := r.GCDelta
+			cells = append(cells, csvUint(g.Cycles), csvUint(g.Pauses), csvSecs(g.STW), csvSecs(g.STWMax),
+				csvSecs(g.AssistCPU), csvSecs(g.GCCPU), csvUint(g.AllocBytes), csvUint(g.AllocObjects),
+				csvUint(g.HeapLive), csvUint(g.HeapGoal))
+		}
+		c.row(cells...)
+	}
+}
+
+func (c *csvDoc) operations() {
+	d := c.d
+	mt := hasActual(d)
+	cats := categories(d)
+	c.block(csvOperations)
+	head := []string{"Operation", "Parameters", "Unit", "Total Response Time", "Average Response Time (Arithmetic)",
+		"Total Runtime"}
+	if mt {
+		head = append(head, "Actual Runtime")
+	}
+	head = append(head, "Average Runtime (Arithmetic)")
+	if mt {
+		head = append(head, "Actual Average Runtime (Arithmetic)")
+	}
+	head = append(head, "Average Runtime (Geometric)", "Min Runtime", "Max Runtime", "Variance",
+		"Standard Deviation", "Operations per Second")
+	if mt {
+		head = append(head, "Actual Operations per Second")
+	}
+	head = append(head, "Operations per Hour")
+	if mt {
+		head = append(head, "Actual Operations per Hour")
+	}
+	head = append(head, "Total Runs", "Total Errors")
+	for _, cat := range cats {
+		head = append(head, "Errors ("+cat+")")
+	}
+	head = append(head, "Total Results", "Average Results", "Outliers Dropped (each end)",
+		"P50 Runtime", "P90 Runtime", "P99 Runtime", "P99.9 Runtime", "P99.99 Runtime", "Max Runtime (all runs)")
+	c.row(head...)
+
+	line := func(o *Operation) {
+		ok, rok := hasRuntime(o), hasResponse(o)
+		rt := func(v time.Duration) string { return csvIf(ok, func() string { return csvSecs(v) }) }
+		num := func(v float64) string { return csvIf(ok, func() string { return csvNum(v) }) }
+		act := func(get func(a *Actual) string) string {
+			return csvIf(o.Actual != nil, func() string { return get(o.Actual) })
+		}
+		x, r := o.Runtime, o.Response
+		cells := []string{o.Name, o.Params, o.Unit,
+			csvIf(rok, func() string { return csvSecs(r.Total) }),
+			csvIf(rok, func() string { return csvSecs(r.Mean) }),
+			rt(x.Total)}
+		if mt {
+			cells = append(cells, act(func(a *Actual) string { return csvSecs(a.Runtime) }))
+		}
+		cells = append(cells, rt(x.Mean))
+		if mt {
+			cells = append(cells, act(func(a *Actual) string { return csvSecs(a.Mean) }))
+		}
+		cells = append(cells, rt(x.GeoMean), rt(x.Min), rt(x.Max), num(x.Variance/1e18), rt(x.StdDev),
+			num(o.OpsPerSecond))
+		if mt {
+			cells = append(cells, act(func(a *Actual) string { return csvNum(a.OpsPerSecond) }))
+		}
+		cells = append(cells, num(o.OpsPerHour))
+		if mt {
+			cells = append(cells, act(func(a *Actual) string { return csvNum(a.OpsPerHour) }))
+		}
+		cells = append(cells, csvInt(o.Runs), csvInt(o.Errors.Total))
+		for _, cat := range cats {
+			cells = append(cells, csvInt(o.Errors.ByCategory[cat]))
+		}
+		cells = append(cells, csvInt(o.Results), num(o.AvgResults), csvInt(x.Discarded),
+			rt(x.P50), rt(x.P90), rt(x.P99), rt(x.P999), rt(x.P9999), rt(x.PMax))
+		c.row(cells...)
+	}
+	for i := range d.Operations {
+		line(&d.Operations[i])
+	}
+	line(&d.Mix.Operation)
+}
+
+func (c *csvDoc) environment() {
+	e := c.d.Env
+	h, cg, g, b := e.Host, e.Cgroup, e.Go, e.Build
+	c.block(csvEnv)
+	c.row("Host", h.Hostname)
+	c.row("OS", h.OS)
+	c.row("Platform", strings.TrimSpace(h.Platform+" "+h.PlatformVersion))
+	c.row("Kernel", h.Kernel)
+	c.row("Arch", h.Arch)
+	c.row("Virtualization", h.Virtualization)
+	c.row("CPU Model", h.CPUModel)
+	c.row("CPU MHz", csvNum(h.CPUMHz))
+	c.row("Physical CPUs", csvInt(h.PhysicalCPUs))
+	c.row("Logical CPUs", csvInt(h.LogicalCPUs))
+	c.row("Memory Total Bytes", csvUint(h.MemoryTotalBytes))
+	c.row("Memory Available Bytes", csvUint(h.MemoryAvailableBytes))
+	c.row("Load 1m", csvNum(h.Load1))
+	c.row("Load 5m", csvNum(h.Load5))
+	c.row("Load 15m", csvNum(h.Load15))
+	c.row("Uptime Seconds", csvUint(h.UptimeSeconds))
+	c.row("Cgroup", cg.Path)
+	cpus, mem := "max", "max"
+	if cg.CPUMax != nil {
+		cpus = csvNum(*cg.CPUMax)
+	}
+	if cg.MemoryMaxBytes != nil {
+		mem = csvInt(*cg.MemoryMaxBytes)
+	}
+	c.row("Cgroup CPU Max", cpus)
+	c.row("Cgroup Memory Max Bytes", mem)
+	c.row("Cgroup Memory Current Bytes", csvInt(cg.MemoryCurrent))
+	c.row("Go Version", g.Version)
+	c.row("GOOS", g.GOOS)
+	c.row("GOARCH", g.GOARCH)
+	c.row("GOGC", g.GOGCString())
+	limit := "off"
+	if g.GOMEMLIMIT != math.MaxInt64 {
+		limit = csvInt(g.GOMEMLIMIT)
+	}
+	c.row("GOMEMLIMIT", limit)
+	c.row("GOMAXPROCS", csvInt(g.GOMAXPROCS))
+	c.row("NumCPU", csvInt(g.NumCPU))
+	c.row("GODEBUG", g.GODEBUG)
+	c.row("Build Path", b.Path)
+	c.row("Build Module", b.Module)
+	c.row("Build Version", b.Version)
+	c.row("Build Revision", b.VCSRevision)
+	c.row("Build Time", b.VCSTime)
+	c.row("Build Modified", csvBool(b.VCSModified))
+	c.row("gcperf Version", c.d.Tool.Version)
+	c.row("Command", shellJoin(c.d.Tool.Command))
+}
+
+func (c *csvDoc) timing() {
+	d := c.d
+	t, p := d.Timing, d.Process
+	c.block(csvTiming)
+	c.row("Started", t.Started.Format(time.RFC3339Nano))
+	c.row("Ended", t.Ended.Format(time.RFC3339Nano))
+	c.row("Elapsed", csvSecs(t.Elapsed))
+	c.row("Warmup Elapsed", csvSecs(t.Warmup))
+	c.row("Runs Done", csvInt(t.Done))
+	c.row("Interrupted", csvBool(d.Interrupted))
+	c.row("Halted", d.Halted)
+	c.row("Timed Heap Alloc Bytes", csvUint(d.Harness.HeapAllocBytes))
+	c.row("Timed Heap Alloc Objects", csvUint(d.Harness.HeapAllocObjects))
+	c.row("Peak RSS Bytes", csvUint(p.PeakRSSBytes))
+	for _, x := range []struct {
+		when string
+		p    env.Process
+	}{{"Before", p.Before}, {"After", p.After}} {
+		c.row("RSS Bytes "+x.when, csvUint(x.p.RSSBytes))
+		c.row("Minor Faults "+x.when, csvUint(x.p.MinorFaults))
+		c.row("Major Faults "+x.when, csvUint(x.p.MajorFaults))
+		c.row("Voluntary Context Switches "+x.when, csvUint(x.p.VoluntaryCtxSwitches))
+		c.row("Involuntary Context Switches "+x.when, csvUint(x.p.InvoluntaryCtxSwitches))
+		c.row("User CPU "+x.when, csvSecs(x.p.UserCPU))
+		c.row("System CPU "+x.when, csvSecs(x.p.SystemCPU))
+	}
+	if tl := d.Tail; tl != nil {
+		c.row("Tail Worst Runs", csvInt(tl.Worst))
+		c.row("Tail Worst Runs with GC", csvInt(tl.WorstWithGC))
+		c.row("Tail Runs", csvInt(tl.Runs))
+		c.row("Tail Runs with GC", csvInt(tl.RunsWithGC))
+	}
+}
+
+func (c *csvDoc) gcperf() {
+	f := c.d.GCPerfP99
+	c.block(csvGCPerf)
+	c.row("Unit", f.Unit)
+	c.row("Runs", csvInt(f.Runs))
+	c.row("Runs Kept", csvInt(f.Kept))
+	c.row("Per Run", csvNum(f.PerRun))
+	c.row("Processed", csvNum(f.Processed))
+	c.row("Total Execution Time", csvSecs(f.Total))
+	c.row("Average Time per Run", csvSecs(f.MeanPerRun))
+	c.row("Throughput per Second", csvNum(f.Throughput))
+	c.row("Throughput Max per Second", csvNum(f.ThroughputMax))
+	c.row("Throughput Min per Second", csvNum(f.ThroughputMin))
+	c.row("Latency per 1000", csvSecs(f.Latency))
+	c.row("Latency Min per 1000", csvSecs(f.LatencyMin))
+	c.row("Latency Ave per 1000", csvSecs(f.LatencyAve))
+	c.row("Latency Max per 1000", csvSecs(f.LatencyMax))
+	c.block(csvWorst)
+	c.row("Run", "Time", "Throughput per Second", "GC Cycles", "STW", "GC Assist CPU")
+	for _, w := range f.Worst {
+		c.row(csvInt(w.Run), csvSecs(w.Time), csvNum(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW), csvSecs(w.AssistCPU))
+	}
+}
+
+// shellJoin joins a command line, quoting the arguments a POSIX shell would
+// split or expand, so that it can be pasted back.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+				strings.ContainsRune("-_./:=,+%@", r))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
