@@ -1,0 +1,510 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gcperf/gcperf/latency"
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
+)
+
+// Units of the metrics a gcperf result gives a comparison.
+const (
+	UnitRuntime = "ns/op"  // one sample per successful execution
+	UnitP99     = "p99-ns" // the operation's P99 runtime: one value per result
+)
+
+// Kinds of the files a comparison reads.
+const (
+	KindResult = "gcperf result"
+	KindBench  = "Go benchmark format"
+)
+
+// ErrNoCommon is returned by Compare when the two sides share no metric.
+var ErrNoCommon = errors.New("no operation in common")
+
+// Samples are the metrics read from one side of a comparison: a gcperf
+// result or a file in the Go benchmark format.
+type Samples struct {
+	File  string // as named on the command line
+	Kind  string // KindResult or KindBench
+	About string // what the file holds, in a few words
+
+	// WithinProcess reports that the samples are runs within one process
+	// (a gcperf result), not independent processes: a test treating them as
+	// independent overstates its confidence.
+	WithinProcess bool
+
+	Metrics []Metric // in the order first seen
+	Notes   []string // what the file lacks, for the reader
+}
+
+// Metric is one operation's (or benchmark's) values in one unit.
+type Metric struct {
+	Name   string
+	Unit   string
+	Params string // a gcperf operation's parameters
+	Values []float64
+}
+
+// ReadSamples reads a gcperf JSON result (its content starts with '{') or a
+// file in the Go benchmark format (golang.org/x/perf/benchfmt). file names
+// it in the Samples and in notes.
+func ReadSamples(r io.Reader, file string) (*Samples, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		d, err := ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		return SamplesOf(d, file), nil
+	}
+	return ReadBench(bytes.NewReader(data), file)
+}
+
+// SamplesOf gives a result's metrics: per operation, its runtimes, one
+// sample per successful execution (runs[].runtime_ns for a one-operation
+// mix, runs[].ops[] otherwise), in unit ns/op; and its P99 runtime, one
+// value, in unit p99-ns.
+func SamplesOf(d *Document, file string) *Samples {
+	s := &Samples{File: file, Kind: KindResult, WithinProcess: true}
+	runtimes := make([][]float64, len(d.Operations))
+	for _, r := range d.Runs {
+		if len(r.Ops) == 0 {
+			if len(d.Operations) == 1 && r.Errors == 0 {
+				runtimes[0] = append(runtimes[0], float64(r.Runtime))
+			}
+			continue
+		}
+		for _, x := range r.Ops {
+			if x.Error == "" && x.Op >= 0 && x.Op < len(runtimes) {
+				runtimes[x.Op] = append(runtimes[x.Op], float64(x.Runtime))
+			}
+		}
+	}
+	names := make([]string, len(d.Operations))
+	for i, op := range d.Operations {
+		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
+		if len(runtimes[i]) > 0 {
+			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitRuntime, Params: op.Params, Values: runtimes[i]})
+		} else if op.Runtime.Count > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s records no per-run runtimes of %s", file, op.Name))
+		}
+		if op.Runtime.Count > 0 {
+			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitP99, Params: op.Params,
+				Values: []float64{float64(op.Runtime.P99)}})
+		} else {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no successful run of %s", file, op.Name))
+		}
+	}
+	s.About = fmt.Sprintf("%s: %d %s of %s, seed %d", KindResult, d.Timing.Done,
+		plural(d.Timing.Done, "run", "runs"), strings.Join(names, ", "), d.Config.Seed)
+	switch {
+	case d.Interrupted:
+		s.Notes = append(s.Notes, fmt.Sprintf("%s: interrupted: %d of %d runs", file, d.Timing.Done, d.Config.Runs))
+	case d.Halted != "":
+		s.Notes = append(s.Notes, fmt.Sprintf("%s: halted: %s", file, d.Halted))
+	}
+	return s
+}
+
+// ReadBench reads a file in the Go benchmark format: each result line is
+// one sample of every unit it holds, under the benchmark's full name
+// (without "Benchmark", as benchstat shows it). Values keep the file's own
+// units (ns/op, not benchfmt's tidied sec/op). A malformed benchmark line
+// is an error; a file without any is not a benchmark file.
+func ReadBench(r io.Reader, file string) (*Samples, error) {
+	s := &Samples{File: file, Kind: KindBench}
+	index := map[[2]string]int{}
+	names := map[string]bool{}
+	results := 0
+	br := benchfmt.NewReader(r, file)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("line %d: %s", rec.Line, rec.Msg)
+		case *benchfmt.Result:
+			results++
+			name := rec.Name.String()
+			names[name] = true
+			for _, v := range rec.Values {
+				unit, val := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					unit, val = v.OrigUnit, v.OrigValue
+				}
+				k := [2]string{name, unit}
+				i, ok := index[k]
+				if !ok {
+					i = len(s.Metrics)
+					index[k] = i
+					s.Metrics = append(s.Metrics, Metric{Name: name, Unit: unit})
+				}
+				s.Metrics[i].Values = append(s.Metrics[i].Values, val)
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	if results == 0 {
+		return nil, fmt.Errorf("%w nor a Go benchmark file: no benchmark result line", ErrNotResult)
+	}
+	s.About = fmt.Sprintf("%s: %d %s of %d %s", KindBench, results, plural(results, "result", "results"),
+		len(names), plural(len(names), "benchmark", "benchmarks"))
+	return s, nil
+}
+
+// Comparison is the comparison of two Samples.
+type Comparison struct {
+	Old, New *Samples
+	Alpha    float64
+	// Rows compare each metric found on both sides, in the old side's order.
+	Rows []latency.Comparison
+	// Notes say what one side lacks: operations or units found on one side
+	// only, differing parameters, failed operations.
+	Notes []string
+	// FailPct, when set, is the -fail threshold in percent: Regressions
+	// are the rows worse than that.
+	FailPct *float64
+}
+
+// Compare compares every metric of old and new found on both sides, by
+// name and unit, at significance level alpha. It returns ErrNoCommon when
+// there is none.
+func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
+	c := &Comparison{Old: old, New: new, Alpha: alpha}
+	c.Notes = append(c.Notes, old.Notes...)
+	c.Notes = append(c.Notes, new.Notes...)
+	type key struct{ name, unit string }
+	newIndex := map[key]int{}
+	newNames := map[string]int{}
+	for i, m := range new.Metrics {
+		newIndex[key{m.Name, m.Unit}] = i
+		if _, ok := newNames[m.Name]; !ok {
+			newNames[m.Name] = i
+		}
+	}
+	oldNames := map[string]bool{}
+	var onlyOld, onlyNew []string
+	for _, m := range old.Metrics {
+		if !oldNames[m.Name] {
+			oldNames[m.Name] = true
+			if j, ok := newNames[m.Name]; !ok {
+				onlyOld = append(onlyOld, m.Name)
+			} else if p := new.Metrics[j].Params; p != m.Params {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: parameters differ: %q in %s, %q in %s",
+					m.Name, m.Params, old.File, p, new.File))
+			}
+		}
+		j, ok := newIndex[key{m.Name, m.Unit}]
+		if !ok {
+			if _, named := newNames[m.Name]; named {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s only in %s", m.Name, m.Unit, old.File))
+			}
+			continue
+		}
+		c.Rows = append(c.Rows, latency.Compare(m.Name, m.Unit, m.Values, new.Metrics[j].Values, alpha))
+	}
+	seen := map[string]bool{}
+	for _, m := range new.Metrics {
+		switch {
+		case !oldNames[m.Name]:
+			if !seen[m.Name] {
+				onlyNew = append(onlyNew, m.Name)
+				seen[m.Name] = true
+			}
+		case !hasMetric(old, m.Name, m.Unit):
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: %s only in %s", m.Name, m.Unit, new.File))
+		}
+	}
+	if len(onlyOld) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("only in %s: %s", old.File, strings.Join(onlyOld, ", ")))
+	}
+	if len(onlyNew) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("only in %s: %s", new.File, strings.Join(onlyNew, ", ")))
+	}
+	if len(c.Rows) == 0 {
+		return nil, fmt.Errorf("%s and %s have %w", old.File, new.File, ErrNoCommon)
+	}
+	var notes []string // without repeats: a file compared with itself says it once
+	for _, n := range c.Notes {
+		if !slices.Contains(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	c.Notes = notes
+	return c, nil
+}
+
+func hasMetric(s *Samples, name, unit string) bool {
+	return slices.ContainsFunc(s.Metrics, func(m Metric) bool { return m.Name == name && m.Unit == unit })
+}
+
+// Better tells which way a unit improves: -1 when lower is better (ns/op,
+// sec/op, units ending in -ns or -ns/op, B/op, allocs/op, gc-cycles/op),
+// +1 when higher is better (units ending in /s), 0 when unknown.
+func Better(unit string) int {
+	switch {
+	case strings.HasSuffix(unit, "/s"):
+		return 1
+	case unit == "ns/op", unit == "sec/op", strings.HasSuffix(unit, "-ns"), strings.HasSuffix(unit, "-ns/op"),
+		strings.HasSuffix(unit, "B/op"), strings.HasSuffix(unit, "allocs/op"), strings.HasSuffix(unit, "gc-cycles/op"):
+		return -1
+	}
+	return 0
+}
+
+// Worse is how much worse a row got, as a fraction: its Delta signed so
+// that positive is worse (for a unit whose better direction is known), 0
+// for a row that is not significant or whose unit has no known direction.
+func Worse(r latency.Comparison) float64 {
+	b := Better(r.Unit)
+	if !r.Significant || b == 0 {
+		return 0
+	}
+	return -float64(b) * r.Delta
+}
+
+// Regressions are the rows that got significantly worse by more than pct
+// percent.
+func (c *Comparison) Regressions(pct float64) []latency.Comparison {
+	var out []latency.Comparison
+	for _, r := range c.Rows {
+		if Worse(r)*100 > pct {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// CompareText writes the comparison as a table per unit, like benchstat's:
+// each metric's old and new medians with their confidence intervals, the
+// delta ("~" when the samples do not differ significantly), the p-value and
+// the sample sizes; warnings as numbered notes below.
+func CompareText(w io.Writer, c *Comparison) error {
+	p := &printer{w: w}
+	p.f("old: %s (%s)\n", c.Old.File, c.Old.About)
+	p.f("new: %s (%s)\n", c.New.File, c.New.About)
+	p.f("Medians with %s confidence intervals; p-values of the Mann-Whitney U test, alpha %s (~: no significant difference).\n",
+		percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
+	if c.Old.WithinProcess || c.New.WithinProcess {
+		p.f("The samples of a gcperf result are runs within one process, not independent processes: the p-values overstate the confidence.\n")
+	}
+	var footnotes []string
+	note := func(warnings []string) string {
+		var refs []string
+		for _, w := range warnings {
+			if w == latency.NoTest {
+				continue
+			}
+			i := slices.Index(footnotes, w)
+			if i < 0 {
+				footnotes = append(footnotes, w)
+				i = len(footnotes) - 1
+			}
+			refs = append(refs, strconv.Itoa(i+1))
+		}
+		if len(refs) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(refs, ",") + "]"
+	}
+	var units []string
+	for _, r := range c.Rows {
+		if !slices.Contains(units, r.Unit) {
+			units = append(units, r.Unit)
+		}
+	}
+	for _, unit := range units {
+		p.f("\n")
+		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
+		line := func(cells ...string) {
+			for len(cells) > 0 && cells[len(cells)-1] == "" {
+				cells = cells[:len(cells)-1] // no padding at the end of a line
+			}
+			if p.err == nil {
+				_, p.err = io.WriteString(tw, strings.Join(cells, "\t")+"\n")
+			}
+		}
+		line(unit, "old", "new", "delta", "p", "n", "")
+		for _, r := range c.Rows {
+			if r.Unit != unit {
+				continue
+			}
+			pv, n := "", ""
+			switch {
+			case r.Tested:
+				pv, n = strconv.FormatFloat(r.P, 'f', 3, 64), sizes(r.Old.N, r.New.N)
+			case slices.Contains(r.Warnings, latency.NoTest):
+				pv = latency.NoTest
+			}
+			line(r.Name, estimate(r.Old, unit), estimate(r.New, unit), deltaText(r), pv, n, note(r.Warnings))
+		}
+		if p.err == nil {
+			p.err = tw.Flush()
+		}
+	}
+	if len(footnotes) > 0 || len(c.Notes) > 0 {
+		p.f("\n")
+	}
+	for i, f := range footnotes {
+		p.f("[%d] %s\n", i+1, f)
+	}
+	for _, n := range c.Notes {
+		p.f("Note: %s\n", n)
+	}
+	return p.err
+}
+
+func sizes(a, b int) string {
+	if a == b {
+		return strconv.Itoa(a)
+	}
+	return strconv.Itoa(a) + "+" + strconv.Itoa(b)
+}
+
+// estimate formats a center with its confidence interval as benchstat does:
+// "1.234ms ± 2%", "∞" for an interval too wide to know, none for one value.
+func estimate(e latency.Estimate, unit string) string {
+	s := value(e.Center, unit)
+	if e.N < 2 {
+		return s
+	}
+	return s + " ± " + pctRange(e)
+}
+
+// pctRange is the half-width of the interval relative to the center, as
+// benchmath.Summary.PctRangeString gives it.
+func pctRange(e latency.Estimate) string {
+	switch {
+	case math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0):
+		return "∞"
+	case e.Center == 0 && e.Lo == 0 && e.Hi == 0:
+		return "0%"
+	case math.Signbit(e.Center) != math.Signbit(e.Lo) || math.Signbit(e.Center) != math.Signbit(e.Hi) || e.Center == 0:
+		return "?"
+	}
+	v := math.Max(e.Hi/e.Center-1, 1-e.Lo/e.Center)
+	return fmt.Sprintf("%.0f%%", 100*v)
+}
+
+func deltaText(r latency.Comparison) string {
+	switch {
+	case r.Tested && !r.Significant:
+		return "~"
+	case r.Old.N == 0 || r.New.N == 0:
+		return ""
+	case math.IsInf(r.Delta, 0):
+		return "?"
+	case r.Delta == 0:
+		return "0.00%"
+	}
+	return fmt.Sprintf("%+.2f%%", r.Delta*100)
+}
+
+// isTime reports whether a unit holds nanoseconds (or seconds).
+func isTime(unit string) (scale float64, ok bool) {
+	switch {
+	case unit == "ns/op", unit == "ns", strings.HasSuffix(unit, "-ns"), strings.HasSuffix(unit, "-ns/op"):
+		return 1e-9, true
+	case unit == "sec/op", strings.HasSuffix(unit, "-sec"):
+		return 1, true
+	}
+	return 0, false
+}
+
+// value formats a value of unit with four significant digits and an SI (or,
+// for bytes, binary) prefix, as benchstat does; times in seconds: 1.234ms.
+func value(v float64, unit string) string {
+	if scale, ok := isTime(unit); ok {
+		return benchunit.Scale(v*scale, benchunit.Decimal) + "s"
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(unit))
+}
+
+// CompareJSON writes the comparison as JSON. Infinite bounds (an interval
+// too wide to know) and deltas (from 0) are null.
+func CompareJSON(w io.Writer, c *Comparison) error {
+	type side struct {
+		File          string `json:"file"`
+		Kind          string `json:"kind"`
+		About         string `json:"about"`
+		WithinProcess bool   `json:"runs_within_one_process"`
+	}
+	type est struct {
+		Center float64  `json:"center"`
+		Lo     *float64 `json:"lo"`
+		Hi     *float64 `json:"hi"`
+		N      int      `json:"n"`
+	}
+	type row struct {
+		Name        string   `json:"name"`
+		Unit        string   `json:"unit"`
+		Better      int      `json:"better"` // -1 lower, +1 higher, 0 unknown
+		Old         est      `json:"old"`
+		New         est      `json:"new"`
+		Delta       *float64 `json:"delta"` // (new-old)/old
+		Tested      bool     `json:"tested"`
+		P           *float64 `json:"p"` // null when untested
+		Significant bool     `json:"significant"`
+		Regression  bool     `json:"regression"`
+		Warnings    []string `json:"warnings"`
+	}
+	finite := func(v float64) *float64 {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	toEst := func(e latency.Estimate) est {
+		return est{Center: e.Center, Lo: finite(e.Lo), Hi: finite(e.Hi), N: e.N}
+	}
+	out := struct {
+		Schema     string   `json:"schema"`
+		Old        side     `json:"old"`
+		New        side     `json:"new"`
+		Alpha      float64  `json:"alpha"`
+		Confidence float64  `json:"confidence"`
+		FailPct    *float64 `json:"fail_pct,omitempty"`
+		Rows       []row    `json:"comparisons"`
+		Notes      []string `json:"notes"`
+	}{
+		Schema:     "gcperf-compare/v1",
+		Old:        side{c.Old.File, c.Old.Kind, c.Old.About, c.Old.WithinProcess},
+		New:        side{c.New.File, c.New.Kind, c.New.About, c.New.WithinProcess},
+		Alpha:      c.Alpha,
+		Confidence: latency.Confidence,
+		FailPct:    c.FailPct,
+		Rows:       []row{},
+		Notes:      append([]string{}, c.Notes...),
+	}
+	for _, r := range c.Rows {
+		x := row{Name: r.Name, Unit: r.Unit, Better: Better(r.Unit), Old: toEst(r.Old), New: toEst(r.New),
+			Tested: r.Tested, Significant: r.Significant, Warnings: append([]string{}, r.Warnings...)}
+		if r.Old.N > 0 && r.New.N > 0 {
+			x.Delta = finite(r.Delta)
+		}
+		if r.Tested {
+			x.P = finite(r.P)
+		}
+		if c.FailPct != nil {
+			x.Regression = Worse(r)*100 > *c.FailPct
+		}
+		out.Rows = append(out.Rows, x)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
