@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,7 +28,8 @@ type benchOptions struct {
 	haltTime  bool
 	haltAny   bool
 	verbose   bool
-	json      string
+	out       map[string]*string // the output flags by format name: -json, -csv, -xml, -bench, -hgrm
+	outDir    string             // -out
 	gcstats   string
 	overwrite bool
 	command   []string
@@ -50,7 +53,17 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&o.haltAny, "halt-any", false, "stop at the first failure of any kind")
 	fs.StringVar(&o.gcstats, "gcstats", "run", "follow the collector: `mode` run (each run and the total; ~0.7µs between runs), total, or off")
 	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
-	fs.StringVar(&o.json, "json", "", "write the result as JSON to `file` (- for stdout)")
+	o.out = map[string]*string{}
+	for _, f := range formats {
+		if f.name != "text" {
+			o.out[f.name] = fs.String(f.name, "", "write "+f.doc+" to `file` (- for stdout, the text report then going to stderr)")
+		}
+	}
+	var names []string
+	for _, f := range formats {
+		names = append(names, f.file)
+	}
+	fs.StringVar(&o.outDir, "out", "", "write every format to `dir`, created if missing: "+strings.Join(names, ", "))
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace existing output files")
 }
 
@@ -90,14 +103,11 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	if err := o.cfg.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
-	if o.cfg.Sample > 0 && o.cfg.Outliers > 0 && o.cfg.Runs*o.cfg.Sample < len(mix) {
-		// Not an error: operations drawn less than 2*outliers+1 times keep
-		// fewer outliers (latency.Trim), as the report shows.
-	}
-	if err := o.checkOutput(); err != nil {
+	if err := o.checkMemory(mix, memHint); err != nil {
 		return fail(stderr, err)
 	}
-	if err := o.checkMemory(mix, memHint); err != nil {
+	// Last of the checks: it creates -out's directory.
+	if err := o.checkOutput(); err != nil {
 		return fail(stderr, err)
 	}
 
@@ -150,18 +160,22 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	}
 	doc := report.New(res, report.Meta{Version: version, Command: o.command, Env: captured})
 
+	targets := o.targets()
 	text := stdout
-	if o.json == "-" {
-		text = stderr // stdout carries the JSON alone
+	for _, t := range targets {
+		if t.path == "-" {
+			text = stderr // stdout carries that format alone
+		}
 	}
 	code := exitOK
 	if werr := report.Text(text, doc); werr != nil {
 		fmt.Fprintf(stderr, "gcperf: writing the report: %v\n", werr)
 		code = exitFail
 	}
-	if o.json != "" {
-		if werr := report.WriteFile(o.json, stdout, o.overwrite, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
-			fmt.Fprintf(stderr, "gcperf: -json %s: %v\n", o.json, werr)
+	for _, t := range targets {
+		write := t.format.write
+		if werr := report.WriteFile(t.path, stdout, o.overwrite, func(w io.Writer) error { return write(w, doc) }); werr != nil {
+			fmt.Fprintf(stderr, "gcperf: %s: %v\n", t.label, werr)
 			code = exitFail
 		}
 	}
@@ -178,38 +192,109 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	return code
 }
 
+// target is one output file of a run.
+type target struct {
+	label  string // what error messages name: "-csv out.csv", "-out dir: dir/result.csv"
+	path   string // "-" for stdout
+	format format
+}
+
+// targets lists the output files the flags ask for: the output flags', then
+// -out's.
+func (o *benchOptions) targets() []target {
+	var ts []target
+	for _, f := range formats {
+		if p := o.out[f.name]; p != nil && *p != "" {
+			ts = append(ts, target{"-" + f.name + " " + *p, *p, f})
+		}
+	}
+	if o.outDir != "" {
+		for _, f := range formats {
+			path := filepath.Join(o.outDir, f.file)
+			ts = append(ts, target{"-out " + o.outDir + ": " + path, path, f})
+		}
+	}
+	return ts
+}
+
 // checkOutput refuses, before anything runs, an output file that exists
-// (without -overwrite) or a directory that cannot be written, so that a long
-// benchmark is never lost at the end.
+// (without -overwrite), a directory that cannot be written, two formats on
+// stdout or two flags writing one file, so that a long benchmark is never
+// lost at the end. It creates -out's directory when missing, last.
 func (o *benchOptions) checkOutput() error {
-	if o.json == "" || o.json == "-" {
-		return nil
+	if o.outDir == "-" {
+		return usagef("-out -: -out takes a directory; - (stdout) is for one format's flag")
 	}
-	if st, err := os.Stat(o.json); err == nil {
-		if st.IsDir() {
-			return usagef("-json %s: is a directory", o.json)
-		}
-		if !o.overwrite {
-			return usagef("-json %s: file exists (use -overwrite to replace it)", o.json)
+	ts := o.targets()
+	var toStdout []string
+	for _, t := range ts {
+		if t.path == "-" {
+			toStdout = append(toStdout, "-"+t.format.name)
 		}
 	}
-	f, err := os.CreateTemp(dirOf(o.json), ".gcperf-check*")
+	if len(toStdout) > 1 {
+		return usagef("%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
+	}
+	createDir := false
+	if o.outDir != "" {
+		st, err := os.Stat(o.outDir)
+		switch {
+		case err == nil && !st.IsDir():
+			return usagef("-out %s: not a directory", o.outDir)
+		case errors.Is(err, fs.ErrNotExist):
+			createDir = true
+		case err != nil:
+			return usagef("-out %s: %v", o.outDir, errors.Unwrap(err))
+		}
+	}
+	seen := map[string]string{}
+	checked := map[string]bool{}
+	for _, t := range ts {
+		if t.path == "-" {
+			continue
+		}
+		clean := filepath.Clean(t.path)
+		if prev, dup := seen[clean]; dup {
+			return usagef("%s: the same file as %s", t.label, prev)
+		}
+		seen[clean] = t.label
+		if st, err := os.Stat(t.path); err == nil {
+			if st.IsDir() {
+				return usagef("%s: is a directory", t.label)
+			}
+			if !o.overwrite {
+				return usagef("%s: file exists (use -overwrite to replace it)", t.label)
+			}
+		}
+		dir := filepath.Dir(t.path)
+		if checked[dir] || createDir && dir == filepath.Clean(o.outDir) {
+			continue
+		}
+		checked[dir] = true
+		if err := canWrite(dir); err != nil {
+			return usagef("%s: cannot write there: %v", t.label, err)
+		}
+	}
+	if createDir {
+		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+			return usagef("-out %s: cannot create it: %v", o.outDir, errors.Unwrap(err))
+		}
+		if err := canWrite(o.outDir); err != nil {
+			return usagef("-out %s: cannot write there: %v", o.outDir, err)
+		}
+	}
+	return nil
+}
+
+// canWrite checks that a file can be created in dir, by creating one.
+func canWrite(dir string) error {
+	f, err := os.CreateTemp(dir, ".gcperf-check*")
 	if err != nil {
-		return usagef("-json %s: cannot write there: %v", o.json, errors.Unwrap(err))
+		return errors.Unwrap(err)
 	}
 	f.Close()
 	os.Remove(f.Name())
 	return nil
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		if i == 0 {
-			return "/"
-		}
-		return path[:i]
-	}
-	return "."
 }
 
 // checkMemory refuses a mix whose live set, with what the engine

@@ -28,13 +28,19 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "help":
+		case "run", "list", "env", "report", "compare", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
 	switch cmd {
 	case "list":
 		return listCmd(rest, stdout, stderr)
+	case "env":
+		return envCmd(rest, stdout, stderr)
+	case "report":
+		return reportCmd(rest, stdout, stderr)
+	case "compare":
+		return compareCmd(rest, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
@@ -47,11 +53,15 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 const topUsage = `gcperf measures what the Go garbage collector does to tail latency.
 
 Usage:
-  gcperf [flags]                 run GCPerfP99's linked-list workload (alloc.list)
-  gcperf run [flags] OP [OP...]  run named operations, each followed by its parameters
-  gcperf list                    list the operations and their parameters
+  gcperf [flags]                  run GCPerfP99's linked-list workload (alloc.list)
+  gcperf run [flags] OP [OP...]   run named operations, each followed by its parameters
+  gcperf list                     list the operations and their parameters
+  gcperf env [-json]              print the environment a result records
+  gcperf report [flags] FILE      render a saved result again, in any format
+  gcperf compare [flags] OLD NEW  compare two results or Go benchmark files
+  gcperf help                     print this
 
-Run "gcperf -h" or "gcperf run -h" for the flags.
+Run "gcperf -h", "gcperf run -h" or "gcperf COMMAND -h" for the flags.
 `
 
 // usageError is bad input: one line on stderr, exit status 2.

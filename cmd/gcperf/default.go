@@ -49,7 +49,8 @@ loses -chunk objects per timed run over -base long-lived ones, and reports the
 methodology's statistics, the percentiles, GCPerfP99's results over the best
 99% of runs and the worst 1%.
 
-Other commands: gcperf run [flags] OP [OP...], gcperf list.
+Other commands: gcperf run [flags] OP [OP...], gcperf list, gcperf env,
+gcperf report, gcperf compare, gcperf help.
 
 Flags:
 `

@@ -6,6 +6,9 @@
 //	gcperf [flags]                 run GCPerfP99's linked-list workload (alloc.list)
 //	gcperf run [flags] OP [OP...]  run named operations with their parameters
 //	gcperf list                    list the operations and their parameters
+//	gcperf env [-json]             print the environment a benchmark would record
+//	gcperf report [-format F] FILE re-render a saved JSON result (text, json, csv, xml, bench, hgrm)
+//	gcperf compare OLD NEW         compare two results or benchmark-format files (-fail 5% gates)
 //
 // Run "gcperf -h" or "gcperf run -h" for the flags.
 package main

@@ -47,6 +47,18 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	outDir := filepath.Join(dir, "out") // holds a result.csv already
+	emptyDir := filepath.Join(dir, "empty")
+	for _, d := range []string{outDir, emptyDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outDir, "result.csv"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := []string{"-runs", "5", "-outliers", "0"}
+	with := func(args ...string) []string { return append(append([]string{}, short...), args...) }
 	tests := []struct {
 		args []string
 		want string // the whole of stderr
@@ -72,6 +84,15 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-size", "1073741824", "-base", "1"}, "gcperf: -size 1073741824 with -base 1 and -chunk 32 needs 33.0TiB live plus "},
 		{[]string{"-runs", "5", "-outliers", "0", "-json", existing}, "gcperf: -json " + existing + ": file exists (use -overwrite to replace it)"},
 		{[]string{"-runs", "5", "-outliers", "0", "-json", filepath.Join(dir, "no", "such", "dir.json")}, "gcperf: -json " + filepath.Join(dir, "no", "such", "dir.json") + ": cannot write there: no such file or directory"},
+		{with("-json", "-", "-csv", "-"), "gcperf: -json - and -csv -: at most one format can go to stdout"},
+		{with("-xml", "-", "-hgrm", "-", "-bench", "-"), "gcperf: -xml - and -bench -: at most one format can go to stdout"},
+		{with("-out", existing), "gcperf: -out " + existing + ": not a directory"},
+		{with("-out", "-"), "gcperf: -out -: -out takes a directory; - (stdout) is for one format's flag"},
+		{with("-out", outDir), "gcperf: -out " + outDir + ": " + filepath.Join(outDir, "result.csv") + ": file exists (use -overwrite to replace it)"},
+		{with("-hgrm", dir), "gcperf: -hgrm " + dir + ": is a directory"},
+		{with("-csv", existing), "gcperf: -csv " + existing + ": file exists (use -overwrite to replace it)"},
+		{with("-bench", filepath.Join(dir, "no", "b.txt")), "gcperf: -bench " + filepath.Join(dir, "no", "b.txt") + ": cannot write there: no such file or directory"},
+		{with("-json", filepath.Join(emptyDir, "result.json"), "-out", emptyDir), "gcperf: -out " + emptyDir + ": " + filepath.Join(emptyDir, "result.json") + ": the same file as -json " + filepath.Join(emptyDir, "result.json")},
 		{[]string{"run"}, "gcperf: run needs at least one operation (gcperf list shows them)"},
 		{[]string{"run", "nosuch"}, `gcperf: unknown operation "nosuch" (gcperf list shows them)`},
 		{[]string{"run", "spin", "-d", "abc"}, `gcperf: spin: bad parameter value: d="abc": not a duration (such as 100us or 1.5ms)`},
@@ -104,6 +125,11 @@ func TestBadInput(t *testing.T) {
 	if b, err := os.ReadFile(existing); err != nil || string(b) != "{}" {
 		t.Errorf("the existing file was touched: %q, %v", b, err)
 	}
+	for _, d := range []string{outDir, emptyDir} {
+		if entries, _ := os.ReadDir(d); len(entries) != map[string]int{outDir: 1, emptyDir: 0}[d] {
+			t.Errorf("%s holds %d files after refused runs", d, len(entries))
+		}
+	}
 }
 
 func TestList(t *testing.T) {
@@ -115,7 +141,7 @@ func TestList(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"help"}} {
+	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"help"}, {"env", "-h"}, {"report", "-h"}, {"compare", "-h"}} {
 		code, stdout, stderr := gcperf(t, nil, args...)
 		if code != 0 || stderr != "" {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
@@ -168,7 +194,7 @@ func TestVerbose(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")[1:] // after the "running" line
-	re := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run (start \d|end \d: \d+ns)$`)
+	re := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run (start \d|end \d: \d+(\.\d+)?(ns|µs|ms|s)( \[GC [^]]*\])?)$`)
 	if len(lines) != 6 {
 		t.Fatalf("got %d lines, want 6 (a start and an end per timed run):\n%s", len(lines), stderr)
 	}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// compareCmd compares two results: gcperf compare [flags] OLD NEW.
+func compareCmd(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var failPct *float64
+	flags.Func("fail", "exit 1 when a metric got significantly worse by more than `pct` (such as 5%)", func(s string) error {
+		v, err := parsePercent(s)
+		if err != nil {
+			return err
+		}
+		failPct = &v
+		return nil
+	})
+	asJSON := flags.Bool("json", false, "print the comparisons as JSON")
+	alpha := flags.Float64("alpha", 0.05, "significance level of the Mann-Whitney U test")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), compareUsage)
+		flags.PrintDefaults()
+	}
+	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if !(*alpha > 0 && *alpha < 1) {
+		return fail(stderr, usagef("compare: -alpha must be between 0 and 1, got %s", strconv.FormatFloat(*alpha, 'g', -1, 64)))
+	}
+	if flags.NArg() != 2 {
+		return fail(stderr, usagef("compare takes two files, OLD and NEW; got %d arguments", flags.NArg()))
+	}
+	var sides [2]*report.Samples
+	for i, path := range flags.Args() {
+		s, err := readSamples(path)
+		if err != nil {
+			return fail(stderr, usagef("compare: %s: %s", path, fileError(err)))
+		}
+		sides[i] = s
+	}
+	c, err := report.Compare(sides[0], sides[1], *alpha)
+	if err != nil {
+		return fail(stderr, usagef("compare: %v", err))
+	}
+	c.FailPct = failPct
+	if *asJSON {
+		err = report.CompareJSON(stdout, c)
+	} else {
+		err = report.CompareText(stdout, c)
+	}
+	if err != nil {
+		return fail(stderr, fmt.Errorf("compare: %v", err))
+	}
+	if failPct == nil {
+		return exitOK
+	}
+	regs := c.Regressions(*failPct)
+	for _, r := range regs {
+		fmt.Fprintf(stderr, "gcperf: compare: regression beyond -fail %s%%: %s %s %+.2f%% (p=%.3f)\n",
+			strconv.FormatFloat(*failPct, 'g', -1, 64), r.Name, r.Unit, r.Delta*100, r.P)
+	}
+	if len(regs) > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+const compareUsage = `Usage: gcperf compare [-fail PCT] [-json] [-alpha 0.05] OLD NEW
+
+Compares two results, as benchstat does: for each operation and metric found
+on both sides, the old and new medians with their 95% confidence intervals,
+the delta and the p-value of the Mann-Whitney U test ("~" when the samples do
+not differ significantly at -alpha).
+
+Each file is either a gcperf JSON result (-json) or a file in the Go
+benchmark format (gcperf -bench, go test -bench). In a gcperf result the
+samples are the runtimes of each operation's runs (ns/op): runs within one
+process, not independent processes, so the p-values overstate the confidence;
+its P99 (p99-ns) is one value per side, compared without a test. In the
+benchmark format each result line is one sample of every unit it reports, and
+operations match by their full benchmark name.
+
+With -fail, the exit status is 1 when a metric whose better direction is
+known (lower for ns/op, *-ns, B/op, allocs/op, gc-cycles/op, stw-ns/op;
+higher for */s) got significantly worse by more than PCT percent.
+
+Flags:
+`
+
+// readSamples reads one side of a comparison.
+func readSamples(path string) (*report.Samples, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty file")
+	}
+	return report.ReadSamples(bytes.NewReader(data), path)
+}
+
+// parsePercent reads -fail's value: "5%", "5" or "2.5%".
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	switch {
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, errors.New("not a percentage such as 5%")
+	case v < 0:
+		return 0, errors.New("must not be negative")
+	}
+	return v, nil
+}

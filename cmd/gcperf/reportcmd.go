@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// reportCmd renders a saved result in any format.
+func reportCmd(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("report", flag.ContinueOnError)
+	name := flags.String("format", "text", "the `format`: "+formatNames())
+	out := flags.String("o", "-", "write to `file` instead of stdout")
+	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), reportUsage)
+		flags.PrintDefaults()
+	}
+	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if flags.NArg() != 1 {
+		return fail(stderr, usagef("report takes one saved result, FILE.json; got %d arguments", flags.NArg()))
+	}
+	f, ok := lookupFormat(*name)
+	if !ok {
+		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, formatNames()))
+	}
+	path := flags.Arg(0)
+	d, err := readResult(path)
+	if err != nil {
+		return fail(stderr, usagef("report: %s: %s", path, fileError(err)))
+	}
+	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.write(w, d) })
+	switch {
+	case errors.Is(err, report.ErrExists):
+		return fail(stderr, usagef("report: -o %s: %v", *out, report.ErrExists))
+	case err != nil && *out != "-":
+		return fail(stderr, usagef("report: -o %s: %s", *out, fileError(err)))
+	case err != nil:
+		return fail(stderr, fmt.Errorf("report: %v", err))
+	}
+	return exitOK
+}
+
+const reportUsage = `Usage: gcperf report [-format FORMAT] [-o FILE] FILE.json
+
+Renders a result saved with -json (or -out) again, in any format: the text
+report by default, or json, csv, xml, bench (the Go benchmark format) or hgrm.
+
+Flags:
+`
+
+// readResult reads a gcperf JSON result.
+func readResult(path string) (*report.Document, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return report.ReadJSON(bytes.NewReader(data))
+}
+
+// fileError is err without the operation and path an *fs.PathError repeats:
+// "no such file or directory", "is a directory", "permission denied".
+func fileError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
