@@ -1,0 +1,77 @@
+// Package profiles attaches profiles to a benchmark: CPU, heap (with
+// allocations), block, mutex, execution trace and fgprof's wall-clock
+// profile, and reads pprof files back into top-N summaries with
+// github.com/google/pprof/profile.
+//
+// Profilers distort what gcperf measures (fgprof stops the world about 99
+// times a second, CPU profiling interrupts with signals, tracing costs
+// several percent), so gcperf profiles a separate pass of the workload after
+// the measured runs unless asked to profile the measured runs themselves.
+package profiles
+
+import "time"
+
+// Kind names a profile.
+type Kind string
+
+const (
+	CPU    Kind = "cpu"    // runtime/pprof CPU profile
+	Heap   Kind = "heap"   // heap profile, with allocations (alloc_space, alloc_objects, inuse_*)
+	Block  Kind = "block"  // blocking on synchronisation, with runtime.SetBlockProfileRate
+	Mutex  Kind = "mutex"  // mutex contention, with runtime.SetMutexProfileFraction
+	Trace  Kind = "trace"  // runtime/trace execution trace (not a pprof file)
+	FGProf Kind = "fgprof" // github.com/felixge/fgprof wall-clock profile (pprof format)
+)
+
+// Kinds lists every kind, in the order reports list them.
+var Kinds = []Kind{CPU, Heap, Block, Mutex, Trace, FGProf}
+
+// FileName is the fixed name of each kind's file under a -profile DIR.
+func FileName(k Kind) string {
+	if k == Trace {
+		return "trace.out"
+	}
+	return string(k) + ".pprof"
+}
+
+// A Request asks for one profile written to Path.
+type Request struct {
+	Kind Kind
+	Path string
+}
+
+// Profile is a profile that was written: its kind, file, how long it
+// covered, and its top functions (none for a trace).
+type Profile struct {
+	Kind     Kind
+	File     string
+	Duration time.Duration
+	Top      Summary
+}
+
+// Summary is the top of a pprof profile by function, read back from its
+// file: the sample type summed (e.g. "cpu nanoseconds", "alloc_space bytes"),
+// the total, and the functions with the largest flat (or cumulative) values.
+type Summary struct {
+	SampleType string // e.g. "cpu", "alloc_space", "delay"
+	Unit       string // e.g. "nanoseconds", "bytes", "count"
+	Total      int64
+	Funcs      []Func
+}
+
+// Func is one function's share of a profile.
+type Func struct {
+	Name    string
+	Flat    int64
+	Cum     int64
+	FlatPct float64 // of Summary.Total, 0..100
+	CumPct  float64
+}
+
+// The functions below are the package's API; see their files.
+//
+//	func Check(reqs []Request, overwrite bool) error
+//	func Start(reqs []Request) (*Session, error)
+//	func (s *Session) Stop() ([]Profile, error)
+//	func Summarize(path string, n int, cum bool) (Summary, error)
+//	func Diff(oldPath, newPath string, n int) ([]Change, error)
