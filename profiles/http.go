@@ -1,0 +1,102 @@
+package profiles
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"runtime/metrics"
+	"time"
+)
+
+// A Server serves live inspection while a benchmark runs: net/http/pprof
+// under /debug/pprof/ and a snapshot of every runtime/metrics value under
+// /debug/metrics. It is the modern form of GCPerfP99's "Press ENTER to end"
+// pause, which let someone attach a tool before the process went away.
+type Server struct {
+	srv  *http.Server
+	ln   net.Listener
+	done chan error
+}
+
+// Serve listens on addr at once, so that an address in use is reported
+// before anything runs, and serves in the background until Close. It
+// listens where addr says: "127.0.0.1:6060" keeps it on loopback.
+func Serve(addr string) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/metrics", serveMetrics)
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "gcperf: /debug/pprof/ for profiles, /debug/metrics for a runtime/metrics snapshot\n")
+	})
+	s := &Server{
+		srv:  &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second},
+		ln:   ln,
+		done: make(chan error, 1),
+	}
+	go func() { s.done <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// Addr is the address the server listens on (with the port chosen, for ":0").
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Close stops the server, giving requests in progress a second to finish.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// serveMetrics writes every runtime/metrics value as JSON, keyed by name:
+// numbers as they are, histograms as their bucket boundaries and counts.
+func serveMetrics(w http.ResponseWriter, _ *http.Request) {
+	descs := metrics.All()
+	samples := make([]metrics.Sample, len(descs))
+	for i, d := range descs {
+		samples[i].Name = d.Name
+	}
+	metrics.Read(samples)
+	type histogram struct {
+		Buckets []float64 `json:"buckets"`
+		Counts  []uint64  `json:"counts"`
+	}
+	out := make(map[string]any, len(samples))
+	for _, s := range samples {
+		switch s.Value.Kind() {
+		case metrics.KindUint64:
+			out[s.Name] = s.Value.Uint64()
+		case metrics.KindFloat64:
+			out[s.Name] = s.Value.Float64()
+		case metrics.KindFloat64Histogram:
+			h := s.Value.Float64Histogram()
+			// JSON has no infinities: the open ends become the largest floats.
+			b := make([]float64, len(h.Buckets))
+			for i, v := range h.Buckets {
+				b[i] = max(min(v, maxFloat), -maxFloat)
+			}
+			out[s.Name] = histogram{Buckets: b, Counts: h.Counts}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
+
+const maxFloat = 1.7976931348623157e308
