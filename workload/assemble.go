@@ -102,7 +102,11 @@ func (e *engine) result(names []string) *Result {
 		if multi {
 			iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
 			intervals[x.Op] = append(intervals[x.Op], iv)
-			all = append(all, iv)
+			// The mix's actual figures cover the runs without failures,
+			// the runs its statistics count.
+			if res.Runs[xi/e.k].Errors == 0 {
+				all = append(all, iv)
+			}
 		}
 	}
 	for i := range res.Operations {

@@ -130,6 +130,8 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("outliers", "discards the best and worst %d of %d runs, leaving none: 2*outliers must be below runs", c.Outliers, c.Runs)
 	case c.Threads < 1:
 		return badConfig("threads", "must be at least 1, got %d", c.Threads)
+	case c.Threads > maxThreads:
+		return badConfig("threads", "must be at most %d, got %d", maxThreads, c.Threads)
 	case c.Sample < 0:
 		return badConfig("sample", "must be at least 0, got %d", c.Sample)
 	case c.Sample > 0 && !c.Repeats && c.Sample > mixLen:
@@ -149,5 +151,6 @@ func (c Config) Validate(mixLen int) error {
 
 const (
 	maxOps        = 1 << 15
+	maxThreads    = 1<<16 - 1 // Execution.Thread is a uint16
 	maxExecutions = 1 << 31
 )

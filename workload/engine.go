@@ -80,23 +80,30 @@ func Run(ctx context.Context, cfg Config, mix Mix, obs ...Observer) (*Result, er
 	}
 	e.run()
 	res := e.result(names)
+	errs := e.teardown()
+	for _, o := range obs {
+		o.End(res)
+	}
+	return res, errors.Join(errs...)
+}
+
+// teardown tears down every operation instance that was set up (or needs
+// no setup) and releases the goroutines' timeout contexts.
+func (e *engine) teardown() []error {
 	var errs []error
 	for _, w := range e.workers {
 		if w.tctx != nil {
 			w.tctx.release()
 		}
 		for i, op := range w.ops {
-			if t, ok := op.(Teardowner); ok && (w.id == 0 || w.cloned[i]) {
+			if t, ok := op.(Teardowner); ok && w.live[i] {
 				if err := t.Teardown(); err != nil {
-					errs = append(errs, fmt.Errorf("workload: teardown %s: %w", names[i], err))
+					errs = append(errs, fmt.Errorf("workload: teardown %s: %w", label(e.mix, i), err))
 				}
 			}
 		}
 	}
-	for _, o := range obs {
-		o.End(res)
-	}
-	return res, errors.Join(errs...)
+	return errs
 }
 
 type engine struct {
@@ -139,6 +146,7 @@ type worker struct {
 	id     int
 	ops    []Operation
 	cloned []bool
+	live   []bool // instances this goroutine owns that were set up: torn down at the end
 	ord    *orderer
 	tctx   *timeoutCtx
 	probe  Probe
@@ -178,12 +186,17 @@ func (e *engine) prepare() error {
 			e: e, id: id,
 			ops:    make([]Operation, len(e.mix)),
 			cloned: make([]bool, len(e.mix)),
+			live:   make([]bool, len(e.mix)),
 			ord:    newOrderer(e.cfg, len(e.mix)),
 			rt:     make([]*latency.Recorder, len(e.mix)),
 			resp:   make([]*latency.Recorder, len(e.mix)),
 			mixRT:  latency.NewRecorder(),
 			mixRsp: latency.NewRecorder(),
 			first:  map[firstKey]string{},
+		}
+		e.workers = append(e.workers, w)
+		if e.cfg.Timeout > 0 {
+			w.tctx = newTimeoutCtx(e.ctx)
 		}
 		for i, op := range e.mix {
 			if c, ok := op.(Cloner); ok && id > 0 {
@@ -193,20 +206,22 @@ func (e *engine) prepare() error {
 			w.ops[i] = op
 			w.rt[i] = latency.NewRecorder()
 			w.resp[i] = latency.NewRecorder()
-			if s, ok := op.(Setupper); ok && (id == 0 || w.cloned[i]) {
+			if id > 0 && !w.cloned[i] {
+				continue // shared with goroutine 0, which sets it up
+			}
+			if s, ok := op.(Setupper); ok {
 				if err := s.Setup(e.ctx); err != nil {
-					return fmt.Errorf("workload: setup %s: %w", label(e.mix, i), err)
+					// Undo what was set up, so a failed start leaks nothing.
+					err = fmt.Errorf("workload: setup %s: %w", label(e.mix, i), err)
+					return errors.Join(append([]error{err}, e.teardown()...)...)
 				}
 			}
-		}
-		if e.cfg.Timeout > 0 {
-			w.tctx = newTimeoutCtx(e.ctx)
+			w.live[i] = true
 		}
 		if e.cfg.GCStats == GCStatsRun {
 			w.gc = env.NewGCSampler()
 			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
 		}
-		e.workers = append(e.workers, w)
 	}
 	return nil
 }
@@ -316,6 +331,13 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		w.begun = true
 		ctx := e.ctx
 		if timeout > 0 {
+			if w.tctx.expired() {
+				// An operation may still hold the closed context: it must
+				// stay closed, so this goroutine takes a new one (the only
+				// allocation here, after a timeout or a cancellation).
+				w.tctx.release()
+				w.tctx = newTimeoutCtx(e.ctx)
+			}
 			w.tctx.arm(timeout)
 			ctx = w.tctx
 		}

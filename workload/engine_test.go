@@ -1,9 +1,11 @@
 package workload_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -825,5 +827,126 @@ func TestStopAfterLastRun(t *testing.T) {
 	res := mustRun(t, cfg, workload.Mix{named("op")}, obs)
 	if res.Interrupted || !res.Complete() || len(res.Runs) != 4 {
 		t.Errorf("Interrupted %v, Complete %v, %d runs; want false, true, 4", res.Interrupted, res.Complete(), len(res.Runs))
+	}
+}
+
+// A context closed by a timeout stays closed, even after the goroutine's
+// next operation started: something the timed-out operation left running
+// must still see it done.
+func TestTimedOutContextStaysClosed(t *testing.T) {
+	var held context.Context
+	var reopened atomic.Int64
+	op := &fnOp{name: "op", fn: func(ctx context.Context, _ *workload.Probe, n int64) error {
+		if held != nil && (held.Err() == nil || !isClosed(held.Done())) {
+			reopened.Add(1)
+		}
+		if n%2 == 0 {
+			held = ctx
+			<-ctx.Done() // times out
+			return ctx.Err()
+		}
+		return nil
+	}}
+	cfg := testConfig(10)
+	cfg.Timeout = 2 * time.Millisecond
+	res := mustRun(t, cfg, workload.Mix{op})
+	if n := res.Operations[0].Stats.ErrorsByCategory[workload.CategoryTimeout]; n != 5 {
+		t.Errorf("%d timeouts, want 5", n)
+	}
+	if n := reopened.Load(); n != 0 {
+		t.Errorf("a timed-out context was open again %d times", n)
+	}
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// A Setup that fails on the third goroutine's clone undoes the setups
+// that succeeded before it.
+type setupCounter struct {
+	fnOp
+	id                *int
+	setups, teardowns *atomic.Int64
+}
+
+func (s *setupCounter) Clone() workload.Operation {
+	*s.id++
+	return &setupCounter{fnOp: fnOp{name: s.name}, id: s.id, setups: s.setups, teardowns: s.teardowns}
+}
+func (s *setupCounter) Setup(context.Context) error {
+	if s.setups.Load() == 2 {
+		return errors.New("out of connections")
+	}
+	s.setups.Add(1)
+	return nil
+}
+func (s *setupCounter) Teardown() error { s.teardowns.Add(1); return nil }
+
+func TestSetupFailureUndoes(t *testing.T) {
+	var setups, teardowns atomic.Int64
+	id := 0
+	op := &setupCounter{fnOp: fnOp{name: "db"}, id: &id, setups: &setups, teardowns: &teardowns}
+	cfg := testConfig(4)
+	cfg.Threads = 4
+	res, err := workload.Run(t.Context(), cfg, workload.Mix{op})
+	if res != nil || err == nil || !strings.Contains(err.Error(), "out of connections") {
+		t.Fatalf("Run = %v, %v; want no result and the setup error", res, err)
+	}
+	if setups.Load() != 2 || teardowns.Load() != 2 {
+		t.Errorf("%d setups, %d teardowns; want the 2 that succeeded torn down", setups.Load(), teardowns.Load())
+	}
+}
+
+// The mix's actual runtime is the wall time of its runs without failures,
+// the same runs its mean and rates count.
+func TestMixActualCoversSuccessfulRuns(t *testing.T) {
+	flaky := &fnOp{name: "flaky", fn: func(ctx context.Context, _ *workload.Probe, n int64) error {
+		time.Sleep(time.Millisecond)
+		if n%2 == 0 {
+			return errors.New("every other call")
+		}
+		return nil
+	}}
+	cfg := testConfig(20)
+	cfg.Threads = 2
+	res := mustRun(t, cfg, workload.Mix{flaky, named("ok")})
+	// The union, computed here from the intervals of the executions of the
+	// runs without errors.
+	type iv struct{ s, e time.Duration }
+	var ivs []iv
+	ok := 0
+	for i, r := range res.Runs {
+		if r.Errors > 0 {
+			continue
+		}
+		ok++
+		for _, x := range res.Executions[i*2 : i*2+2] {
+			ivs = append(ivs, iv{x.Start, x.Start + x.Runtime})
+		}
+	}
+	slices.SortFunc(ivs, func(a, b iv) int { return cmp.Compare(a.s, b.s) })
+	var want, end time.Duration
+	for _, x := range ivs {
+		switch {
+		case x.s >= end:
+			want += x.e - x.s
+			end = x.e
+		case x.e > end:
+			want += x.e - end
+			end = x.e
+		}
+	}
+	a := res.Mix.Stats.ActualRuntime
+	if ok == 0 || ok == len(res.Runs) {
+		t.Fatalf("%d of %d runs succeeded; the test needs some of each", ok, len(res.Runs))
+	}
+	if a == nil || a.Runtime != want || a.Mean != want/time.Duration(ok) {
+		t.Errorf("actual %+v; want runtime %v over the %d successful runs, mean %v", a, want, ok, want/time.Duration(ok))
 	}
 }

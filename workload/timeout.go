@@ -9,8 +9,8 @@ import (
 // timeoutCtx is a reusable per-goroutine context with a deadline, armed
 // before each operation and disarmed after it, so that timeouts cost no
 // allocation per operation (context.WithTimeout allocates a context, a timer
-// and a channel every time). Its Done channel is replaced only after it was
-// closed, that is after a timeout or a cancellation.
+// and a channel every time). Once closed (a timeout or a cancellation) it
+// stays closed, as a context must: the engine then replaces it.
 type timeoutCtx struct {
 	parent context.Context
 	timer  *time.Timer
@@ -36,13 +36,9 @@ func newTimeoutCtx(parent context.Context) *timeoutCtx {
 	return c
 }
 
-// arm starts a deadline d from now.
+// arm starts a deadline d from now. The context must not have expired.
 func (c *timeoutCtx) arm(d time.Duration) {
 	c.mu.Lock()
-	if c.closed {
-		c.done = make(chan struct{})
-		c.closed, c.err = false, nil
-	}
 	c.deadline = time.Now().Add(d)
 	c.armed = true
 	if err := c.parent.Err(); err != nil {
@@ -50,6 +46,13 @@ func (c *timeoutCtx) arm(d time.Duration) {
 	}
 	c.mu.Unlock()
 	c.timer.Reset(d)
+}
+
+// expired reports whether the context was closed; it cannot be armed again.
+func (c *timeoutCtx) expired() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }
 
 // disarm ends the current deadline.
