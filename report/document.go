@@ -5,6 +5,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -13,11 +14,18 @@ import (
 const Schema = "gcperf/v1"
 
 // Meta is what a report says besides the measurement: who measured, with
-// what command, on which machine and runtime.
+// what command, on which machine and runtime, and the profiles attached.
 type Meta struct {
 	Version string   // gcperf's version
 	Command []string // the command line, when run from one
 	Env     env.Env
+
+	Profiles []profiles.Profile
+	// Inline is set when the profiles were taken during the measured runs
+	// (-profile-inline), so the figures were measured under a profiler;
+	// otherwise they come from a separate pass of ProfileRuns runs.
+	Inline      bool
+	ProfileRuns int
 }
 
 // Document is one benchmark's report: its settings, environment, statistics
@@ -37,8 +45,38 @@ type Document struct {
 	Mix         Mix         `json:"mix"`
 	GCPerfP99   P99         `json:"gcperfp99"`
 	Runs        []Run       `json:"runs"`
+	Profiling   *Profiling  `json:"profiling"` // null when no profile was asked for
 	Interrupted bool        `json:"interrupted"`
 	Halted      string      `json:"halted,omitempty"`
+}
+
+// Profiling lists the profiles attached to the result and how they were
+// taken. When Inline is true, every figure of the document was measured
+// while the profilers ran.
+type Profiling struct {
+	Inline   bool      `json:"inline"`
+	Runs     int       `json:"runs"` // timed runs of the profiled pass (the measured ones when inline)
+	Profiles []Profile `json:"profiles"`
+}
+
+// Profile is one profile file with its top functions (none for a trace).
+type Profile struct {
+	Kind       string        `json:"kind"`
+	File       string        `json:"file"`
+	Duration   time.Duration `json:"duration_ns"`
+	SampleType string        `json:"sample_type,omitempty"`
+	Unit       string        `json:"unit,omitempty"`
+	Total      int64         `json:"total"`
+	Top        []ProfileFunc `json:"top"`
+}
+
+// ProfileFunc is one function's share of a profile.
+type ProfileFunc struct {
+	Name    string  `json:"name"`
+	Flat    int64   `json:"flat"`
+	FlatPct float64 `json:"flat_pct"`
+	Cum     int64   `json:"cum"`
+	CumPct  float64 `json:"cum_pct"`
 }
 
 // Tool names the program that wrote the document.
@@ -269,6 +307,17 @@ func New(res *workload.Result, meta Meta) *Document {
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes)},
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
+	}
+	if len(meta.Profiles) > 0 {
+		d.Profiling = &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
+		for _, p := range meta.Profiles {
+			x := Profile{Kind: string(p.Kind), File: p.File, Duration: p.Duration,
+				SampleType: p.Top.SampleType, Unit: p.Top.Unit, Total: p.Top.Total, Top: []ProfileFunc{}}
+			for _, f := range p.Top.Funcs {
+				x.Top = append(x.Top, ProfileFunc{Name: f.Name, Flat: f.Flat, FlatPct: f.FlatPct, Cum: f.Cum, CumPct: f.CumPct})
+			}
+			d.Profiling.Profiles = append(d.Profiling.Profiles, x)
+		}
 	}
 	if c.GCStats != workload.GCStatsOff {
 		g := res.GC

@@ -24,6 +24,7 @@ func Text(w io.Writer, d *Document) error {
 	p.errors(d)
 	p.gc(d)
 	p.gcperf(d)
+	p.profiles(d)
 	p.footer(d)
 	return p.err
 }
@@ -303,6 +304,44 @@ func (p *printer) gcperf(d *Document) {
 		p.f("%d of the %d worst runs overlapped a GC cycle (%s of all runs did).\n",
 			t.WorstWithGC, t.Worst, percent(float64(t.RunsWithGC)/float64(t.Runs)))
 	}
+}
+
+// profiles lists the attached profiles with the top 5 functions of each.
+func (p *printer) profiles(d *Document) {
+	pr := d.Profiling
+	if pr == nil {
+		return
+	}
+	if pr.Inline {
+		p.f("\nProfiles, taken DURING the measured runs (-profile-inline): the figures above include the profilers' cost.\n")
+	} else {
+		p.f("\nProfiles, from a separate pass of %d runs after the measured ones (the figures above were not profiled):\n", pr.Runs)
+	}
+	for _, x := range pr.Profiles {
+		p.f("   %s: %s (%s)", x.Kind, x.File, dur(x.Duration))
+		if x.SampleType == "" {
+			p.f("\n")
+			continue
+		}
+		p.f(", %s %s\n", x.SampleType, profileValue(x.Total, x.Unit))
+		for i, f := range x.Top {
+			if i == 5 {
+				break
+			}
+			p.f("      %6.2f%% %6.2f%%  %s\n", f.FlatPct, f.CumPct, f.Name)
+		}
+	}
+}
+
+// profileValue formats a profile's total in its unit.
+func profileValue(v int64, unit string) string {
+	switch unit {
+	case "nanoseconds":
+		return dur(time.Duration(v))
+	case "bytes":
+		return env.Bytes(v)
+	}
+	return strconv.FormatInt(v, 10) + " " + unit
 }
 
 func (p *printer) footer(d *Document) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -33,6 +34,14 @@ type benchOptions struct {
 	gcstats   string
 	overwrite bool
 	command   []string
+
+	// Profiles (-cpuprofile ... -fgprof, -profile DIR) and live inspection.
+	profile       map[profiles.Kind]*string
+	profileDir    string
+	profileRuns   int
+	profileRunsOK bool // -profile-runs was given
+	profileInline bool
+	httpAddr      string
 }
 
 // register declares the engine's flags on fs, with defaults from def.
@@ -65,6 +74,87 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	}
 	fs.StringVar(&o.outDir, "out", "", "write every format to `dir`, created if missing: "+strings.Join(names, ", "))
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace existing output files")
+
+	o.profile = map[profiles.Kind]*string{}
+	for _, p := range profileFlags {
+		o.profile[p.kind] = fs.String(p.flag, "", "write "+p.doc+" to `file`")
+	}
+	fs.StringVar(&o.profileDir, "profile", "", "write every profile to `dir`, created if missing: cpu.pprof, heap.pprof, block.pprof, mutex.pprof, trace.out, fgprof.pprof")
+	fs.IntVar(&o.profileRuns, "profile-runs", 0, "timed runs of the separate profiled pass (default: -runs)")
+	fs.BoolVar(&o.profileInline, "profile-inline", false, "profile the measured runs instead of a separate pass (the report then says its figures were taken under a profiler)")
+	fs.StringVar(&o.httpAddr, "http", "", "serve net/http/pprof and a runtime/metrics snapshot on `addr` (such as 127.0.0.1:6060) during the run")
+}
+
+// profileFlags are the profile flags, named as go test names them.
+var profileFlags = []struct {
+	flag string
+	kind profiles.Kind
+	doc  string
+}{
+	{"cpuprofile", profiles.CPU, "a CPU profile"},
+	{"memprofile", profiles.Heap, "a heap profile, with allocations,"},
+	{"blockprofile", profiles.Block, "a goroutine blocking profile"},
+	{"mutexprofile", profiles.Mutex, "a mutex contention profile"},
+	{"trace", profiles.Trace, "an execution trace"},
+	{"fgprof", profiles.FGProf, "an fgprof wall-clock profile (pprof format)"},
+}
+
+// profileRequests lists the profiles asked for: -profile DIR gives every
+// kind under fixed names, and a kind's own flag overrides its file.
+func (o *benchOptions) profileRequests() []profiles.Request {
+	var reqs []profiles.Request
+	for _, k := range profiles.Kinds {
+		path := *o.profile[k]
+		if path == "" && o.profileDir != "" {
+			path = filepath.Join(o.profileDir, profiles.FileName(k))
+		}
+		if path != "" {
+			reqs = append(reqs, profiles.Request{Kind: k, Path: path})
+		}
+	}
+	return reqs
+}
+
+// checkProfiles refuses, before anything runs, profiles that could not be
+// written, and an address that cannot be listened on. It creates -profile's
+// directory.
+func (o *benchOptions) checkProfiles() ([]profiles.Request, error) {
+	if o.profileRunsOK && o.profileRuns < 1 {
+		return nil, usagef("-profile-runs must be at least 1, got %d", o.profileRuns)
+	}
+	if !o.profileRunsOK {
+		o.profileRuns = o.cfg.Runs
+	}
+	reqs := o.profileRequests()
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	if o.profileDir != "" {
+		if st, err := os.Stat(o.profileDir); err == nil && !st.IsDir() {
+			return nil, usagef("-profile %s: not a directory", o.profileDir)
+		}
+		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
+			return nil, usagef("-profile %s: %v", o.profileDir, errors.Unwrap(err))
+		}
+	}
+	if err := profiles.Check(reqs, o.overwrite); err != nil {
+		return nil, usagef("%s", flagOf(o, err.Error()))
+	}
+	return reqs, nil
+}
+
+// flagOf prefixes a profile error (which names its file) with the flag that
+// asked for that file.
+func flagOf(o *benchOptions, msg string) string {
+	for _, p := range profileFlags {
+		if path := *o.profile[p.kind]; path != "" && strings.HasPrefix(msg, path+":") {
+			return "-" + p.flag + " " + msg
+		}
+	}
+	if o.profileDir != "" {
+		return "-profile " + msg
+	}
+	return msg
 }
 
 // finish derives the Config from the parsed flags.
@@ -75,8 +165,11 @@ func (o *benchOptions) finish(fs *flag.FlagSet) error {
 	}
 	o.cfg.GCStats = g
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
+		switch f.Name {
+		case "seed":
 			o.seedSet = true
+		case "profile-runs":
+			o.profileRunsOK = true
 		}
 	})
 	o.cfg.Random = !o.norandom
@@ -106,9 +199,21 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	if err := o.checkMemory(mix, memHint); err != nil {
 		return fail(stderr, err)
 	}
-	// Last of the checks: it creates -out's directory.
+	// Last of the checks: they create -out's and -profile's directories.
 	if err := o.checkOutput(); err != nil {
 		return fail(stderr, err)
+	}
+	reqs, err := o.checkProfiles()
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if o.httpAddr != "" {
+		srv, err := profiles.Serve(o.httpAddr)
+		if err != nil {
+			return fail(stderr, usagef("-http %s: %v", o.httpAddr, errors.Unwrap(err)))
+		}
+		defer srv.Close()
+		fmt.Fprintf(stderr, "gcperf: serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs\n", srv.Addr())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -139,6 +244,11 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	if o.verbose {
 		obs = append(obs, workload.Verbose(stderr, processStart))
 	}
+	var inline *profiles.Profiler
+	if len(reqs) > 0 && o.profileInline {
+		inline = profiles.NewProfiler(reqs)
+		obs = append(obs, inline)
+	}
 	names := make([]string, len(mix))
 	for i, op := range mix {
 		names[i] = op.Name()
@@ -158,7 +268,20 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	if err != nil && res == nil {
 		return fail(stderr, err)
 	}
-	doc := report.New(res, report.Meta{Version: version, Command: o.command, Env: captured})
+	meta := report.Meta{Version: version, Command: o.command, Env: captured}
+	if len(reqs) > 0 {
+		var perr error
+		meta.Profiles, perr = o.profileRun(ctx, inline, reqs, mix, res, stderr)
+		meta.Inline, meta.ProfileRuns = o.profileInline, o.profileRuns
+		if o.profileInline {
+			meta.ProfileRuns = len(res.Runs)
+		}
+		if perr != nil {
+			fmt.Fprintf(stderr, "gcperf: profiles: %v\n", perr)
+			err = errors.Join(err, perr)
+		}
+	}
+	doc := report.New(res, meta)
 
 	targets := o.targets()
 	text := stdout
@@ -215,6 +338,29 @@ func (o *benchOptions) targets() []target {
 		}
 	}
 	return ts
+}
+
+// profileRun returns the profiles: those of the measured runs when inline,
+// else those of a separate pass of -profile-runs runs with the same
+// configuration, run after the measured one (and not after an interrupted
+// or halted one). The profiled pass's own figures are discarded.
+func (o *benchOptions) profileRun(ctx context.Context, inline *profiles.Profiler, reqs []profiles.Request,
+	mix workload.Mix, measured *workload.Result, stderr io.Writer) ([]profiles.Profile, error) {
+	if inline != nil {
+		return inline.Profiles()
+	}
+	if !measured.Complete() {
+		return nil, errors.New("no profiled pass after an incomplete benchmark")
+	}
+	cfg := o.cfg
+	cfg.Runs, cfg.Outliers = o.profileRuns, 0
+	fmt.Fprintf(stderr, "gcperf: profiling a separate pass of %d runs\n", cfg.Runs)
+	p := profiles.NewProfiler(reqs)
+	res, err := workload.Run(ctx, cfg, mix, p)
+	if err != nil && res == nil {
+		return nil, err
+	}
+	return p.Profiles()
 }
 
 // checkOutput refuses, before anything runs, an output file that exists

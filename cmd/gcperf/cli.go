@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "env", "report", "compare", "help":
+		case "run", "list", "env", "report", "compare", "profile", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
@@ -41,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 		return reportCmd(rest, stdout, stderr)
 	case "compare":
 		return compareCmd(rest, stdout, stderr)
+	case "profile":
+		return profileCmd(rest, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
@@ -59,6 +61,7 @@ Usage:
   gcperf env [-json]              print the environment a result records
   gcperf report [flags] FILE      render a saved result again, in any format
   gcperf compare [flags] OLD NEW  compare two results or Go benchmark files
+  gcperf profile [flags] FILE     summarize a pprof profile, or -diff two of them
   gcperf help                     print this
 
 Run "gcperf -h", "gcperf run -h" or "gcperf COMMAND -h" for the flags.
