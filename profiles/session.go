@@ -1,15 +1,18 @@
 package profiles
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,8 +36,13 @@ type Session struct {
 type outFile struct {
 	Request
 	tmp     *os.File
-	started bool // its profiler, or its rate, was started
+	started bool             // its profiler, or its rate, was started
+	base    *profile.Profile // a cumulative profile at Start, which Stop subtracts
 }
+
+// cumulative names the runtime/pprof profiles that count from the start of
+// the process, which Stop writes as what they gained during the session.
+var cumulative = map[Kind]string{Heap: "allocs", Block: "block", Mutex: "mutex"}
 
 var (
 	runningMu sync.Mutex
@@ -49,8 +57,11 @@ var ErrRunning = errors.New("a profiling session is already running")
 // and fgprof start, block profiling records every blocking event
 // (runtime.SetBlockProfileRate(1)) and mutex profiling every contention
 // (runtime.SetMutexProfileFraction(1)). The heap profile needs nothing
-// started: runtime.MemProfileRate stays as it is. Start does not check for
-// existing files (Check does); Stop replaces them.
+// started: runtime.MemProfileRate stays as it is. The heap, block and mutex
+// profiles count from the start of the process, so Start takes a snapshot
+// of each one requested (the heap one after a garbage collection, as Stop
+// takes it), for Stop to subtract. Start does not check for existing files
+// (Check does); Stop replaces them.
 //
 // When Start fails, it stops what it started and removes its temporary
 // files.
@@ -81,6 +92,20 @@ func Start(reqs []Request) (_ *Session, err error) {
 			return nil, fmt.Errorf("%s: cannot write there: %v", f.Path, cause(err))
 		}
 		s.files = append(s.files, f)
+	}
+	// The snapshots come before the profilers start, so that the CPU
+	// profile and the trace leave them out.
+	for _, f := range s.files {
+		name := cumulative[f.Kind]
+		if name == "" {
+			continue
+		}
+		if f.Kind == Heap {
+			runtime.GC() // publishes every allocation so far, as Stop's does
+		}
+		if f.base, err = snapshot(name); err != nil {
+			return nil, fmt.Errorf("%s: %v", f.Path, err)
+		}
 	}
 	s.start = time.Now()
 	for _, f := range s.files {
@@ -113,9 +138,18 @@ func Start(reqs []Request) (_ *Session, err error) {
 // the order of Kinds, each with the 10 functions with the largest flat
 // values (none for the trace).
 //
-// The heap profile is the "allocs" profile, whose default sample type is
-// alloc_space: like the block and mutex profiles, it counts from the start
-// of the process, not of the session.
+// Every profile covers the session only, like the delta profiles
+// net/http/pprof serves for ?seconds=N: the heap, block and mutex profiles,
+// which the runtime counts from the start of the process, are written as
+// the profile at Stop less the snapshot Start took, samples that did not
+// change left out, with the session's start as their time and its length
+// as their duration. The heap profile is the "allocs" profile, whose
+// default sample type is alloc_space: its alloc_objects and alloc_space
+// are what the session allocated. Its inuse_objects and inuse_space are
+// not counts but levels, and are not subtracted: they are the heap live at
+// Stop, after its garbage collection, whenever it was allocated, as in the
+// profile go test -memprofile writes. Allocations of gcperf's own
+// snapshots are left out of the heap profile.
 func (s *Session) Stop() ([]Profile, error) {
 	runningMu.Lock()
 	defer runningMu.Unlock()
@@ -129,11 +163,11 @@ func (s *Session) Stop() ([]Profile, error) {
 	if err == nil {
 		runtime.GC() // up-to-date in-use figures, as go test -memprofile writes them
 		for _, f := range s.files {
-			name := map[Kind]string{Heap: "allocs", Block: "block", Mutex: "mutex"}[f.Kind]
+			name := cumulative[f.Kind]
 			if name == "" {
 				continue
 			}
-			if err = pprof.Lookup(name).WriteTo(f.tmp, 0); err != nil {
+			if err = writeDelta(f.tmp, name, f.base, s.start, d); err != nil {
 				err = fmt.Errorf("%s: %v", f.Path, err)
 				break
 			}
@@ -160,6 +194,72 @@ func (s *Session) Stop() ([]Profile, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// snapshot reads the runtime/pprof profile name, as WriteTo writes it.
+func snapshot(name string) (*profile.Profile, error) {
+	var buf bytes.Buffer
+	if err := pprof.Lookup(name).WriteTo(&buf, 0); err != nil {
+		return nil, err
+	}
+	return profile.Parse(&buf)
+}
+
+// snapshotFunc is snapshot's name in a profile's stacks.
+var snapshotFunc = runtime.FuncForPC(reflect.ValueOf(snapshot).Pointer()).Name()
+
+// writeDelta writes what the cumulative profile name gained since base, its
+// snapshot at start, to w: the profile now less base (see delta), for the
+// time from start for d.
+func writeDelta(w io.Writer, name string, base *profile.Profile, start time.Time, d time.Duration) error {
+	end, err := snapshot(name)
+	if err != nil {
+		return err
+	}
+	p, err := delta(base, end)
+	if err != nil {
+		return err
+	}
+	p.TimeNanos = start.UnixNano()
+	p.DurationNanos = int64(d)
+	return p.Write(w)
+}
+
+// delta is end less base, two snapshots of one cumulative profile: each
+// sample's values less those of the sample with the same stack and labels
+// in base, without the samples whose values are then all zero. The sample
+// types named inuse_* (the heap's live objects and bytes) are levels, not
+// counts: they keep end's values. Samples whose stacks hold snapshot, the
+// allocations of the snapshots themselves, are left out of both. delta
+// changes base.
+func delta(base, end *profile.Profile) (*profile.Profile, error) {
+	ratios := make([]float64, len(base.SampleType))
+	for i, st := range base.SampleType {
+		ratios[i] = -1
+		if strings.HasPrefix(st.Type, "inuse_") {
+			ratios[i] = 0
+		}
+	}
+	for _, p := range []*profile.Profile{base, end} {
+		p.Sample = slices.DeleteFunc(p.Sample, inSnapshot)
+	}
+	// ScaleN, and Merge, drop the samples whose values are all zero.
+	if err := base.ScaleN(ratios); err != nil {
+		return nil, err
+	}
+	return profile.Merge([]*profile.Profile{end, base})
+}
+
+// inSnapshot reports whether snapshot is in a sample's stack.
+func inSnapshot(s *profile.Sample) bool {
+	for _, loc := range s.Location {
+		for _, l := range loc.Line {
+			if l.Function != nil && l.Function.Name == snapshotFunc {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stopProfilers stops every profiler Start started and restores the rates;
