@@ -3,6 +3,8 @@ package alloc
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/gcperf/gcperf/workload"
 )
@@ -83,14 +85,24 @@ func (l *List) Describe() string {
 func (l *List) Clone() workload.Operation { return &List{Size: l.Size, Base: l.Base, Chunk: l.Chunk} }
 
 // LiveBytes is the most the list holds live at once: Base+Chunk objects.
+// It saturates at math.MaxInt64 rather than overflow, so that an absurd
+// -base is refused by the memory check instead of slipping past it.
 func (l *List) LiveBytes() int64 {
-	return int64(l.Base+l.Chunk) * (int64(l.Size)*1024 + objectOverhead)
+	hi, lo := bits.Mul64(uint64(l.Base+l.Chunk), uint64(l.Size)*1024+objectOverhead)
+	if hi != 0 || lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(lo)
 }
 
-// Setup builds the base of the list.
-func (l *List) Setup(context.Context) error {
+// Setup builds the base of the list. It stops early, with the context's
+// error, when ctx is cancelled: a large base takes a while.
+func (l *List) Setup(ctx context.Context) error {
 	l.head, l.tail = nil, nil
-	for range l.Base {
+	for i := range l.Base {
+		if i%64 == 63 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		l.add(l.newObject())
 	}
 	return nil

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -42,6 +44,7 @@ type benchOptions struct {
 	profileRunsOK bool // -profile-runs was given
 	profileInline bool
 	httpAddr      string
+	outliersSet   bool // -outliers was given: an impossible value is an error, not trimmed
 }
 
 // register declares the engine's flags on fs, with defaults from def.
@@ -170,9 +173,16 @@ func (o *benchOptions) finish(fs *flag.FlagSet) error {
 			o.seedSet = true
 		case "profile-runs":
 			o.profileRunsOK = true
+		case "outliers":
+			o.outliersSet = true
 		}
 	})
 	o.cfg.Random = !o.norandom
+	if !o.outliersSet && o.cfg.Runs > 0 && 2*o.cfg.Outliers >= o.cfg.Runs {
+		// The default of 1 cannot apply to 1 or 2 runs: keep them all
+		// rather than refuse a value the user never gave.
+		o.cfg.Outliers = (o.cfg.Runs - 1) / 2
+	}
 	o.cfg.Seed = o.seed
 	if !o.seedSet {
 		o.cfg.Seed = rand.Int64N(1 << 31) // short enough to retype
@@ -216,6 +226,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 		fmt.Fprintf(stderr, "gcperf: serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs\n", srv.Addr())
 	}
 
+	stderr = &lockedWriter{w: stderr}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := make(chan struct{})
@@ -228,11 +239,16 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 			select {
 			case <-sig:
 				n++
-				if n == 1 {
+				switch n {
+				case 1:
 					fmt.Fprintln(stderr, "gcperf: interrupted: stopping after the runs in progress (interrupt again to cancel them)")
 					close(stop)
-				} else {
+				case 2:
+					fmt.Fprintln(stderr, "gcperf: interrupted again: cancelling the operations in progress (a third time exits at once)")
 					cancel()
+				default:
+					fmt.Fprintln(stderr, "gcperf: interrupted three times: exiting without a report")
+					os.Exit(130)
 				}
 			case <-done:
 				return
@@ -455,24 +471,57 @@ func (o *benchOptions) checkMemory(mix workload.Mix, hint string) error {
 		if f, ok := op.(workload.Footprinter); ok {
 			n := f.LiveBytes()
 			if _, ok := op.(workload.Cloner); ok {
-				n *= int64(o.cfg.Threads)
+				n = satMul(n, int64(o.cfg.Threads))
 			}
-			live += n
+			live = satAdd(live, n)
 		}
 	}
 	engine := o.cfg.Footprint(len(mix))
-	if need := live + engine; need > mem.Available {
+	if need := satAdd(live, engine); need > mem.Available {
 		where := "on this machine"
 		if mem.Limit == "cgroup" {
 			where = "under this cgroup's memory.max"
 		}
+		needs := env.Bytes(live)
+		if live == math.MaxInt64 {
+			needs = "more than 8EiB"
+		}
 		return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
-			hint, env.Bytes(live), env.Bytes(engine), env.Bytes(mem.Available), where)
+			hint, needs, env.Bytes(engine), env.Bytes(mem.Available), where)
 	}
 	return nil
 }
 
 var processStart = time.Now()
+
+// satAdd and satMul add and multiply non-negative sizes, saturating at
+// math.MaxInt64 instead of wrapping.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func satMul(a, b int64) int64 {
+	if b != 0 && a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// lockedWriter serialises the writes of the goroutines that share stderr
+// (the run, the signal handler, -v's lines) so that lines never interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
 
 // oneLine joins a multi-line error (errors.Join) into one line.
 func oneLine(err error) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -83,10 +84,25 @@ func parseMix(args []string) (workload.Mix, error) {
 			params[key] = val
 		}
 		op, err := workload.New(name, params)
+		if errors.Is(err, workload.ErrUnknownParam) {
+			for key := range params {
+				if isEngineFlag(key) {
+					return nil, usagef("flag -%s after the operations: flags go before the first operation", key)
+				}
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
 		mix = append(mix, op)
 	}
 	return mix, nil
+}
+
+// isEngineFlag reports whether name is one of gcperf run's own flags.
+func isEngineFlag(name string) bool {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var o benchOptions
+	o.register(fs, workload.DefaultConfig())
+	return fs.Lookup(name) != nil
 }
