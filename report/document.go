@@ -107,7 +107,7 @@ type GC struct {
 	PauseCPU        time.Duration `json:"pause_cpu_ns"`
 	GCCPU           time.Duration `json:"gc_cpu_ns"`
 	TotalCPU        time.Duration `json:"total_cpu_ns"`
-	CPUFraction     float64       `json:"cpu_fraction"` // GCCPU / TotalCPU
+	CPUFraction     float64       `json:"cpu_fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
 	AllocBytes      uint64        `json:"alloc_bytes"`
 	AllocObjects    uint64        `json:"alloc_objects"`
 	AllocRate       float64       `json:"alloc_bytes_per_sec"`
@@ -252,9 +252,10 @@ type Worst struct {
 	Run        int           `json:"run"`
 	Time       time.Duration `json:"time_ns"`
 	Throughput float64       `json:"throughput_per_sec"`
-	GCCycles   uint64        `json:"gc_cycles"`
-	STW        time.Duration `json:"stw_ns"`
-	AssistCPU  time.Duration `json:"assist_cpu_ns"`
+	// With -gcstats run only (absent, like zero, otherwise).
+	GCCycles  uint64        `json:"gc_cycles,omitempty"`
+	STW       time.Duration `json:"stw_ns,omitempty"`
+	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
 }
 
 // Run is one timed run of the mix.
@@ -266,7 +267,10 @@ type Run struct {
 	Response time.Duration `json:"response_ns"`
 	Results  int64         `json:"results"`
 	Errors   int           `json:"errors"`
-	env.GCDelta
+	// What the collector did during the run (gc_cycles, stw_ns,
+	// alloc_bytes...): with -gcstats run only, absent otherwise, as nothing
+	// was measured per run.
+	*env.GCDelta
 	// Error is the failure's category when the run is one operation of a
 	// one-operation mix (otherwise each of Ops says its own).
 	Error string `json:"error,omitempty"`
@@ -353,7 +357,7 @@ func New(res *workload.Result, meta Meta) *Document {
 	}
 	for _, w := range f.Worst {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
-		if r := res.Run(w.Run); r != nil {
+		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
@@ -362,7 +366,10 @@ func New(res *workload.Result, meta Meta) *Document {
 	k := c.OpsPerRun(len(res.Operations))
 	for i, r := range res.Runs {
 		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
-			Response: r.Response, Results: r.Results, Errors: r.Errors, GCDelta: r.GC}
+			Response: r.Response, Results: r.Results, Errors: r.Errors}
+		if c.GCStats == workload.GCStatsRun {
+			d.Runs[i].GCDelta = &res.Runs[i].GC
+		}
 		if k == 1 && len(res.Operations) == 1 && res.Executions[i].Failed() {
 			d.Runs[i].Error = res.Categories[res.Executions[i].Category]
 		}

@@ -199,10 +199,12 @@ func (p *printer) stats(d *Document) {
 			row{"Actual Operations per Second", act(func(a *Actual) string { return num(a.OpsPerSecond) })},
 			row{"Actual Operations per Hour", act(func(a *Actual) string { return num(a.OpsPerHour) })},
 			row{"Actual Operation Mixes per Hour", func(o *Operation, mix bool) string {
-				if !mix || o.Actual == nil {
+				// An operation's column stands for the mix when it is the
+				// whole mix; the figure is the mix's either way.
+				if !mix || d.Mix.Actual == nil {
 					return "-"
 				}
-				return num(o.Actual.MixesPerHour)
+				return num(d.Mix.Actual.MixesPerHour)
 			}},
 		)
 	}
@@ -261,7 +263,8 @@ func (p *printer) gc(d *Document) {
 	}
 	p.f("\nGC during the timed runs: %d cycles, %d stop-the-world pauses totalling %s (max %s; P50 %s, P99 %s, P99.9 %s)\n",
 		g.Cycles, g.Pauses, dur(g.STW), dur(g.STWMax), dur(g.PauseP50), dur(g.PauseP99), dur(g.PauseP999))
-	p.f("   GC CPU %s of the process's CPU time (%s: assist %s, dedicated %s, idle %s, pause %s)\n",
+	p.f("   GC CPU %s of the CPU available to Go (GOMAXPROCS × wall time; runtime estimates, updated as each\n"+
+		"   cycle ends): %s, of which assist %s, dedicated %s, idle %s, pause %s\n",
 		percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
 	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
 		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
@@ -274,10 +277,14 @@ func (p *printer) gcperf(d *Document) {
 		return
 	}
 	u := f.Unit
+	of := fmt.Sprintf("%d runs", f.Runs)
+	if failed := d.Mix.Errors.Total; failed > 0 {
+		of = fmt.Sprintf("%d successful runs (%d failed and are left out)", f.Runs, failed)
+	}
 	if u == "runs" {
-		p.f("\nResults (GCPerfP99: the best %d of %d runs):\n", f.Kept, f.Runs)
+		p.f("\nResults (GCPerfP99: the best %d of %s):\n", f.Kept, of)
 	} else {
-		p.f("\nResults (GCPerfP99: the best %d of %d runs, %s %s per run):\n", f.Kept, f.Runs, num(f.PerRun), u)
+		p.f("\nResults (GCPerfP99: the best %d of %s, %s %s per run):\n", f.Kept, of, num(f.PerRun), u)
 	}
 	p.f("   Total execution time = %s\n", dur(f.Total))
 	p.f("   Total %s processed = %s\n", u, num(f.Processed))
@@ -303,6 +310,9 @@ func (p *printer) gcperf(d *Document) {
 	if t := d.Tail; t != nil && t.Worst > 0 && t.Runs > 0 {
 		p.f("%d of the %d worst runs overlapped a GC cycle (%s of all runs did).\n",
 			t.WorstWithGC, t.Worst, percent(float64(t.RunsWithGC)/float64(t.Runs)))
+		if d.Config.Threads > 1 {
+			p.f("With %d threads, a cycle counts in every run in progress on any thread when it happened.\n", d.Config.Threads)
+		}
 	}
 }
 

@@ -385,7 +385,7 @@ func newXMLDoc(d *Document) *xmlDoc {
 		xr := xmlRun{Number: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
 			Response: r.Response, Results: r.Results, Errors: r.Errors}
 		if hasRunGC(d) {
-			g := xmlRunGC(r.GCDelta)
+			g := xmlRunGC(*r.GCDelta)
 			xr.GC = &g
 		}
 		xr.Ops = runOps(d, &r)
