@@ -179,11 +179,13 @@ func TestFailureCategories(t *testing.T) {
 			},
 		},
 		{
-			name: "spin past the timeout ignoring the context", timeout: time.Millisecond, cat: workload.CategoryTimeout,
+			// A timeout far above what a descheduled no-op can take on a
+			// loaded machine, and a spin far above the timeout.
+			name: "spin past the timeout ignoring the context", timeout: 50 * time.Millisecond, cat: workload.CategoryTimeout,
 			failures: 3, msg: "without noticing its context",
 			fn: func(_ context.Context, _ *workload.Probe, n int64) error {
 				if n%2 == 1 {
-					spinIgnoringCtx(5 * time.Millisecond)
+					spinIgnoringCtx(150 * time.Millisecond)
 				}
 				return nil
 			},
@@ -793,7 +795,9 @@ func TestOutliers(t *testing.T) {
 // with a per-operation timeout set.
 func TestInterruptByDeadline(t *testing.T) {
 	for _, timeout := range []time.Duration{0, time.Hour} {
-		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		// Long enough that the first timed run has started on a loaded
+		// machine; the operation blocks until the deadline.
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 		defer cancel()
 		op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
 			return sleepCtx(ctx, time.Hour)
