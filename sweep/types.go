@@ -1,0 +1,41 @@
+// Package sweep runs a benchmark over a grid of GOGC × GOMEMLIMIT (×
+// GOMAXPROCS) settings, one fresh child process per point and repeat, and
+// turns the results into a table, the Pareto frontier between tail latency
+// and memory, and advice against a latency SLO.
+//
+// The heap of one point never leaks into the next: each runs in its own
+// process, with its settings in its environment, and the parent checks that
+// the child's runtime applied them. Repeats are interleaved (repeat 1 of every
+// point, then repeat 2, ...) so that the machine's drift spreads across
+// points.
+package sweep
+
+import (
+	"time"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// A Point is one setting of the grid. GOGC is "off" or a percentage,
+// MemLimit "off" or a size in Go's syntax ("256MiB"), GOMAXPROCS 0 when it
+// is not an axis of the grid (the child inherits the parent's).
+type Point struct {
+	Index      int    `json:"index"` // position in the grid, for -shard
+	GOGC       string `json:"gogc"`
+	MemLimit   string `json:"memlimit"`
+	GOMAXPROCS int    `json:"gomaxprocs,omitempty"`
+}
+
+// An Outcome is one repeat of one point: its result file and document, or
+// why it failed.
+type Outcome struct {
+	Point  Point         `json:"point"`
+	Rep    int           `json:"rep"`  // 1-based
+	File   string        `json:"file"` // the child's JSON result, relative to the sweep's directory
+	Wall   time.Duration `json:"wall_ns"`
+	Failed string        `json:"failed,omitempty"` // why the point failed; empty when it did not
+	// StderrTail holds the last lines the child wrote on stderr, for a
+	// failed point.
+	StderrTail []string         `json:"stderr_tail,omitempty"`
+	Doc        *report.Document `json:"-"` // the child's result, when it did not fail
+}
