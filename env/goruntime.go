@@ -76,3 +76,13 @@ func Bytes(n int64) string {
 	}
 	return strconv.FormatFloat(float64(n)/float64(int64(1)<<(10*i)), 'f', 1, 64) + units[i]
 }
+
+// HeapGoal formats a heap goal from /gc/heap/goal:bytes: with GOGC=off and
+// no memory limit the runtime has no goal and reports one near
+// math.MaxInt64, which reads "none".
+func HeapGoal(goal uint64) string {
+	if goal >= 1<<62 {
+		return "none"
+	}
+	return Bytes(int64(goal))
+}

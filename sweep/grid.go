@@ -1,0 +1,326 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// ErrUsage is wrapped by every error about a flag's value (ParseGOGC,
+// ParseMemLimit, ParseGOMAXPROCS, ParseShard, ParseSLO), so that the CLI can
+// tell bad usage from a failed sweep.
+var ErrUsage = errors.New("bad flag value")
+
+// A FlagError names the flag whose value is wrong and says why:
+// `-gogc: "fast" is not off or a percentage`.
+type FlagError struct {
+	Flag string // without the dash: "gogc"
+	Msg  string
+}
+
+func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
+func (e *FlagError) Unwrap() error { return ErrUsage }
+
+func badFlag(flag, format string, args ...any) error {
+	return &FlagError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
+}
+
+// A Grid is the settings a sweep crosses: every GOGC with every GOMEMLIMIT
+// (with every GOMAXPROCS when that is an axis).
+type Grid struct {
+	GOGC       []string `json:"gogc"`
+	MemLimit   []string `json:"memlimit"`
+	GOMAXPROCS []int    `json:"gomaxprocs,omitempty"`
+}
+
+// Points lists the grid's points, GOGC outermost, then GOMEMLIMIT, then
+// GOMAXPROCS, each point's Index its position in the list. An empty GOGC
+// axis is {"100"} and an empty MemLimit axis {"off"}, the runtime's
+// defaults: every child is given both explicitly, so that the parent's
+// environment never leaks into it. An empty GOMAXPROCS axis is no axis.
+func (g Grid) Points() []Point {
+	gogc, mem, procs := g.GOGC, g.MemLimit, g.GOMAXPROCS
+	if len(gogc) == 0 {
+		gogc = []string{"100"}
+	}
+	if len(mem) == 0 {
+		mem = []string{"off"}
+	}
+	if len(procs) == 0 {
+		procs = []int{0}
+	}
+	pts := make([]Point, 0, len(gogc)*len(mem)*len(procs))
+	for _, gc := range gogc {
+		for _, m := range mem {
+			for _, n := range procs {
+				pts = append(pts, Point{Index: len(pts), GOGC: gc, MemLimit: m, GOMAXPROCS: n})
+			}
+		}
+	}
+	return pts
+}
+
+// items splits a comma-separated flag value into trimmed items, refusing
+// an empty value or an empty item.
+func items(flag, s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, badFlag(flag, "no value")
+	}
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+		if parts[i] == "" {
+			return nil, badFlag(flag, "%q has an empty item", s)
+		}
+	}
+	return parts, nil
+}
+
+// duplicate is the error for an item whose setting an earlier item already
+// gave.
+func duplicate(flag, item, earlier string) error {
+	if item == earlier {
+		return badFlag(flag, "%q is given twice", item)
+	}
+	return badFlag(flag, "%q is the same as %q", item, earlier)
+}
+
+// digits reports whether s is a non-empty run of ASCII digits: no sign, no
+// space, no underscore.
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseGOGC parses -gogc: comma-separated values, each "off" (in any case)
+// or a percentage, an integer from 0 (collect continuously) to the
+// runtime's limit of 2³¹-1. Values come back normalised ("OFF" → "off",
+// "0100" → "100"), so that two spellings of one setting are refused as a
+// duplicate.
+func ParseGOGC(s string) ([]string, error) {
+	parts, err := items("gogc", s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(parts))
+	seen := map[string]string{} // normalised → as given
+	for _, p := range parts {
+		v := p
+		if strings.EqualFold(p, "off") {
+			v = "off"
+		} else {
+			n, err := strconv.ParseInt(p, 10, 32)
+			if !digits(p) || err != nil {
+				return nil, badFlag("gogc", "%q is not off or a percentage", p)
+			}
+			v = strconv.FormatInt(n, 10)
+		}
+		if first, ok := seen[v]; ok {
+			return nil, duplicate("gogc", p, first)
+		}
+		seen[v] = p
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// byteUnits are the units the runtime accepts in GOMEMLIMIT
+// (runtime.parseByteCount), with their sizes, longest first.
+var byteUnits = []struct {
+	suffix string
+	size   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}}
+
+// parseByteCount parses a size as the runtime reads GOMEMLIMIT: an integer
+// with an optional unit B, KiB, MiB, GiB or TiB, case-sensitive, no space,
+// no fraction. It is stricter than the runtime in one way only: the number
+// is digits, where the runtime's strconv.ParseInt would also take a sign
+// ("+1GiB", "-0"). tooLarge is set for a well-formed size above 2⁶³-1 bytes.
+func parseByteCount(s string) (n int64, ok, tooLarge bool) {
+	num, size := s, int64(1)
+	for _, u := range byteUnits {
+		if strings.HasSuffix(s, u.suffix) {
+			num, size = strings.TrimSuffix(s, u.suffix), u.size
+			break
+		}
+	}
+	if !digits(num) {
+		return 0, false, false
+	}
+	v, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || v > math.MaxInt64/size {
+		return 0, false, true
+	}
+	return v * size, true, false
+}
+
+// ParseMemLimit parses -memlimit: comma-separated values, each "off" (in
+// any case) or a size in GOMEMLIMIT's syntax ("512MiB", "1GiB", "1073741824",
+// "4096B"; not "1GB", "1.5GiB" or "1 GiB"). Sizes keep the user's spelling,
+// which names the points; "off" is normalised. Two spellings of one size
+// ("1GiB", "1024MiB") are refused as a duplicate.
+func ParseMemLimit(s string) ([]string, error) {
+	parts, err := items("memlimit", s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(parts))
+	seen := map[int64]string{} // bytes (-1 for off) → as given
+	for _, p := range parts {
+		v, n := p, int64(-1)
+		if strings.EqualFold(p, "off") {
+			v = "off"
+		} else {
+			var ok, tooLarge bool
+			n, ok, tooLarge = parseByteCount(p)
+			switch {
+			case tooLarge:
+				return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
+			case !ok:
+				return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
+			}
+		}
+		if first, ok := seen[n]; ok {
+			return nil, duplicate("memlimit", p, first)
+		}
+		seen[n] = p
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// MemLimitBytes is the limit a MemLimit value sets, in bytes; false for
+// "off" (and for a value ParseMemLimit would refuse).
+func MemLimitBytes(s string) (int64, bool) {
+	if s == "off" {
+		return 0, false
+	}
+	n, ok, _ := parseByteCount(s)
+	return n, ok
+}
+
+// ParseGOMAXPROCS parses -gomaxprocs: comma-separated positive integers
+// (at most 2³¹-1, as the runtime reads GOMAXPROCS).
+func ParseGOMAXPROCS(s string) ([]int, error) {
+	parts, err := items("gomaxprocs", s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, 0, len(parts))
+	seen := map[int64]string{}
+	for _, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 32)
+		if !digits(p) || err != nil || n < 1 {
+			return nil, badFlag("gomaxprocs", "%q is not a positive integer", p)
+		}
+		if first, ok := seen[n]; ok {
+			return nil, duplicate("gomaxprocs", p, first)
+		}
+		seen[n] = p
+		out = append(out, int(n))
+	}
+	return out, nil
+}
+
+// ParseShard parses -shard "i/n": this process runs the points whose Index
+// is i modulo n, 0 <= i < n.
+func ParseShard(s string) (i, n int, err error) {
+	bad := badFlag("shard", "%q is not i/n with 0 <= i < n, such as 0/2", s)
+	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok || !digits(a) || !digits(b) {
+		return 0, 0, bad
+	}
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || i >= n {
+		return 0, 0, bad
+	}
+	return i, n, nil
+}
+
+// InShard reports whether shard i of n runs the point.
+func (p Point) InShard(i, n int) bool { return p.Index%n == i }
+
+// Name names the point, in file names and listings:
+// "gogc=100,memlimit=off", with ",gomaxprocs=2" when GOMAXPROCS is an axis.
+func (p Point) Name() string {
+	s := "gogc=" + p.GOGC + ",memlimit=" + p.MemLimit
+	if p.GOMAXPROCS > 0 {
+		s += ",gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
+	}
+	return s
+}
+
+// FileName is the name of a repeat's result file: Name()+",rep=N.json".
+func (p Point) FileName(rep int) string {
+	return p.Name() + ",rep=" + strconv.Itoa(rep) + ".json"
+}
+
+// Env is the point's settings as environment variables for the child:
+// GOGC and GOMEMLIMIT always, GOMAXPROCS when it is an axis.
+func (p Point) Env() []string {
+	e := []string{"GOGC=" + p.GOGC, "GOMEMLIMIT=" + p.MemLimit}
+	if p.GOMAXPROCS > 0 {
+		e = append(e, "GOMAXPROCS="+strconv.Itoa(p.GOMAXPROCS))
+	}
+	return e
+}
+
+// Settings is the point as a person reads it: "GOGC=100 GOMEMLIMIT=off",
+// with " GOMAXPROCS=2" when GOMAXPROCS is an axis.
+func (p Point) Settings() string { return strings.Join(p.Env(), " ") }
+
+// CheckApplied compares the runtime settings the child reports (read back
+// from runtime/metrics) with what the point asked for, and says every
+// difference: "asked GOGC=50 but the child ran with GOGC=100".
+func CheckApplied(p Point, d *report.Document) error {
+	if d == nil {
+		return errors.New("no result to check the settings against")
+	}
+	g := d.Env.Go
+	var diffs []string
+	gogc := -1
+	if p.GOGC != "off" {
+		n, err := strconv.Atoi(p.GOGC)
+		if err != nil {
+			return fmt.Errorf("GOGC %q is not off or a percentage", p.GOGC)
+		}
+		gogc = n
+	}
+	if g.GOGC != gogc {
+		diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the child ran with GOGC=%s", p.GOGC, g.GOGCString()))
+	}
+	limit := int64(math.MaxInt64)
+	if p.MemLimit != "off" {
+		n, ok := MemLimitBytes(p.MemLimit)
+		if !ok {
+			return fmt.Errorf("GOMEMLIMIT %q is not off or a size", p.MemLimit)
+		}
+		limit = n
+	}
+	if g.GOMEMLIMIT != limit {
+		got := g.GOMEMLIMITString() // "off" or "1GiB"; exact bytes when no unit divides it
+		if strings.Contains(got, ".") {
+			got = strconv.FormatInt(g.GOMEMLIMIT, 10)
+		}
+		diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the child ran with GOMEMLIMIT=%s", p.MemLimit, got))
+	}
+	if p.GOMAXPROCS > 0 && g.GOMAXPROCS != p.GOMAXPROCS {
+		diffs = append(diffs, fmt.Sprintf("asked GOMAXPROCS=%d but the child ran with GOMAXPROCS=%d", p.GOMAXPROCS, g.GOMAXPROCS))
+	}
+	if len(diffs) > 0 {
+		return errors.New(strings.Join(diffs, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package sweep
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// SummaryFile is the name of a sweep's summary in its directory.
+const SummaryFile = "sweep.json"
+
+// LoadDir reads a sweep's directory: its summary (dir/sweep.json) and the
+// result of each of its outcomes that did not fail (dir/File, or File when
+// it is absolute, as in a merged summary), into the outcome's Doc. The
+// outcomes returned are the summary's.
+func LoadDir(dir string) ([]Outcome, *Summary, error) {
+	path := filepath.Join(dir, SummaryFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ReadSummary(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range s.Outcomes {
+		o := &s.Outcomes[i]
+		if o.Failed != "" {
+			continue
+		}
+		if o.File == "" {
+			return nil, nil, fmt.Errorf("%s: %s rep %d has no result file", path, o.Point.Name(), o.Rep)
+		}
+		file := o.File
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if o.Doc, err = readDoc(file); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s.Outcomes, s, nil
+}
+
+func readDoc(path string) (*report.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, err := report.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// Merge joins the sweeps of several directories, typically the shards of
+// one grid (-shard 0/2 and 1/2), into one summary. They must have the same
+// grid and count. An outcome (point and repeat) present in more than one
+// directory keeps its success (two successes are an error) or else its
+// first failure. The rows are summarised again (Summarize, MarkFrontier),
+// in point order; the outcomes are in the order a sweep runs them, repeat
+// by repeat, each point's in point order.
+//
+// The merged outcomes' File is the absolute path of their result, so that
+// the merged summary, wherever it is written, still finds them (LoadDir);
+// Shard is empty when the outcomes cover every point and repeat, else the
+// directories' shards joined with "+". Advice is nil: the caller computes
+// it with its SLO (Advise), which need not be the shards'.
+func Merge(dirs ...string) (*Summary, error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("no directory to merge")
+	}
+	type key struct{ index, rep int }
+	var (
+		first  *Summary
+		points []Point
+		shards []string
+		merged = map[key]*Outcome{}
+		from   = map[key]string{}
+	)
+	for _, dir := range dirs {
+		outs, s, err := LoadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first, points = s, s.Grid.Points()
+		} else {
+			switch {
+			case !reflect.DeepEqual(s.Grid, first.Grid):
+				return nil, fmt.Errorf("%s: grid %s differs from %s's %s", dir, gridString(s.Grid), dirs[0], gridString(first.Grid))
+			case s.Count != first.Count:
+				return nil, fmt.Errorf("%s: count %d differs from %s's %d", dir, s.Count, dirs[0], first.Count)
+			}
+		}
+		if s.Shard != "" && !slices.Contains(shards, s.Shard) {
+			shards = append(shards, s.Shard)
+		}
+		for i := range outs {
+			o := &outs[i]
+			idx := o.Point.Index
+			if idx < 0 || idx >= len(points) || points[idx] != o.Point {
+				return nil, fmt.Errorf("%s: point %s is not point %d of the grid", dir, o.Point.Name(), idx)
+			}
+			if o.Rep < 1 || o.Rep > s.Count {
+				return nil, fmt.Errorf("%s: %s rep %d is outside 1..%d", dir, o.Point.Name(), o.Rep, s.Count)
+			}
+			if o.File != "" && !filepath.IsAbs(o.File) {
+				if o.File, err = filepath.Abs(filepath.Join(dir, o.File)); err != nil {
+					return nil, err
+				}
+			}
+			k := key{idx, o.Rep}
+			have, ok := merged[k]
+			switch {
+			case !ok || o.Failed == "" && have.Failed != "":
+				merged[k], from[k] = o, dir
+			case o.Failed == "" && have.Failed == "":
+				return nil, fmt.Errorf("%s: %s rep %d succeeded in %s too", dir, o.Point.Name(), o.Rep, from[k])
+			}
+		}
+	}
+	outs := make([]Outcome, 0, len(merged))
+	for _, o := range merged {
+		outs = append(outs, *o)
+	}
+	slices.SortFunc(outs, func(a, b Outcome) int {
+		return cmp.Or(cmp.Compare(a.Rep, b.Rep), cmp.Compare(a.Point.Index, b.Point.Index))
+	})
+	s := &Summary{Schema: SummarySchema, Grid: first.Grid, Count: first.Count, Outcomes: outs}
+	if len(outs) < len(points)*first.Count {
+		slices.Sort(shards)
+		s.Shard = strings.Join(shards, "+")
+	}
+	s.Rows = Summarize(outs)
+	MarkFrontier(s.Rows)
+	return s, nil
+}
+
+// gridString spells a grid as its flags would: "-gogc 50,100 -memlimit off".
+func gridString(g Grid) string {
+	s := "-gogc " + strings.Join(g.GOGC, ",") + " -memlimit " + strings.Join(g.MemLimit, ",")
+	if len(g.GOMAXPROCS) > 0 {
+		procs := make([]string, len(g.GOMAXPROCS))
+		for i, n := range g.GOMAXPROCS {
+			procs[i] = strconv.Itoa(n)
+		}
+		s += " -gomaxprocs " + strings.Join(procs, ",")
+	}
+	return s
+}

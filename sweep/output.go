@@ -1,0 +1,327 @@
+package sweep
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/report"
+)
+
+// SummarySchema identifies the layout of sweep.json.
+const SummarySchema = "gcperf-sweep/v1"
+
+// Summary is a sweep's record, saved as sweep.json in its directory: the
+// grid, every repeat's outcome (whose File, relative to the directory, holds
+// its result), the rows and the advice.
+type Summary struct {
+	Schema   string    `json:"schema"`
+	Grid     Grid      `json:"grid"`
+	Count    int       `json:"count"`           // repeats per point
+	Shard    string    `json:"shard,omitempty"` // "i/n" when the sweep ran one shard of the grid
+	Outcomes []Outcome `json:"outcomes"`
+	Rows     []Row     `json:"rows"`
+	Advice   *Advice   `json:"advice"` // null when no advice was asked for
+}
+
+// gomaxprocsAxis reports whether GOMAXPROCS is an axis of the points' grid.
+func gomaxprocsAxis(points func(yield func(Point) bool)) bool {
+	for p := range points {
+		if p.GOMAXPROCS > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func rowPoints(rows []Row) func(func(Point) bool) {
+	return func(yield func(Point) bool) {
+		for _, r := range rows {
+			if !yield(r.Point) {
+				return
+			}
+		}
+	}
+}
+
+func outcomePoints(outs []Outcome) func(func(Point) bool) {
+	return func(yield func(Point) bool) {
+		for _, o := range outs {
+			if !yield(o.Point) {
+				return
+			}
+		}
+	}
+}
+
+// Table writes the rows as an aligned table, one line per point, with the
+// failed repeats and their reasons under it, a legend, and the advice when
+// adv is not nil:
+//
+//	   GOGC  GOMEMLIMIT  reps    mean     P50     P99  ...  peak RSS  heap goal
+//	*    50         off   3/3  1.20ms  1.10ms  4.10ms  ...    48MiB    40MiB
+//
+// The figures are medians over the point's successful repeats; "-" marks a
+// figure that was not measured.
+func Table(w io.Writer, rows []Row, adv *Advice) error {
+	procs := gomaxprocsAxis(rowPoints(rows))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells ...string) {
+		// Every cell ends in a tab, so that the last column is aligned too
+		// and, aligned right, no line ends in spaces.
+		fmt.Fprint(tw, strings.Join(cells, "\t")+"\t\n")
+	}
+	head := []string{"", "GOGC", "GOMEMLIMIT"}
+	if procs {
+		head = append(head, "GOMAXPROCS")
+	}
+	head = append(head, "reps", "mean", "P50", "P99", "P99.9", "max", "throughput",
+		"GC cycles", "GC CPU", "max STW", "peak RSS", "heap goal")
+	line(head...)
+	for i := range rows {
+		r := &rows[i]
+		mark := ""
+		if r.Frontier {
+			mark = "*"
+		}
+		cells := []string{mark, r.Point.GOGC, r.Point.MemLimit}
+		if procs {
+			cells = append(cells, strconv.Itoa(r.Point.GOMAXPROCS))
+		}
+		cells = append(cells, fmt.Sprintf("%d/%d", r.OK(), r.Reps))
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		dash := func(have bool, s func() string) string {
+			if !have {
+				return "-"
+			}
+			return s()
+		}
+		d := func(have bool, v time.Duration) string {
+			return dash(have, func() string { return latency.FormatDuration(v) })
+		}
+		b := func(have bool, v uint64) string {
+			return dash(have, func() string { return env.Bytes(int64(v)) })
+		}
+		cells = append(cells, d(ok, r.Mean), d(ok, r.P50), d(ok, r.P99), d(ok, r.P999), d(ok, r.Max),
+			dash(ok, func() string { return throughput(r.Throughput, r.Unit) }),
+			dash(gc, func() string { return num(r.GCCycles) }),
+			dash(gc, func() string { return pct(r.GCCPU) }),
+			d(gc, r.MaxSTW), b(ok, r.PeakRSS), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) }))
+		line(cells...)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var failed []string
+	for _, r := range rows {
+		for _, f := range r.Failures {
+			failed = append(failed, "  "+r.Point.Name()+" "+f)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
+	}
+	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run); latencies are the mix's runtimes.\n"+
+		"* on the frontier: no other point has both a P99 and a peak RSS as low, one of them lower.\n")
+	if adv != nil && adv.Text != "" {
+		fmt.Fprintf(bw, "\n%s\n", adv.Text)
+	}
+	return bw.Flush()
+}
+
+// WriteJSON writes the summary as indented JSON (sweep.json), its Schema
+// set to SummarySchema.
+func WriteJSON(w io.Writer, s *Summary) error {
+	c := *s
+	c.Schema = SummarySchema
+	if c.Outcomes == nil {
+		c.Outcomes = []Outcome{}
+	}
+	if c.Rows == nil {
+		c.Rows = []Row{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(&c)
+}
+
+// ErrNotSweep is wrapped by ReadSummary's error for input that is not a
+// sweep's summary.
+var ErrNotSweep = errors.New("not a gcperf sweep summary")
+
+// ReadSummary reads a summary written by WriteJSON, refusing anything else
+// and any schema other than SummarySchema (wrapping report.ErrSchema). The
+// outcomes come back without their documents (see LoadDir).
+func ReadSummary(r io.Reader) (*Summary, error) {
+	var s Summary
+	if err := json.NewDecoder(r).Decode(&s); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: truncated JSON", ErrNotSweep)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrNotSweep, err)
+	}
+	switch {
+	case s.Schema == "":
+		return nil, fmt.Errorf("%w: no \"schema\" key", ErrNotSweep)
+	case !strings.HasPrefix(s.Schema, "gcperf-sweep/"):
+		return nil, fmt.Errorf("%w: schema %q", ErrNotSweep, s.Schema)
+	case s.Schema != SummarySchema:
+		return nil, fmt.Errorf("%w %q: this gcperf reads %q", report.ErrSchema, s.Schema, SummarySchema)
+	}
+	return &s, nil
+}
+
+// CSV writes the rows as CSV (sweep.csv): a header, then one line per point
+// with its medians, times in seconds, sizes in bytes. Figures that were not
+// measured are empty; gomaxprocs is empty when it is not an axis.
+func CSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed",
+		"mean_s", "p50_s", "p99_s", "p999_s", "max_s", "throughput_per_s", "unit",
+		"gc_cycles", "gc_cpu_pct", "max_stw_s", "peak_rss_bytes", "heap_goal_bytes", "frontier"})
+	for _, r := range rows {
+		p := r.Point
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		cell := func(have bool, s string) string {
+			if !have {
+				return ""
+			}
+			return s
+		}
+		secs := func(have bool, d time.Duration) string { return cell(have, csvNum(d.Seconds())) }
+		limit, ok2 := MemLimitBytes(p.MemLimit)
+		procs := ""
+		if p.GOMAXPROCS > 0 {
+			procs = strconv.Itoa(p.GOMAXPROCS)
+		}
+		cw.Write([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
+			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
+			secs(ok, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
+			cell(ok, csvNum(r.Throughput)), cell(ok, r.Unit),
+			cell(gc, csvNum(r.GCCycles)), cell(gc, csvNum(r.GCCPU)), secs(gc, r.MaxSTW),
+			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),
+			strconv.FormatBool(r.Frontier)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvNum formats a figure as the shortest decimal that reads back exactly,
+// never with an exponent.
+func csvNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// Bench writes every successful outcome's result in the Go benchmark format
+// (report.Bench), with the point's settings first in each benchmark's name,
+// so that benchstat can put the settings side by side
+// (benchstat -col /gogc bench.txt):
+//
+//	BenchmarkAllocList/gogc=100/memlimit=off/size=64/base=32/chunk=32-2 ...
+//
+// with gomaxprocs=N after memlimit when GOMAXPROCS is an axis (then without
+// the -N suffix, which would say it twice). The settings move from the
+// configuration lines into the names: the "gogc" and "gomemlimit" lines
+// (and "gomaxprocs" when it is an axis) are dropped, as benchstat would
+// otherwise split every point into a table of its own. The configuration
+// lines are written once, and again only where they change; the Unit lines
+// once, at the end; each result's comment lines are kept, prefixed with
+// its point and repeat. The outcomes are written in point order, then
+// repeat order.
+func Bench(w io.Writer, outs []Outcome) error {
+	procs := gomaxprocsAxis(outcomePoints(outs))
+	drop := []string{"gogc", "gomemlimit"}
+	if procs {
+		drop = append(drop, "gomaxprocs")
+	}
+	var sorted []*Outcome
+	for i := range outs {
+		if succeeded(&outs[i]) {
+			sorted = append(sorted, &outs[i])
+		}
+	}
+	slices.SortStableFunc(sorted, func(a, b *Outcome) int {
+		return cmp.Or(cmp.Compare(a.Point.Index, b.Point.Index), cmp.Compare(a.Rep, b.Rep))
+	})
+
+	bw := benchfmt.NewWriter(w)
+	var units []*benchfmt.UnitMetadata
+	seen := map[benchfmt.UnitMetadataKey]bool{}
+	var buf bytes.Buffer
+	for _, o := range sorted {
+		p := o.Point
+		settings := "gogc=" + p.GOGC + " memlimit=" + p.MemLimit
+		d := *o.Doc
+		if procs {
+			settings += " gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
+			d.Env.Go.GOMAXPROCS = 1 // no -N suffix: the name says gomaxprocs=N
+		}
+		d.Operations = slices.Clone(d.Operations)
+		for i := range d.Operations {
+			d.Operations[i].Params = strings.TrimSpace(settings + " " + d.Operations[i].Params)
+		}
+		buf.Reset()
+		if err := report.Bench(&buf, &d); err != nil {
+			return fmt.Errorf("%s rep %d: %w", p.Name(), o.Rep, err)
+		}
+		// The comments first: benchfmt's reader skips them.
+		prefix := "# " + p.Name() + " rep " + strconv.Itoa(o.Rep) + ": "
+		for line := range strings.Lines(buf.String()) {
+			if c, ok := strings.CutPrefix(line, "# "); ok {
+				if _, err := io.WriteString(w, prefix+c); err != nil {
+					return err
+				}
+			}
+		}
+		r := benchfmt.NewReader(bytes.NewReader(buf.Bytes()), p.FileName(o.Rep))
+		for r.Scan() {
+			switch rec := r.Result().(type) {
+			case *benchfmt.Result:
+				res := &benchfmt.Result{Name: rec.Name, Iters: rec.Iters, Values: rec.Values}
+				for _, c := range rec.Config {
+					if !slices.Contains(drop, c.Key) {
+						res.Config = append(res.Config, c)
+					}
+				}
+				if err := bw.Write(res); err != nil {
+					return err
+				}
+			case *benchfmt.UnitMetadata:
+				if !seen[rec.UnitMetadataKey] {
+					seen[rec.UnitMetadataKey] = true
+					units = append(units, rec)
+				}
+			case *benchfmt.SyntaxError:
+				return fmt.Errorf("%s rep %d: %w", p.Name(), o.Rep, rec)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return err
+		}
+	}
+	for _, u := range units {
+		if err := bw.Write(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}

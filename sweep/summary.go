@@ -1,0 +1,384 @@
+package sweep
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/report"
+)
+
+// A Row is one point of the sweep: every figure is the median over the
+// point's successful repeats (zero when none succeeded). The latencies are
+// the mix's runtime distribution (for a one-operation mix, the operation's).
+type Row struct {
+	Point    Point    `json:"point"`
+	Reps     int      `json:"reps"`   // repeats run
+	Failed   int      `json:"failed"` // of which failed
+	Failures []string `json:"failures,omitempty"`
+
+	Mean       time.Duration `json:"mean_ns"`
+	P50        time.Duration `json:"p50_ns"`
+	P99        time.Duration `json:"p99_ns"`
+	P999       time.Duration `json:"p999_ns"`
+	Max        time.Duration `json:"max_ns"`
+	Throughput float64       `json:"throughput_per_sec"` // GCPerfP99's, in Unit per second
+	Unit       string        `json:"unit"`
+
+	// The collector's figures, from the repeats that measured them
+	// (-gcstats run or total); HasGC is false when none did.
+	HasGC    bool          `json:"has_gc"`
+	GCCycles float64       `json:"gc_cycles"`
+	GCCPU    float64       `json:"gc_cpu_pct"` // percent of the CPU available to Go
+	MaxSTW   time.Duration `json:"max_stw_ns"`
+	HeapGoal uint64        `json:"heap_goal_bytes"`
+
+	PeakRSS  uint64 `json:"peak_rss_bytes"`
+	Frontier bool   `json:"frontier"`
+}
+
+// OK is the number of successful repeats.
+func (r *Row) OK() int { return r.Reps - r.Failed }
+
+// succeeded reports whether the outcome holds a result.
+func succeeded(o *Outcome) bool { return o.Failed == "" && o.Doc != nil }
+
+// failure is why an outcome failed.
+func failure(o *Outcome) string {
+	if o.Failed != "" {
+		return o.Failed
+	}
+	return "no result loaded"
+}
+
+// byPoint groups the outcomes by point index, each group in repeat order,
+// the groups in point order.
+func byPoint(outs []Outcome) [][]*Outcome {
+	idx := map[int]int{}
+	var groups [][]*Outcome
+	for i := range outs {
+		o := &outs[i]
+		g, ok := idx[o.Point.Index]
+		if !ok {
+			g = len(groups)
+			idx[o.Point.Index] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], o)
+	}
+	for _, g := range groups {
+		slices.SortStableFunc(g, func(a, b *Outcome) int { return cmp.Compare(a.Rep, b.Rep) })
+	}
+	slices.SortFunc(groups, func(a, b []*Outcome) int { return cmp.Compare(a[0].Point.Index, b[0].Point.Index) })
+	return groups
+}
+
+// Summarize makes one row per point, in point order, each figure the median
+// over the point's successful repeats. A point with no successful repeat
+// has zero figures and Failed == Reps.
+func Summarize(outs []Outcome) []Row {
+	var rows []Row
+	for _, g := range byPoint(outs) {
+		r := Row{Point: g[0].Point, Reps: len(g)}
+		var (
+			mean, p50, p99, p999, pmax, stw []time.Duration
+			rss, goal                       []uint64
+			tput, cycles, cpu               []float64
+		)
+		for _, o := range g {
+			if !succeeded(o) {
+				r.Failed++
+				r.Failures = append(r.Failures, fmt.Sprintf("rep %d: %s", o.Rep, failure(o)))
+				continue
+			}
+			d := o.Doc
+			rt := d.Mix.Runtime
+			mean, p50, p99 = append(mean, rt.Mean), append(p50, rt.P50), append(p99, rt.P99)
+			p999, pmax = append(p999, rt.P999), append(pmax, rt.PMax)
+			tput = append(tput, d.GCPerfP99.Throughput)
+			if r.Unit == "" {
+				r.Unit = d.GCPerfP99.Unit
+			}
+			rss = append(rss, d.Process.PeakRSSBytes)
+			if gc := d.GC; gc != nil {
+				cycles = append(cycles, float64(gc.Cycles))
+				cpu = append(cpu, 100*gc.CPUFraction)
+				stw = append(stw, gc.STWMax)
+				goal = append(goal, gc.HeapGoal)
+			}
+		}
+		r.Mean, r.P50, r.P99, r.P999, r.Max = median(mean), median(p50), median(p99), median(p999), median(pmax)
+		r.Throughput, r.PeakRSS = medianFloat(tput), median(rss)
+		if len(cycles) > 0 {
+			r.HasGC = true
+			r.GCCycles, r.GCCPU, r.MaxSTW, r.HeapGoal = medianFloat(cycles), medianFloat(cpu), median(stw), median(goal)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// median is the middle value, or the mean of the two middle ones rounded
+// down; 0 for no value. The values must not be negative.
+func median[T ~int64 | ~uint64](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	a, b := s[n/2-1], s[n/2]
+	return a/2 + b/2 + (a%2+b%2)/2 // (a+b)/2 without overflow
+}
+
+func medianFloat(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// MarkFrontier sets Frontier on the rows with a successful repeat that are
+// Pareto-optimal for tail latency and memory: no other such row has a P99
+// and a peak RSS both lower or equal, one of them strictly lower. Rows with
+// equal figures are both on the frontier.
+func MarkFrontier(rows []Row) {
+	for i := range rows {
+		r := &rows[i]
+		r.Frontier = r.OK() > 0
+		for j := range rows {
+			o := &rows[j]
+			if r.Frontier && j != i && o.OK() > 0 && o.P99 <= r.P99 && o.PeakRSS <= r.PeakRSS &&
+				(o.P99 < r.P99 || o.PeakRSS < r.PeakRSS) {
+				r.Frontier = false
+			}
+		}
+	}
+}
+
+// Advice says which setting to run with to meet an SLO.
+type Advice struct {
+	SLO string `json:"slo"` // SLO.String()
+	Met bool   `json:"met"` // some setting meets it on every repeat
+	// Best is the setting with the lowest peak RSS among those that meet
+	// the SLO on every repeat, none failed (ties: the lower P99, then the
+	// earlier point). Best and Closest point into the rows given to Advise.
+	Best *Row `json:"best,omitempty"`
+	// Closest is, when no setting meets the SLO, the one whose worst
+	// successful repeat misses it by the smallest relative margin (settings
+	// with a failed repeat come after those without); Bound is the SLO key
+	// it misses most (p99, p999, max, throughput), Over by how much (0.12
+	// for 12% over a latency bound or under the throughput bound), Value
+	// the worst repeat's figure for it (nanoseconds for a latency).
+	Closest *Row    `json:"closest,omitempty"`
+	Bound   string  `json:"bound,omitempty"`
+	Over    float64 `json:"over,omitempty"`
+	Value   float64 `json:"value,omitempty"`
+	Text    string  `json:"text"` // the advice as a sentence
+}
+
+// miss is how far one repeat is from a bound, relative to the bound:
+// positive when it misses it, zero or negative when it meets it. value is
+// the repeat's figure (nanoseconds for a latency).
+func (b bound) miss(d *report.Document) (miss, value float64) {
+	rt := d.Mix.Runtime
+	switch b.key {
+	case "throughput":
+		v := d.GCPerfP99.Throughput
+		return (b.min - v) / b.min, v
+	case "p99":
+		return b.over(rt.P99), float64(rt.P99)
+	case "p999":
+		return b.over(rt.P999), float64(rt.P999)
+	default:
+		return b.over(rt.PMax), float64(rt.PMax)
+	}
+}
+
+func (b bound) over(v time.Duration) float64 { return float64(v-b.limit) / float64(b.limit) }
+
+// worst is the largest miss of a point's successful repeats over the
+// SLO's bounds, with its bound and value; -Inf when the SLO sets no bound.
+func worst(g []*Outcome, bs []bound) (miss float64, b bound, value float64) {
+	miss = math.Inf(-1)
+	for _, o := range g {
+		if !succeeded(o) {
+			continue
+		}
+		for _, x := range bs {
+			if m, v := x.miss(o.Doc); m > miss {
+				miss, b, value = m, x, v
+			}
+		}
+	}
+	return miss, b, value
+}
+
+// Advise picks the setting to run with: the lowest peak RSS among the
+// points that meet the SLO on every repeat, checked on each repeat's own
+// result rather than on the medians, and with no failed repeat. When none
+// does, it names the closest. rows are Summarize's (with MarkFrontier or
+// not), outs the outcomes they summarise. With the zero SLO, every point
+// without a failed repeat qualifies.
+func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
+	a := Advice{SLO: slo.String()}
+	bs := slo.bounds()
+	groups := map[int][]*Outcome{}
+	for _, g := range byPoint(outs) {
+		groups[g[0].Point.Index] = g
+	}
+	// Best.
+	for i := range rows {
+		r := &rows[i]
+		g := groups[r.Point.Index]
+		if r.Failed > 0 || r.OK() == 0 || len(g) != r.Reps { // len(g): rows and outs must agree
+			continue
+		}
+		if m, _, _ := worst(g, bs); m > 0 {
+			continue
+		}
+		if a.Best == nil || r.PeakRSS < a.Best.PeakRSS || r.PeakRSS == a.Best.PeakRSS && r.P99 < a.Best.P99 {
+			a.Best = r
+		}
+	}
+	if r := a.Best; r != nil {
+		a.Met = true
+		reps := "on all " + strconv.Itoa(r.Reps) + " repeats"
+		if r.Reps == 1 {
+			reps = "on its one repeat"
+		}
+		a.Text = fmt.Sprintf("%s meets %s %s with the lowest peak RSS, %s (%s).",
+			r.Point.Settings(), a.SLO, reps, env.Bytes(int64(r.PeakRSS)), figures(r, bs))
+		if slo.IsZero() {
+			a.Text = fmt.Sprintf("No SLO given: %s has the lowest peak RSS of the settings without a failed repeat, %s (%s).",
+				r.Point.Settings(), env.Bytes(int64(r.PeakRSS)), figures(r, bs))
+		}
+		return a
+	}
+	// Closest: no failed repeat first, then the smallest worst miss, then
+	// the earlier point.
+	var best struct {
+		failed bool
+		miss   float64
+		b      bound
+		value  float64
+	}
+	for i := range rows {
+		r := &rows[i]
+		g := groups[r.Point.Index]
+		if r.OK() == 0 || len(g) != r.Reps {
+			continue
+		}
+		m, b, v := worst(g, bs)
+		f := r.Failed > 0
+		if a.Closest == nil || !f && best.failed || f == best.failed && m < best.miss {
+			a.Closest = r
+			best.failed, best.miss, best.b, best.value = f, m, b, v
+		}
+	}
+	none := "No setting meets " + a.SLO + " on every repeat"
+	if slo.IsZero() {
+		none = "No setting ran without a failed repeat"
+	}
+	r := a.Closest
+	switch {
+	case r == nil:
+		a.Text = none + "; every repeat failed."
+	case best.miss <= 0: // met on the successful repeats, but some failed
+		a.Text = fmt.Sprintf("%s; closest: %s, which meets it on its %d successful %s but %d of %d failed.",
+			none, r.Point.Settings(), r.OK(), plural(r.OK(), "repeat", "repeats"), r.Failed, r.Reps)
+		if slo.IsZero() {
+			a.Text = fmt.Sprintf("%s; closest: %s, %d of %d repeats failed.", none, r.Point.Settings(), r.Failed, r.Reps)
+		}
+	default:
+		a.Bound, a.Over, a.Value = best.b.key, best.miss, best.value
+		dir, value := "over", latency.FormatDuration(time.Duration(best.value))
+		if best.b.key == "throughput" {
+			dir, value = "under", throughput(best.value, r.Unit)
+		}
+		which := "worst repeat"
+		if r.Reps == 1 {
+			which = "only repeat"
+		}
+		a.Text = fmt.Sprintf("%s; closest: %s, %s %s on its %s (%s %s)", none, r.Point.Settings(),
+			best.b.label, value, which, pct(100*best.miss), dir)
+		if r.Failed > 0 {
+			a.Text += fmt.Sprintf(", and %d of %d repeats failed", r.Failed, r.Reps)
+		}
+		a.Text += "."
+	}
+	return a
+}
+
+// figures is a row's medians for the SLO's bounds, the P99 when it sets
+// none: "P99 4.10ms", "P99 4.10ms, throughput 1234 objects/s".
+func figures(r *Row, bs []bound) string {
+	if len(bs) == 0 {
+		bs = []bound{{key: "p99", label: "P99"}}
+	}
+	var out []string
+	for _, b := range bs {
+		var v string
+		switch b.key {
+		case "p99":
+			v = latency.FormatDuration(r.P99)
+		case "p999":
+			v = latency.FormatDuration(r.P999)
+		case "max":
+			v = latency.FormatDuration(r.Max)
+		default:
+			v = throughput(r.Throughput, r.Unit)
+		}
+		out = append(out, b.label+" "+v)
+	}
+	return strings.Join(out, ", ")
+}
+
+// throughput formats a rate in a unit per second: "1234 objects/s".
+func throughput(v float64, unit string) string {
+	if unit == "" {
+		return num(v) + "/s"
+	}
+	return num(v) + " " + unit + "/s"
+}
+
+// num formats a figure with at least four significant digits and no
+// exponent, as the report does: 29412345.6 → "29412346", 12.3456 →
+// "12.35"; whole numbers without decimals.
+func num(v float64) string {
+	if v == math.Trunc(v) || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
+	return strconv.FormatFloat(v, 'f', max(4-digits, 0), 64)
+}
+
+// pct formats a percentage with three significant digits at most and no
+// exponent: 12.345 → "12.3%", 3.14159 → "3.14%", 1234.5 → "1235%".
+func pct(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if strings.Contains(s, "e") {
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return s + "%"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
