@@ -268,7 +268,7 @@ func (p *printer) gc(d *Document) {
 		percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
 	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
 		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
-		env.Bytes(int64(g.HeapLive)), env.Bytes(int64(g.HeapGoal)), env.Bytes(int64(d.Process.PeakRSSBytes)))
+		env.Bytes(int64(g.HeapLive)), env.HeapGoal(g.HeapGoal), env.Bytes(int64(d.Process.PeakRSSBytes)))
 }
 
 func (p *printer) gcperf(d *Document) {

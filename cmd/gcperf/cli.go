@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "list", "env", "report", "compare", "profile", "help":
+		case "run", "sweep", "list", "env", "report", "compare", "profile", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
@@ -48,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 		return exitOK
 	case "run":
 		return runCmd(rest, stdout, stderr, sig)
+	case "sweep":
+		return sweepCmd(rest, stdout, stderr, sig)
 	}
 	return defaultCmd(rest, stdout, stderr, sig)
 }
@@ -57,6 +59,7 @@ const topUsage = `gcperf measures what the Go garbage collector does to tail lat
 Usage:
   gcperf [flags]                  run GCPerfP99's linked-list workload (alloc.list)
   gcperf run [flags] OP [OP...]   run named operations, each followed by its parameters
+  gcperf sweep [flags] [OP...]    run a benchmark over a grid of GOGC and GOMEMLIMIT settings
   gcperf list                     list the operations and their parameters
   gcperf env [-json]              print the environment a result records
   gcperf report [flags] FILE      render a saved result again, in any format

@@ -17,9 +17,7 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	def := workload.DefaultConfig()
 	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	o.register(fs, def)
-	size := fs.Int("size", alloc.DefaultSize, "KB per object")
-	base := fs.Int("base", alloc.DefaultBase, "objects added before the warmups and kept alive")
-	chunk := fs.Int("chunk", alloc.DefaultChunk, "objects added, then removed, by each run")
+	size, base, chunk := listFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), defaultUsage)
 		fs.PrintDefaults()
@@ -40,6 +38,14 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	}
 	hint := fmt.Sprintf("-size %d with -base %d and -chunk %d", *size, *base, *chunk)
 	return o.execute(workload.Mix{list}, hint, stdout, stderr, sig)
+}
+
+// listFlags declares alloc.list's flags, shared by gcperf and gcperf sweep.
+func listFlags(fs *flag.FlagSet) (size, base, chunk *int) {
+	size = fs.Int("size", alloc.DefaultSize, "KB per object")
+	base = fs.Int("base", alloc.DefaultBase, "objects added before the warmups and kept alive")
+	chunk = fs.Int("chunk", alloc.DefaultChunk, "objects added, then removed, by each run")
+	return size, base, chunk
 }
 
 const defaultUsage = `Usage: gcperf [flags]

@@ -9,6 +9,8 @@
 //	gcperf env [-json]             print the environment a benchmark would record
 //	gcperf report [-format F] FILE re-render a saved JSON result (text, json, csv, xml, bench, hgrm)
 //	gcperf compare OLD NEW         compare two results or benchmark-format files (-fail 5% gates)
+//	gcperf sweep [flags] [OP...]   run a GOGC × GOMEMLIMIT grid, one child process per point, and advise
+//	gcperf profile FILE            the top functions of a pprof file (-diff OLD NEW)
 //
 // Run "gcperf -h" or "gcperf run -h" for the flags.
 package main

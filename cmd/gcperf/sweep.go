@@ -1,0 +1,587 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/alloc"
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// sweepFlags are gcperf sweep's own flags; -out and -overwrite, declared by
+// benchOptions.register, are the sweep's too.
+type sweepFlags struct {
+	gogc, memlimit, gomaxprocs string
+	count                      int
+	pointTimeout               time.Duration
+	pointMemory                string
+	slo                        string
+	resume                     bool
+	shard                      string
+	merge                      bool
+}
+
+// sweepOwn names the flags that are the sweep's, never passed to a child.
+var sweepOwn = map[string]bool{
+	"gogc": true, "memlimit": true, "gomaxprocs": true, "count": true, "point-timeout": true,
+	"point-memory": true, "slo": true, "resume": true, "shard": true, "merge": true,
+	"out": true, "overwrite": true,
+}
+
+// notInSweep are the run flags a child cannot take, with the reason.
+var notInSweep = map[string]string{
+	"json":         "each point writes its JSON result to -out DIR",
+	"csv":          "the sweep writes sweep.csv to -out DIR",
+	"xml":          "the points' results are JSON files in -out DIR (gcperf report -format xml renders one)",
+	"bench":        "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR",
+	"hgrm":         "the points' results are JSON files in -out DIR (gcperf report -format hgrm renders one)",
+	"http":         "the points run one after another in child processes: serve one with gcperf run -http",
+	"v":            "the children's output goes to their .log files in -out DIR",
+	"cpuprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
+	"memprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
+	"blockprofile": "-profile DIR profiles every point, each under DIR/POINT/",
+	"mutexprofile": "-profile DIR profiles every point, each under DIR/POINT/",
+	"trace":        "-profile DIR profiles every point, each under DIR/POINT/",
+	"fgprof":       "-profile DIR profiles every point, each under DIR/POINT/",
+}
+
+// newSweepFlags declares the sweep's flags and the run flags: gcperf's
+// (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
+// else gcperf run's.
+func newSweepFlags(list bool) (*flag.FlagSet, *benchOptions, *sweepFlags, []*int) {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	sf := &sweepFlags{}
+	fs.StringVar(&sf.gogc, "gogc", "50,100,200,400", "GOGC `values`, comma-separated: off or a percentage")
+	fs.StringVar(&sf.memlimit, "memlimit", "off", "GOMEMLIMIT `values`, comma-separated: off or a size in Go's syntax (256MiB, 1GiB)")
+	fs.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, a third axis (default: not an axis; the children inherit it)")
+	fs.IntVar(&sf.count, "count", 1, "repeats of every point, interleaved: repeat 1 of every point, then repeat 2...")
+	fs.DurationVar(&sf.pointTimeout, "point-timeout", 0, "stop a point that runs longer than `d`, recording it as failed (0: no timeout)")
+	fs.StringVar(&sf.pointMemory, "point-memory", "80%", "stop a point whose RSS grows above `size` (4GiB), a percentage of the memory available (cgroup included), or off")
+	fs.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=")
+	fs.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
+	fs.StringVar(&sf.shard, "shard", "", "run shard `i/n` of the grid: the points whose index mod n is i")
+	fs.BoolVar(&sf.merge, "merge", false, "merge the sweeps in the directories given as arguments (shards) instead of running one")
+	o := &benchOptions{}
+	def := workload.DefaultConfig()
+	if list {
+		def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
+	}
+	o.register(fs, def)
+	fs.Lookup("out").Usage = "write the sweep to `dir`: one JSON result and .log per point and repeat, sweep.json, sweep.csv, bench.txt " +
+		"(default: a new temporary directory); with -merge, where the merged sweep goes"
+	fs.Lookup("overwrite").Usage = "run the sweep in a -out directory that is not empty, replacing its files"
+	var sizes []*int
+	if list {
+		size, base, chunk := listFlags(fs)
+		sizes = []*int{size, base, chunk}
+	}
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), sweepUsage)
+		fmt.Fprintln(fs.Output(), "Sweep flags:")
+		printFlags(fs, func(name string) bool { return sweepOwn[name] })
+		fmt.Fprintln(fs.Output(), "\nRun flags, passed to every child (-json, -csv, -xml, -bench, -hgrm, -v, -http and the single-file profiles are\nnot for a sweep; -profile DIR gives each point its profiles under DIR/POINT/; the defaults shown are gcperf's,\nthose of gcperf run apply when operations follow):")
+		printFlags(fs, func(name string) bool { return !sweepOwn[name] && notInSweep[name] == "" })
+	}
+	return fs, o, sf, sizes
+}
+
+// printFlags prints the defaults of fs's flags that keep selects.
+func printFlags(fs *flag.FlagSet, keep func(string) bool) {
+	part := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	part.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if keep(f.Name) {
+			part.Var(f.Value, f.Name, f.Usage)
+			part.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	part.PrintDefaults()
+}
+
+const sweepUsage = `Usage: gcperf sweep [sweep flags] [run flags] [OP [-param value ...] ...]
+       gcperf sweep -merge [-slo bounds] [-out dir] DIR...
+
+Runs a benchmark once per setting of a grid of GOGC × GOMEMLIMIT (×
+GOMAXPROCS), each repeat of each point in a fresh child process (this same
+executable) with the setting in its environment, checks that the child's
+runtime applied it, and prints one row per point: the figures are medians over
+the repeats, * marks the Pareto frontier of P99 against peak RSS, and with
+-slo the advice names the setting with the lowest peak RSS that meets the SLO
+on every repeat.
+
+The benchmark is gcperf's alloc.list (-size, -base, -chunk) or, when
+operations follow the flags, gcperf run's mix. The run flags you set are
+passed to every child as given. A point that fails (exits non-zero, is killed,
+exceeds -point-timeout or -point-memory) is recorded with its reason and the
+sweep goes on; the exit status is then 1. Interrupt stops the running point
+and prints the table of the finished ones; -resume finishes the sweep.
+
+-shard i/n runs a part of the grid (in a batch job, say); gcperf sweep -merge
+joins the shards' directories into one sweep.
+
+  gcperf sweep -gogc 50,100,200,off -size 64 -runs 200 -count 3 -slo p99=5ms -out sweep/
+  gcperf sweep -gogc 100,off -memlimit off,256MiB,1GiB -runs 1000 spin -d 10us
+  gcperf sweep -merge -slo p99=5ms shard-0 shard-1
+
+`
+
+// sweepCmd is gcperf sweep.
+func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	began := time.Now()
+	// The run flags are gcperf's unless operations follow them: a first
+	// parse with gcperf's, which hold gcperf run's, finds out.
+	fs, o, sf, sizes := newSweepFlags(true)
+	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 && !sf.merge {
+		fs, o, sf, sizes = newSweepFlags(false)
+		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
+			return code
+		}
+	}
+	var set []*flag.Flag
+	fs.Visit(func(f *flag.Flag) { set = append(set, f) })
+	for _, f := range set {
+		if why, ok := notInSweep[f.Name]; ok {
+			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, why))
+		}
+	}
+	slo, err := sweep.ParseSLO(sf.slo)
+	if err != nil {
+		return fail(stderr, usagef("%v", err))
+	}
+	if sf.merge {
+		for _, f := range set {
+			if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" {
+				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
+			}
+		}
+		return sweepMerge(fs.Args(), o.outDir, o.overwrite, slo, sf.slo != "", stdout, stderr)
+	}
+
+	// Every sweep value, then the run flags, before anything runs.
+	plan, err := sf.plan(o)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	plan.sloSet = sf.slo != ""
+	plan.slo = slo
+	if err := o.finish(fs); err != nil {
+		return fail(stderr, err)
+	}
+	var mix workload.Mix
+	hint := "the mix"
+	if sizes != nil {
+		l, err := alloc.NewList(*sizes[0], *sizes[1], *sizes[2])
+		if err != nil {
+			return fail(stderr, err)
+		}
+		mix = workload.Mix{l}
+		hint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sizes[0], *sizes[1], *sizes[2])
+	} else {
+		plan.runner.Args = []string{"run"}
+		plan.runner.Ops = fs.Args()
+		if mix, err = parseMix(fs.Args()); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if err := o.cfg.Validate(len(mix)); err != nil {
+		return fail(stderr, err)
+	}
+	if err := o.checkMemory(mix, hint); err != nil {
+		return fail(stderr, err)
+	}
+	for _, f := range set {
+		switch {
+		case f.Name == "profile":
+			// Each point profiles into a directory of its own.
+			d, err := filepath.Abs(f.Value.String())
+			if err != nil {
+				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
+			}
+			plan.runner.ProfileDir = d
+		case !sweepOwn[f.Name]:
+			plan.runner.Args = append(plan.runner.Args, "-"+f.Name+"="+f.Value.String())
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fail(stderr, fmt.Errorf("sweep: cannot find this executable to run the points: %w", err))
+	}
+	// Last: the directory is created.
+	dir, err := sweepDir(o.outDir, sf.resume, o.overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	if err != nil {
+		return fail(stderr, err)
+	}
+	return plan.run(began, exe, dir, stdout, stderr, sig)
+}
+
+// sweepPlan is a validated sweep.
+type sweepPlan struct {
+	grid    sweep.Grid
+	points  []sweep.Point
+	shard   string // "i/n", "" for the whole grid
+	memNote string // how the memory cap was chosen
+	slo     sweep.SLO
+	sloSet  bool
+	runner  sweep.Runner
+}
+
+// plan checks the sweep's flags.
+func (sf *sweepFlags) plan(o *benchOptions) (*sweepPlan, error) {
+	p := &sweepPlan{}
+	var err error
+	if p.grid.GOGC, err = sweep.ParseGOGC(sf.gogc); err != nil {
+		return nil, usagef("%v", err)
+	}
+	if p.grid.MemLimit, err = sweep.ParseMemLimit(sf.memlimit); err != nil {
+		return nil, usagef("%v", err)
+	}
+	if sf.gomaxprocs != "" {
+		if p.grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
+			return nil, usagef("%v", err)
+		}
+	}
+	p.points = p.grid.Points()
+	r := &p.runner
+	if sf.count < 1 {
+		return nil, usagef("-count must be at least 1, got %d", sf.count)
+	}
+	r.Count = sf.count
+	if sf.shard != "" {
+		if r.Shard, r.Shards, err = sweep.ParseShard(sf.shard); err != nil {
+			return nil, usagef("%v", err)
+		}
+		p.shard = fmt.Sprintf("%d/%d", r.Shard, r.Shards)
+		if r.Shards > len(p.points) {
+			return nil, usagef("-shard %s: the grid has %d points, fewer than %d shards", sf.shard, len(p.points), r.Shards)
+		}
+	}
+	if sf.pointTimeout < 0 {
+		return nil, usagef("-point-timeout must not be negative, got %v", sf.pointTimeout)
+	}
+	r.Timeout = sf.pointTimeout
+	if r.MemCap, p.memNote, err = pointMemory(sf.pointMemory); err != nil {
+		return nil, err
+	}
+	if r.MemCap > 0 && runtime.GOOS != "linux" {
+		r.MemCap, p.memNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
+	}
+	switch {
+	case sf.resume && o.overwrite:
+		return nil, usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+	case sf.resume && o.outDir == "":
+		return nil, usagef("-resume needs -out, the directory of the sweep to finish")
+	}
+	r.Resume = sf.resume
+	return p, nil
+}
+
+// pointMemory reads -point-memory: the cap in bytes (0: none) and how it
+// was chosen.
+func pointMemory(s string) (int64, string, error) {
+	bad := usagef("-point-memory: %q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", s)
+	if strings.EqualFold(s, "off") {
+		return 0, "no memory cap", nil
+	}
+	if num, ok := strings.CutSuffix(s, "%"); ok {
+		pct, err := strconv.ParseFloat(num, 64)
+		if err != nil || !(pct > 0 && pct <= 100) {
+			return 0, "", usagef("-point-memory: %q is not a percentage above 0 and at most 100", s)
+		}
+		mem, err := env.ReadMemory(context.Background(), "/")
+		if err != nil {
+			return 0, "no memory cap: the memory available is unknown here (-point-memory SIZE sets one)", nil
+		}
+		where := ""
+		if mem.Limit == "cgroup" {
+			where = " under this cgroup"
+		}
+		c := int64(float64(mem.Available) * pct / 100)
+		return c, fmt.Sprintf("memory cap %s per point (%s of the %s available%s)", env.Bytes(c), s, env.Bytes(mem.Available), where), nil
+	}
+	n, ok := sweep.MemLimitBytes(s)
+	if !ok || n <= 0 {
+		return 0, "", bad
+	}
+	return n, "memory cap " + env.Bytes(n) + " per point", nil
+}
+
+// sweepDir checks -out and creates it: a new temporary directory when not
+// given, else an empty or missing one unless resuming or overwriting.
+// notEmpty says what to do about a -out that is not empty.
+func sweepDir(dir string, resume, overwrite bool, notEmpty string) (string, error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "gcperf-sweep-")
+		if err != nil {
+			return "", fmt.Errorf("sweep: cannot create a directory for the results (give -out): %w", err)
+		}
+		return d, nil
+	}
+	if dir == "-" {
+		return "", usagef("-out -: a sweep writes a directory of files")
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", usagef("-out %s: cannot create it: %v", dir, errors.Unwrap(err))
+		}
+	case err != nil:
+		return "", usagef("-out %s: %v", dir, errors.Unwrap(err))
+	case !st.IsDir():
+		return "", usagef("-out %s: not a directory", dir)
+	default:
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return "", usagef("-out %s: %v", dir, errors.Unwrap(err))
+		}
+		if len(entries) > 0 && !resume && !overwrite {
+			return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
+		}
+	}
+	if err := canWrite(dir); err != nil {
+		return "", usagef("-out %s: cannot write there: %v", dir, err)
+	}
+	return dir, nil
+}
+
+// childEnv is the parent's environment without the settings the points
+// set: GOGC and GOMEMLIMIT, and GOMAXPROCS when it is an axis (else the
+// children inherit it).
+func childEnv(environ []string, procs bool) []string {
+	var out []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "GOGC" || k == "GOMEMLIMIT" || procs && k == "GOMAXPROCS" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// run runs the sweep and writes its table and files.
+func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	stderr = &lockedWriter{w: stderr}
+	r := &p.runner
+	r.Exe, r.Dir, r.Stderr, r.ProcRoot = exe, dir, stderr, "/"
+	r.Env = childEnv(os.Environ(), len(p.grid.GOMAXPROCS) > 0)
+	stop := make(chan struct{})
+	r.Stop = stop
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sig:
+				n++
+				if n == 1 {
+					close(stop) // the runner says so on its progress line
+					continue
+				}
+				fmt.Fprintln(stderr, "\ngcperf: sweep: interrupted again: exiting without the table")
+				os.Exit(130)
+			case <-done:
+				return
+			}
+		}
+	}()
+
+	n := 0
+	for _, pt := range p.points {
+		if r.Shards <= 1 || pt.InShard(r.Shard, r.Shards) {
+			n++
+		}
+	}
+	of := ""
+	if p.shard != "" {
+		of = fmt.Sprintf(" (shard %s of %d)", p.shard, len(p.points))
+	}
+	timeout := "no point timeout"
+	if r.Timeout > 0 {
+		timeout = "point timeout " + r.Timeout.String()
+	}
+	fmt.Fprintf(stderr, "gcperf: sweep: %d %s%s × %d %s into %s; %s; %s\n", n, plural(n, "point", "points"), of,
+		r.Count, plural(r.Count, "repeat", "repeats"), dir, p.memNote, timeout)
+
+	outs, err := r.Run(context.Background(), p.points)
+	interrupted := errors.Is(err, sweep.ErrInterrupted)
+	if err != nil && !interrupted {
+		return fail(stderr, err)
+	}
+	rows := sweep.Summarize(outs)
+	sweep.MarkFrontier(rows)
+	var adv *sweep.Advice
+	if p.sloSet && !interrupted && p.shard == "" {
+		a := sweep.Advise(rows, outs, p.slo)
+		adv = &a
+	}
+	code := exitOK
+	if werr := sweep.Table(stdout, rows, adv); werr != nil {
+		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", werr)
+		code = exitFail
+	}
+	sum := &sweep.Summary{Grid: p.grid, Count: r.Count, Shard: p.shard, Outcomes: outs, Rows: rows, Advice: adv}
+	if werr := writeSweep(dir, sum, stdout); werr != nil {
+		fmt.Fprintf(stderr, "gcperf: %v\n", werr)
+		code = exitFail
+	}
+	var children time.Duration
+	failed := 0
+	for _, o := range outs {
+		children += o.Wall
+		if o.Failed != "" {
+			failed++
+		}
+	}
+	wall := time.Since(began)
+	if children > 0 {
+		note := ""
+		if interrupted {
+			note = "; the stopped point's time counts as the sweep's"
+		}
+		fmt.Fprintf(stdout, "\nsweep overhead: %.2f (wall %s, children %s%s)\n", wall.Seconds()/children.Seconds(),
+			wall.Round(10*time.Millisecond), children.Round(10*time.Millisecond), note)
+	} else {
+		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
+	}
+	fmt.Fprintf(stderr, "gcperf: sweep: results in %s: sweep.json, sweep.csv, bench.txt (benchstat -col /gogc %s)\n",
+		dir, filepath.Join(dir, "bench.txt"))
+	switch {
+	case p.sloSet && p.shard != "":
+		fmt.Fprintln(stderr, "gcperf: sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
+	case p.sloSet && interrupted:
+		fmt.Fprintln(stderr, "gcperf: sweep: no advice for an interrupted sweep")
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "gcperf: sweep: interrupted: %d finished %s kept; -resume -out %s with the same flags runs the rest\n",
+			len(outs), plural(len(outs), "repeat", "repeats"), dir)
+		code = exitFail
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "gcperf: sweep: %d of %d %s failed\n", failed, len(outs), plural(len(outs), "repeat", "repeats"))
+		code = exitFail
+	}
+	return code
+}
+
+// writeSweep writes a sweep's sweep.json, sweep.csv and bench.txt to dir.
+func writeSweep(dir string, s *sweep.Summary, stdout io.Writer) error {
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{sweep.SummaryFile, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
+		{"sweep.csv", func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
+		{"bench.txt", func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
+	}
+	var errs []error
+	for _, f := range files {
+		if err := report.WriteFile(filepath.Join(dir, f.name), stdout, true, f.write); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
+// directories, prints the table (and the advice with -slo), and with -out
+// writes a sweep directory holding the merged results.
+func sweepMerge(dirs []string, out string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
+	if len(dirs) == 0 {
+		return fail(stderr, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR..."))
+	}
+	if out != "" {
+		for _, d := range dirs {
+			if filepath.Clean(d) == filepath.Clean(out) {
+				return fail(stderr, usagef("-out %s is one of the directories to merge", out))
+			}
+		}
+	}
+	s, err := sweep.Merge(dirs...)
+	if err != nil {
+		return fail(stderr, usagef("-merge: %v", oneLine(err)))
+	}
+	if sloSet {
+		a := sweep.Advise(s.Rows, s.Outcomes, slo)
+		s.Advice = &a
+	}
+	if out != "" {
+		if _, err := sweepDir(out, false, overwrite, "-overwrite replaces its files"); err != nil {
+			return fail(stderr, err)
+		}
+		// The results are copied, so that the merged directory is a sweep
+		// like any other (gcperf sweep -merge takes it again).
+		for i := range s.Outcomes {
+			o := &s.Outcomes[i]
+			if o.File == "" {
+				continue
+			}
+			data, err := os.ReadFile(o.File)
+			if err != nil && o.Failed != "" {
+				o.File = "" // a failed result set aside is worth a copy, not a failed merge
+				continue
+			}
+			if err != nil {
+				return fail(stderr, err)
+			}
+			name := filepath.Base(o.File)
+			if err := report.WriteFile(filepath.Join(out, name), stdout, true, func(w io.Writer) error {
+				_, err := w.Write(data)
+				return err
+			}); err != nil {
+				return fail(stderr, err)
+			}
+			o.File = name
+		}
+	}
+	code := exitOK
+	if err := sweep.Table(stdout, s.Rows, s.Advice); err != nil {
+		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", err)
+		code = exitFail
+	}
+	if out != "" {
+		if err := writeSweep(out, s, stdout); err != nil {
+			fmt.Fprintf(stderr, "gcperf: %v\n", err)
+			code = exitFail
+		}
+		fmt.Fprintf(stderr, "gcperf: sweep: merged into %s\n", out)
+	}
+	if s.Shard != "" {
+		fmt.Fprintf(stderr, "gcperf: sweep: the directories hold shard %s only: the grid is not complete\n", s.Shard)
+	}
+	failed := 0
+	for _, o := range s.Outcomes {
+		if o.Failed != "" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "gcperf: sweep: %d of %d repeats failed\n", failed, len(s.Outcomes))
+		code = exitFail
+	}
+	return code
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,440 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/report"
+)
+
+// ErrInterrupted is returned by Runner.Run when Stop was closed: the
+// outcomes it returns are the points that finished before.
+var ErrInterrupted = errors.New("sweep: interrupted")
+
+// TailLines is how many of a child's last stderr lines an Outcome keeps.
+const TailLines = 20
+
+// A Runner runs the points of a sweep, each repeat of each point in a fresh
+// child process, and reads back the child's JSON result.
+//
+// The command line of a child is
+//
+//	Exe Args... -json Dir/<point>,rep=N.json -overwrite Ops...
+//
+// with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. The
+// child writes its result through report.WriteFile (a temporary file renamed
+// into place), so a child that is killed leaves no half result. Its stdout and
+// stderr go to Dir/<point>,rep=N.log; the last TailLines lines of its stderr
+// are kept for a failed point.
+type Runner struct {
+	Exe  string   // the child's executable: os.Executable() in gcperf
+	Args []string // the child's arguments before the result flag: ["-size=64", "-runs=200"] or ["run", "-runs=200"]
+	// Ops are the child's arguments after the result flag: the operations
+	// of gcperf run and their parameters, which must come after every flag.
+	Ops []string
+	// ProfileDir, when set, gives each child -profile ProfileDir/<point>,rep=N,
+	// so that every point and repeat leaves its own profiles.
+	ProfileDir string
+	Dir        string // where the result and log files go; it must exist
+	Count      int    // repeats of every point, interleaved; at least 1
+	// Timeout stops a child that runs longer (0: no timeout).
+	Timeout time.Duration
+	// MemCap stops a child whose resident set grows above it, in bytes (0: no
+	// cap). The RSS is read from procfs every Poll.
+	MemCap int64
+	// Resume skips a point whose result file is already in Dir, complete
+	// (not interrupted, every timed run done), run with the same arguments
+	// and with the point's settings applied.
+	Resume bool
+	// Shard and Shards select the points whose index mod Shards is Shard;
+	// Shards 0 or 1 runs every point.
+	Shard, Shards int
+	// Env is the children's environment before each point's settings: the
+	// parent's, without GOGC, GOMEMLIMIT and GOMAXPROCS. Should it hold them
+	// anyway, the point's own come after and win, as os/exec keeps the last
+	// of duplicated keys.
+	Env []string
+	// Stderr receives one progress line per point and repeat (nil: none).
+	Stderr io.Writer
+	// Stop, when closed, kills the running child: Run returns the outcomes
+	// finished before with ErrInterrupted. Cancelling ctx does the same
+	// with ctx's error.
+	Stop <-chan struct{}
+	// ProcRoot is the root of the procfs the RSS is read from: "/" (or "")
+	// for the live machine.
+	ProcRoot string
+	// Poll is the time between two readings of the child's RSS (0: 100ms).
+	Poll time.Duration
+}
+
+// Run runs every point of the shard Count times, repeat 1 of every point
+// first, then repeat 2, and so on. A point that fails is recorded with the
+// reason and the sweep goes on. It returns the outcomes in the order they
+// ran (those resumed from files in their place, with a Wall of 0).
+func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
+	if r.Count < 1 {
+		return nil, fmt.Errorf("sweep: count must be at least 1, got %d", r.Count)
+	}
+	if r.Exe == "" {
+		return nil, errors.New("sweep: no executable to run")
+	}
+	var mine []Point
+	for _, p := range points {
+		if r.Shards <= 1 || p.InShard(r.Shard, r.Shards) {
+			mine = append(mine, p)
+		}
+	}
+	w := r.Stderr
+	if w == nil {
+		w = io.Discard
+	}
+	var outs []Outcome
+	for rep := 1; rep <= r.Count; rep++ {
+		for i, p := range mine {
+			if err := r.stopped(ctx); err != nil {
+				return outs, err
+			}
+			head := fmt.Sprintf("gcperf: sweep: point %d/%d %s rep %d/%d", i+1, len(mine), p.Name(), rep, r.Count)
+			if r.Resume {
+				if o, ok := r.resume(p, rep); ok {
+					fmt.Fprintf(w, "%s: complete in %s, not run again\n", head, o.File)
+					outs = append(outs, o)
+					continue
+				}
+			}
+			fmt.Fprintf(w, "%s ... ", head)
+			o, err := r.runPoint(ctx, p, rep)
+			if err != nil {
+				fmt.Fprintln(w, "interrupted: the point was stopped and is not kept")
+				return outs, err
+			}
+			if o.Failed == "" {
+				fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
+			} else {
+				fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
+				for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
+					fmt.Fprintf(w, "    | %s\n", l)
+				}
+				fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(p, rep)))
+			}
+			outs = append(outs, o)
+		}
+	}
+	return outs, nil
+}
+
+// stopped returns the error Run returns once Stop is closed or ctx is done.
+func (r *Runner) stopped(ctx context.Context) error {
+	select {
+	case <-r.Stop:
+		return ErrInterrupted
+	default:
+	}
+	return ctx.Err()
+}
+
+// progressFigures summarizes a result for the progress line.
+func progressFigures(d *report.Document) string {
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf(": P99 %s, peak RSS %s", latency.FormatDuration(d.Mix.Runtime.P99), env.Bytes(int64(d.Process.PeakRSSBytes)))
+}
+
+// logName is the file a child's output goes to.
+func logName(p Point, rep int) string {
+	return strings.TrimSuffix(p.FileName(rep), ".json") + ".log"
+}
+
+// FailedName is the name a failed child's result file is moved to, so that
+// it is neither read as a result nor skipped by a resumed sweep.
+func FailedName(file string) string { return file + ".failed" }
+
+// childArgs is a child's command line after the executable.
+func (r *Runner) childArgs(p Point, rep int, path string) []string {
+	var prof []string
+	if r.ProfileDir != "" {
+		prof = []string{"-profile", filepath.Join(r.ProfileDir, strings.TrimSuffix(p.FileName(rep), ".json"))}
+	}
+	return slices.Concat(r.Args, prof, []string{"-json", path, "-overwrite"}, r.Ops)
+}
+
+// resume returns the outcome of a point whose result file is complete.
+func (r *Runner) resume(p Point, rep int) (Outcome, bool) {
+	file := p.FileName(rep)
+	path := filepath.Join(r.Dir, file)
+	doc, err := readResult(path)
+	if err != nil {
+		return Outcome{}, false
+	}
+	want := append([]string{"gcperf"}, r.childArgs(p, rep, path)...)
+	if !complete(doc) || !sameCommand(doc.Tool.Command, want) || CheckApplied(p, doc) != nil {
+		return Outcome{}, false
+	}
+	return Outcome{Point: p, Rep: rep, File: file, Doc: doc}, true
+}
+
+// complete reports whether a result holds every timed run it was asked for.
+func complete(d *report.Document) bool {
+	return !d.Interrupted && d.Halted == "" && d.Timing.Done == d.Config.Runs
+}
+
+// sameCommand compares two command lines except for the value of -json, so
+// that a result is resumed only by a sweep with the same flags, whichever way
+// its directory was spelled.
+func sameCommand(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i] != want[i] && (i == 0 || got[i-1] != "-json") {
+			return false
+		}
+	}
+	return true
+}
+
+func readResult(path string) (*report.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return report.ReadJSON(f)
+}
+
+// runPoint runs one repeat of one point. Its error is not nil only when the
+// sweep was stopped while the child ran.
+func (r *Runner) runPoint(ctx context.Context, p Point, rep int) (Outcome, error) {
+	file := p.FileName(rep)
+	path := filepath.Join(r.Dir, file)
+	o := Outcome{Point: p, Rep: rep}
+	logf, err := os.Create(filepath.Join(r.Dir, logName(p, rep)))
+	if err != nil {
+		o.Failed = fmt.Sprintf("cannot create its log: %v", err)
+		return o, nil
+	}
+	defer logf.Close()
+	tail := &tailWriter{n: TailLines}
+	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
+	cmd.Env = slices.Concat(r.Env, p.Env())
+	cmd.Stdout = logf
+	cmd.Stderr = io.MultiWriter(logf, tail)
+	cmd.WaitDelay = time.Second // should the child leave a process holding its stderr
+	detach(cmd)
+	defer r.cleanTemp(file)
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		o.Failed = fmt.Sprintf("cannot start %s: %v", r.Exe, errors.Unwrap(err))
+		return o, nil
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	poll := r.Poll
+	if poll <= 0 {
+		poll = 100 * time.Millisecond
+	}
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
+	var timeout <-chan time.Time
+	if r.Timeout > 0 {
+		t := time.NewTimer(r.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	root := r.ProcRoot
+	if root == "" {
+		root = "/"
+	}
+	stop := r.Stop
+	var killed string // why the parent killed the child
+	var stopErr error // set when the sweep was stopped
+	var waitErr error
+wait:
+	for {
+		select {
+		case waitErr = <-exited:
+			break wait
+		case <-ticker.C:
+			if r.MemCap <= 0 || killed != "" {
+				continue
+			}
+			if pr, err := env.ReadProcess(root, cmd.Process.Pid); err == nil && int64(pr.RSSBytes) > r.MemCap {
+				killed = fmt.Sprintf("exceeded the memory cap: RSS %s > %s", env.Bytes(int64(pr.RSSBytes)), env.Bytes(r.MemCap))
+				kill(cmd)
+			}
+		case <-timeout:
+			if killed == "" {
+				killed = fmt.Sprintf("exceeded the point timeout %v", r.Timeout)
+				kill(cmd)
+			}
+		case <-stop:
+			stopErr = ErrInterrupted
+			kill(cmd)
+			stop = nil // a closed channel: select it once
+		case <-ctx.Done():
+			stopErr = ctx.Err()
+			kill(cmd)
+			ctx = context.Background()
+		}
+	}
+	o.Wall = time.Since(start)
+	o.StderrTail = tail.Lines()
+	if stopErr != nil {
+		return o, stopErr
+	}
+	switch {
+	case killed != "":
+		o.Failed = killed
+	case waitErr != nil:
+		o.Failed = exitReason(waitErr)
+	}
+	if o.Failed == "" {
+		doc, err := readResult(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			o.Failed = "exited without writing its result"
+		case err != nil:
+			o.Failed = fmt.Sprintf("unreadable result: %v", err)
+		case !complete(doc):
+			o.Failed = fmt.Sprintf("incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
+		default:
+			if err := CheckApplied(p, doc); err != nil {
+				o.Failed = err.Error()
+			}
+		}
+		if o.Failed == "" {
+			o.File, o.Doc = file, doc
+			o.StderrTail = nil
+			return o, nil
+		}
+	}
+	// A result left by a failed child is kept aside, for a look, under a
+	// name that no reader of results and no resumed sweep takes for one.
+	if _, err := os.Lstat(path); err == nil {
+		if os.Rename(path, filepath.Join(r.Dir, FailedName(file))) == nil {
+			o.File = FailedName(file)
+		}
+	}
+	return o, nil
+}
+
+// exitReason says why a child the parent did not kill ended in error.
+func exitReason(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return err.Error()
+	}
+	if ws, ok := ee.Sys().(interface {
+		Signaled() bool
+		Signal() syscall.Signal
+	}); ok && ws.Signaled() {
+		s := ws.Signal()
+		name, ok := signalNames[s]
+		if !ok {
+			return fmt.Sprintf("killed by signal %d (%v)", int(s), s)
+		}
+		if s == syscall.SIGKILL {
+			return "killed by SIGKILL (out of memory?)"
+		}
+		return fmt.Sprintf("killed by %s (%v)", name, s)
+	}
+	return fmt.Sprintf("exit status %d", ee.ExitCode())
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGABRT: "SIGABRT",
+	syscall.SIGBUS:  "SIGBUS",
+	syscall.SIGFPE:  "SIGFPE",
+	syscall.SIGHUP:  "SIGHUP",
+	syscall.SIGILL:  "SIGILL",
+	syscall.SIGINT:  "SIGINT",
+	syscall.SIGKILL: "SIGKILL",
+	syscall.SIGPIPE: "SIGPIPE",
+	syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGSEGV: "SIGSEGV",
+	syscall.SIGTERM: "SIGTERM",
+	syscall.SIGTRAP: "SIGTRAP",
+}
+
+// cleanTemp removes the temporary files a killed child left of its result
+// (report.WriteFile names them .<file>.tmp<random>).
+func (r *Runner) cleanTemp(file string) {
+	entries, err := os.ReadDir(r.Dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "."+file+".tmp") {
+			os.Remove(filepath.Join(r.Dir, e.Name()))
+		}
+	}
+}
+
+// tailWriter keeps the last n lines written to it.
+type tailWriter struct {
+	mu    sync.Mutex
+	n     int
+	lines []string
+	part  []byte // the line being written
+}
+
+// maxLine bounds a kept line: a child writing megabytes without a newline
+// must not grow the parent.
+const maxLine = 1000
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			t.add(p)
+			break
+		}
+		t.add(p[:i])
+		t.lines = append(t.lines, strings.TrimRight(string(t.part), "\r"))
+		t.part = t.part[:0]
+		if len(t.lines) > t.n {
+			t.lines = slices.Delete(t.lines, 0, len(t.lines)-t.n)
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (t *tailWriter) add(b []byte) {
+	if room := maxLine - len(t.part); room > 0 {
+		t.part = append(t.part, b[:min(len(b), room)]...)
+	}
+}
+
+// Lines returns the kept lines, with an unfinished last line.
+func (t *tailWriter) Lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := slices.Clone(t.lines)
+	if len(t.part) > 0 {
+		lines = append(lines, string(t.part))
+		if len(lines) > t.n {
+			lines = lines[1:]
+		}
+	}
+	return lines
+}
