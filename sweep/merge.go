@@ -87,6 +87,9 @@ func Merge(dirs ...string) (*Summary, error) {
 		shards []string
 		merged = map[key]*Outcome{}
 		from   = map[key]string{}
+
+		command     []string // the benchmark every result ran
+		commandFrom string
 	)
 	for _, dir := range dirs {
 		outs, s, err := LoadDir(dir)
@@ -108,6 +111,17 @@ func Merge(dirs ...string) (*Summary, error) {
 		}
 		for i := range outs {
 			o := &outs[i]
+			// Every result must come from the same benchmark: the same
+			// command line but for where its files went.
+			if o.Doc != nil {
+				cmd := benchCommand(o.Doc.Tool.Command)
+				if command == nil {
+					command, commandFrom = cmd, dir
+				} else if !slices.Equal(cmd, command) {
+					return nil, fmt.Errorf("%s: %s ran %q, not %q as in %s: the shards measured different benchmarks",
+						dir, o.Point.Name(), strings.Join(cmd, " "), strings.Join(command, " "), commandFrom)
+				}
+			}
 			idx := o.Point.Index
 			if idx < 0 || idx >= len(points) || points[idx] != o.Point {
 				return nil, fmt.Errorf("%s: point %s is not point %d of the grid", dir, o.Point.Name(), idx)
@@ -158,4 +172,18 @@ func gridString(g Grid) string {
 		s += " -gomaxprocs " + strings.Join(procs, ",")
 	}
 	return s
+}
+
+// benchCommand is a child's command line without the values of the flags
+// that name where its files go (-json, -profile), which differ per point.
+func benchCommand(cmd []string) []string {
+	out := make([]string, 0, len(cmd))
+	for i, a := range cmd {
+		if i > 0 && (cmd[i-1] == "-json" || cmd[i-1] == "-profile") {
+			out = append(out, "…")
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gcperf/gcperf/report"
@@ -192,5 +193,17 @@ func TestMergeConflicts(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("Merge(%q) = %v, want %q", c.dirs, err, c.want)
 		}
+	}
+}
+
+func TestBenchCommand(t *testing.T) {
+	a := benchCommand([]string{"gcperf", "-size=8", "-profile", "/p/gogc=50,rep=1", "-json", "/d/gogc=50,rep=1.json", "-overwrite"})
+	b := benchCommand([]string{"gcperf", "-size=8", "-profile", "/q/gogc=off,rep=2", "-json", "/e/gogc=off,rep=2.json", "-overwrite"})
+	c := benchCommand([]string{"gcperf", "-size=64", "-profile", "/p/gogc=50,rep=1", "-json", "/d/gogc=50,rep=1.json", "-overwrite"})
+	if !slices.Equal(a, b) {
+		t.Errorf("the same benchmark with other files: %q != %q", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("different benchmarks compare equal: %q", a)
 	}
 }

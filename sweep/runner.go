@@ -274,8 +274,10 @@ wait:
 			if r.MemCap <= 0 || killed != "" {
 				continue
 			}
-			if pr, err := env.ReadProcess(root, cmd.Process.Pid); err == nil && int64(pr.RSSBytes) > r.MemCap {
-				killed = fmt.Sprintf("exceeded the memory cap: RSS %s > %s", env.Bytes(int64(pr.RSSBytes)), env.Bytes(r.MemCap))
+			// The peak (VmHWM), not the current RSS: a child may have grown
+			// past the cap and shrunk between two polls.
+			if pr, err := env.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
+				killed = fmt.Sprintf("exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
 				kill(cmd)
 			}
 		case <-timeout:
@@ -325,10 +327,18 @@ wait:
 		}
 	}
 	// A result left by a failed child is kept aside, for a look, under a
-	// name that no reader of results and no resumed sweep takes for one.
+	// name that no reader of results and no resumed sweep takes for one;
+	// so are its profiles, which may be partial.
 	if _, err := os.Lstat(path); err == nil {
 		if os.Rename(path, filepath.Join(r.Dir, FailedName(file))) == nil {
 			o.File = FailedName(file)
+		}
+	}
+	if r.ProfileDir != "" {
+		pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
+		if _, err := os.Lstat(pd); err == nil {
+			os.RemoveAll(FailedName(pd))
+			os.Rename(pd, FailedName(pd))
 		}
 	}
 	return o, nil
