@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/gcperf/gcperf/workload"
@@ -47,9 +48,12 @@ func (p *Profiler) End(*workload.Result) {
 }
 
 // Profiles returns the profiles written, and the first error met starting
-// or stopping the profilers. It is empty when no timed run started.
+// or stopping the profilers; an error when no timed run started them.
 func (p *Profiler) Profiles() ([]Profile, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.profiles == nil && p.err == nil {
+		return nil, errors.New("no profile was taken: the benchmark ended before its first timed run")
+	}
 	return p.profiles, p.err
 }

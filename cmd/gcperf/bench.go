@@ -376,7 +376,16 @@ func (o *benchOptions) profileRun(ctx context.Context, inline *profiles.Profiler
 	if err != nil && res == nil {
 		return nil, err
 	}
-	return p.Profiles()
+	got, err := p.Profiles()
+	switch {
+	case err != nil:
+		return got, err
+	case res.Interrupted:
+		return got, fmt.Errorf("the profiled pass was interrupted after %d of %d runs: its profiles cover those only", len(res.Runs), cfg.Runs)
+	case res.Halted != "":
+		return got, fmt.Errorf("the profiled pass halted after %d of %d runs: %s", len(res.Runs), cfg.Runs, res.Halted)
+	}
+	return got, nil
 }
 
 // checkOutput refuses, before anything runs, an output file that exists

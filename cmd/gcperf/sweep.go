@@ -208,12 +208,18 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	for _, f := range set {
 		switch {
 		case f.Name == "profile":
-			// Each point profiles into a directory of its own.
+			// Each point profiles into a directory of its own, under one
+			// checked now, before anything runs.
 			d, err := filepath.Abs(f.Value.String())
+			if err == nil {
+				err = writableDir(d)
+			}
 			if err != nil {
 				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
 			}
 			plan.runner.ProfileDir = d
+		case f.Name == "profile-runs" && o.profileRuns < 1:
+			return fail(stderr, usagef("-profile-runs must be at least 1, got %d", o.profileRuns))
 		case !sweepOwn[f.Name]:
 			plan.runner.Args = append(plan.runner.Args, "-"+f.Name+"="+f.Value.String())
 		}
@@ -518,7 +524,9 @@ func sweepMerge(dirs []string, out string, overwrite bool, slo sweep.SLO, sloSet
 	if err != nil {
 		return fail(stderr, usagef("-merge: %v", oneLine(err)))
 	}
-	if sloSet {
+	// Advice over part of the grid could name a setting that a missing
+	// point beats: as a live single-shard sweep, an incomplete merge gives none.
+	if sloSet && s.Shard == "" {
 		a := sweep.Advise(s.Rows, s.Outcomes, slo)
 		s.Advice = &a
 	}
@@ -564,7 +572,8 @@ func sweepMerge(dirs []string, out string, overwrite bool, slo sweep.SLO, sloSet
 		fmt.Fprintf(stderr, "gcperf: sweep: merged into %s\n", out)
 	}
 	if s.Shard != "" {
-		fmt.Fprintf(stderr, "gcperf: sweep: the directories hold shard %s only: the grid is not complete\n", s.Shard)
+		fmt.Fprintf(stderr, "gcperf: sweep: the directories hold shard %s only: the grid is not complete, so no advice\n", s.Shard)
+		code = exitFail
 	}
 	failed := 0
 	for _, o := range s.Outcomes {
@@ -584,4 +593,21 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// writableDir creates dir if missing and checks that files can be created
+// in it.
+func writableDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return errors.New("not a directory")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return errors.Unwrap(err)
+	}
+	f, err := os.CreateTemp(dir, ".gcperf-check*")
+	if err != nil {
+		return fmt.Errorf("cannot write there: %w", errors.Unwrap(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -384,10 +384,11 @@ func TestSweepShardMerge(t *testing.T) {
 	if code != 0 || strings.Count(stdout, " 1/1 ") != 4 || !strings.Contains(stdout, "meets p99<=1s") || stderr != "" {
 		t.Errorf("merging the real shards: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	// One shard alone is a part of the grid.
-	code, _, stderr = gcperf(t, nil, "sweep", "-merge", real[0])
-	if code != 0 || !strings.Contains(stderr, "the directories hold shard 0/2 only: the grid is not complete") {
-		t.Errorf("merging one shard: exit %d, stderr:\n%s", code, stderr)
+	// One shard alone is a part of the grid: no advice, exit 1.
+	code, stdout, stderr = gcperf(t, nil, "sweep", "-merge", "-slo", "p99=1s", real[0])
+	if code != 1 || !strings.Contains(stderr, "the directories hold shard 0/2 only: the grid is not complete, so no advice") ||
+		strings.Contains(stdout, "meets") {
+		t.Errorf("merging one shard: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
 
@@ -412,6 +413,8 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"-memlimit", "1GB"}, `gcperf: -memlimit: "1GB" is not off or a size such as 512MiB`},
 		{[]string{"-gomaxprocs", "0"}, `gcperf: -gomaxprocs: "0" is not a positive integer`},
 		{[]string{"-count", "0"}, "gcperf: -count must be at least 1, got 0"},
+		{[]string{"-profile", filepath.Join(dir, "prof"), "-profile-runs", "0"}, "gcperf: -profile-runs must be at least 1, got 0"},
+		{[]string{"-profile", filepath.Join(file, "p")}, "gcperf: -profile " + filepath.Join(file, "p") + ": "},
 		{[]string{"-shard", "2/2"}, `gcperf: -shard: "2/2" is not i/n with 0 <= i < n, such as 0/2`},
 		{[]string{"-shard", "x"}, `gcperf: -shard: "x" is not i/n with 0 <= i < n, such as 0/2`},
 		{[]string{"-gogc", "50,100", "-shard", "0/3"}, "gcperf: -shard 0/3: the grid has 2 points, fewer than 3 shards"},
