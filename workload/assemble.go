@@ -182,6 +182,9 @@ func (e *engine) result(names []string) *Result {
 		}
 	}
 	res.P99 = latency.GCPerfP99(p99, perRun)
+	if e.hiccup != nil {
+		res.Hiccup = &Hiccup{Interval: e.cfg.Hiccup, Recorder: e.hiccup, Percentiles: latency.PercentilesOf(e.hiccup)}
+	}
 	e.summarizeGC(res)
 	return res
 }

@@ -40,6 +40,12 @@ type Config struct {
 	// one runtime/metrics read (about 0.7µs) between runs.
 	GCStats GCStats
 
+	// Hiccup, when positive, runs a hiccup meter during the timed runs: a
+	// goroutine that sleeps for Hiccup and records how late it wakes, what
+	// any goroutine of the process would have suffered (jHiccup's idea).
+	// It wakes 1/Hiccup times a second, for about a microsecond each.
+	Hiccup time.Duration
+
 	MaxDelay time.Duration // a random delay of 0..MaxDelay between operations, never timed
 	Timeout  time.Duration // per operation; 0 means none
 	Halt     HaltPolicy
@@ -140,6 +146,8 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("delay", "must not be negative, got %v", c.MaxDelay)
 	case c.Timeout < 0:
 		return badConfig("timeout", "must not be negative, got %v", c.Timeout)
+	case c.Hiccup < 0:
+		return badConfig("hiccup", "must not be negative, got %v", c.Hiccup)
 	case c.GCStats > GCStatsOff:
 		return badConfig("gcstats", "must be run, total or off, got %v", c.GCStats)
 	}

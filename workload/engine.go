@@ -137,6 +137,7 @@ type engine struct {
 	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
 	procBefore  env.Process
 	procAfter   env.Process
+	hiccup      *latency.Recorder
 	started     time.Time
 	ended       time.Time
 }
@@ -250,10 +251,17 @@ func (e *engine) run() {
 	g0, g1 := sampler.NewReading(), sampler.NewReading()
 	e.procBefore, _ = env.ReadSelf()
 	sampler.Read(g0)
+	var hiccups *hiccupMeter
+	if e.cfg.Hiccup > 0 {
+		hiccups = startHiccups(e.cfg.Hiccup)
+	}
 	e.t0 = time.Now()
 	close(e.timedGo)
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
+	if hiccups != nil {
+		e.hiccup = hiccups.stop()
+	}
 	sampler.Read(g1)
 	e.procAfter, _ = env.ReadSelf()
 	e.gcTotal = sampler.Delta(g0, g1)

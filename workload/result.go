@@ -87,6 +87,9 @@ type Result struct {
 	HeapAllocBytes   uint64
 	HeapAllocObjects uint64
 
+	// Hiccup is what the hiccup meter saw (Config.Hiccup), nil without one.
+	Hiccup *Hiccup
+
 	// GC is what the collector did during the timed runs (unless
 	// Config.GCStats is "off"), and Tail how the slowest runs relate to it.
 	GC   GCSummary
@@ -138,4 +141,12 @@ type GCSummary struct {
 type Tail struct {
 	Worst, WorstWithGC int
 	Runs, RunsWithGC   int
+}
+
+// Hiccup is what a hiccup meter saw during the timed runs: how late a
+// goroutine sleeping Interval at a time woke up, each time.
+type Hiccup struct {
+	Interval    time.Duration
+	Recorder    *latency.Recorder // one value per wake-up: the lateness
+	Percentiles latency.Percentiles
 }
