@@ -120,6 +120,25 @@ func Bench(w io.Writer, d *Document) error {
 			return err
 		}
 	}
+	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
+	if h := d.Hiccup; h != nil && h.Count > 0 {
+		res.Name = benchfmt.Name(benchName("hiccup", "interval="+h.Interval.String(), g.GOMAXPROCS))
+		res.Iters = int(h.Count)
+		res.Values = []benchfmt.Value{
+			{Value: float64(h.P50), Unit: "p50-ns"},
+			{Value: float64(h.P99), Unit: "p99-ns"},
+			{Value: float64(h.P999), Unit: "p99.9-ns"},
+			{Value: float64(h.Max), Unit: "max-ns"},
+		}
+		for _, v := range res.Values {
+			if !slices.Contains(units, v.Unit) {
+				units = append(units, v.Unit)
+			}
+		}
+		if err := bw.Write(res); err != nil {
+			return err
+		}
+	}
 	// Which way is better, for the units benchfmt has no default for.
 	for _, u := range units {
 		better := "lower"

@@ -44,6 +44,7 @@ func CSV(w io.Writer, d *Document) error {
 	c.environment()
 	c.timing()
 	c.gcperf()
+	c.hiccup()
 	cw.Flush()
 	if c.err != nil {
 		return c.err
@@ -60,7 +61,20 @@ const (
 	csvTiming     = "Timing"
 	csvGCPerf     = "GCPerfP99"
 	csvWorst      = "GCPerfP99 Worst Runs"
+	csvHiccup     = "Hiccups"
 )
+
+// hiccup writes the hiccup meter's figures, times in seconds.
+func (c *csvDoc) hiccup() {
+	h := c.d.Hiccup
+	if h == nil {
+		return
+	}
+	c.block(csvHiccup)
+	c.row("Interval", "Count", "P50", "P90", "P99", "P99.9", "P99.99", "Max")
+	c.row(csvSecs(h.Interval), csvInt(h.Count), csvSecs(h.P50), csvSecs(h.P90), csvSecs(h.P99),
+		csvSecs(h.P999), csvSecs(h.P9999), csvSecs(h.Max))
+}
 
 type csvDoc struct {
 	w   *csv.Writer

@@ -46,8 +46,23 @@ type Document struct {
 	GCPerfP99   P99         `json:"gcperfp99"`
 	Runs        []Run       `json:"runs"`
 	Profiling   *Profiling  `json:"profiling"` // null when no profile was asked for
+	Hiccup      *Hiccup     `json:"hiccup"`    // null without -hiccup
 	Interrupted bool        `json:"interrupted"`
 	Halted      string      `json:"halted,omitempty"`
+}
+
+// Hiccup is what the hiccup meter saw: how late a goroutine sleeping
+// Interval at a time woke, each time, during the timed runs.
+type Hiccup struct {
+	Interval  time.Duration    `json:"interval_ns"`
+	Count     int64            `json:"count"`
+	P50       time.Duration    `json:"p50_ns"`
+	P90       time.Duration    `json:"p90_ns"`
+	P99       time.Duration    `json:"p99_ns"`
+	P999      time.Duration    `json:"p999_ns"`
+	P9999     time.Duration    `json:"p9999_ns"`
+	Max       time.Duration    `json:"max_ns"`
+	Histogram []latency.Bucket `json:"histogram"`
 }
 
 // Profiling lists the profiles attached to the result and how they were
@@ -311,6 +326,11 @@ func New(res *workload.Result, meta Meta) *Document {
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes)},
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
+	}
+	if h := res.Hiccup; h != nil {
+		p := h.Percentiles
+		d.Hiccup = &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
+			P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
 	}
 	if len(meta.Profiles) > 0 {
 		d.Profiling = &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}

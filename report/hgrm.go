@@ -38,13 +38,24 @@ func HGRM(w io.Writer, d *Document) error {
 	if len(d.Operations) > 1 {
 		ops = append(ops, &d.Mix.Operation)
 	}
+	var hiccup *Operation
+	if h := d.Hiccup; h != nil {
+		// The hiccup meter's lateness, as one more block.
+		hiccup = &Operation{Name: "hiccup (interval " + h.Interval.String() + ")", Histogram: h.Histogram,
+			Runtime: Distribution{PMax: h.Max}}
+		ops = append(ops, hiccup)
+	}
 	for i, o := range ops {
 		if i > 0 {
 			if _, err := io.WriteString(w, "\n"); err != nil {
 				return err
 			}
 		}
-		if _, err := fmt.Fprintf(w, "# %s runtime (ms)\n", o.Name); err != nil {
+		what := "runtime"
+		if o == hiccup {
+			what = "lateness"
+		}
+		if _, err := fmt.Fprintf(w, "# %s %s (ms)\n", o.Name, what); err != nil {
 			return err
 		}
 		r := histogramOf(o)

@@ -23,6 +23,7 @@ func Text(w io.Writer, d *Document) error {
 	p.stats(d)
 	p.errors(d)
 	p.gc(d)
+	p.hiccup(d)
 	p.gcperf(d)
 	p.profiles(d)
 	p.footer(d)
@@ -269,6 +270,16 @@ func (p *printer) gc(d *Document) {
 	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
 		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
 		env.Bytes(int64(g.HeapLive)), env.HeapGoal(g.HeapGoal), env.Bytes(int64(d.Process.PeakRSSBytes)))
+}
+
+// hiccup prints what the hiccup meter saw.
+func (p *printer) hiccup(d *Document) {
+	h := d.Hiccup
+	if h == nil {
+		return
+	}
+	p.f("\nHiccups (a goroutine sleeping %s, %d times: how late it woke): P50 %s, P90 %s, P99 %s, P99.9 %s, P99.99 %s, max %s\n",
+		dur(h.Interval), h.Count, dur(h.P50), dur(h.P90), dur(h.P99), dur(h.P999), dur(h.P9999), dur(h.Max))
 }
 
 func (p *printer) gcperf(d *Document) {

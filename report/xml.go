@@ -75,6 +75,19 @@ type xmlDoc struct {
 	Runs          []xmlRun          `xml:"runs>run"`
 	Statistics    xmlStatistics     `xml:"statistics"`
 	GCPerfP99     xmlP99            `xml:"gcperfp99"`
+	Hiccup        *xmlHiccup        `xml:"hiccup"`
+}
+
+// xmlHiccup is the hiccup meter's figures, in nanoseconds.
+type xmlHiccup struct {
+	Interval time.Duration `xml:"interval_ns,attr"`
+	Count    int64         `xml:"count,attr"`
+	P50      time.Duration `xml:"p50_ns,attr"`
+	P90      time.Duration `xml:"p90_ns,attr"`
+	P99      time.Duration `xml:"p99_ns,attr"`
+	P999     time.Duration `xml:"p999_ns,attr"`
+	P9999    time.Duration `xml:"p9999_ns,attr"`
+	Max      time.Duration `xml:"max_ns,attr"`
 }
 
 type xmlTool struct {
@@ -409,6 +422,10 @@ func newXMLDoc(d *Document) *xmlDoc {
 	for _, w := range f.Worst {
 		x.GCPerfP99.Worst = append(x.GCPerfP99.Worst, xmlWorst{Run: w.Run, Time: w.Time, Throughput: xmlFloat(w.Throughput),
 			GCCycles: w.GCCycles, STW: w.STW, AssistCPU: w.AssistCPU})
+	}
+	if h := d.Hiccup; h != nil {
+		x.Hiccup = &xmlHiccup{Interval: h.Interval, Count: h.Count, P50: h.P50, P90: h.P90, P99: h.P99,
+			P999: h.P999, P9999: h.P9999, Max: h.Max}
 	}
 	return x
 }
