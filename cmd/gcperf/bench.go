@@ -64,6 +64,7 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&o.haltTime, "halt-on-timeout", false, "stop at the first timeout")
 	fs.BoolVar(&o.haltAny, "halt-any", false, "stop at the first failure of any kind")
 	fs.StringVar(&o.gcstats, "gcstats", "run", "follow the collector: `mode` run (each run and the total; ~0.7µs between runs), total, or off")
+	fs.DurationVar(&c.Hiccup, "hiccup", 0, "run a hiccup meter: a goroutine sleeping `d` at a time, recording how late it wakes (0: none)")
 	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
 	o.out = map[string]*string{}
 	for _, f := range formats {

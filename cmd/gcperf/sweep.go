@@ -32,13 +32,14 @@ type sweepFlags struct {
 	resume                     bool
 	shard                      string
 	merge                      bool
+	mix                        string // -mix: read by the sweep, its operations passed to the children
 }
 
 // sweepOwn names the flags that are the sweep's, never passed to a child.
 var sweepOwn = map[string]bool{
 	"gogc": true, "memlimit": true, "gomaxprocs": true, "count": true, "point-timeout": true,
 	"point-memory": true, "slo": true, "resume": true, "shard": true, "merge": true,
-	"out": true, "overwrite": true,
+	"out": true, "overwrite": true, "mix": true,
 }
 
 // notInSweep are the run flags a child cannot take, with the reason.
@@ -74,6 +75,8 @@ func newSweepFlags(list bool) (*flag.FlagSet, *benchOptions, *sweepFlags, []*int
 	fs.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
 	fs.StringVar(&sf.shard, "shard", "", "run shard `i/n` of the grid: the points whose index mod n is i")
 	fs.BoolVar(&sf.merge, "merge", false, "merge the sweeps in the directories given as arguments (shards) instead of running one")
+	fs.StringVar(&sf.mix, "mix", "", "read operations from `file` as gcperf run -mix does, before those given as arguments; "+
+		"the sweep reads it once and passes its operations to every child as arguments")
 	o := &benchOptions{}
 	def := workload.DefaultConfig()
 	if list {
@@ -123,11 +126,12 @@ the repeats, * marks the Pareto frontier of P99 against peak RSS, and with
 on every repeat.
 
 The benchmark is gcperf's alloc.list (-size, -base, -chunk) or, when
-operations follow the flags, gcperf run's mix. The run flags you set are
-passed to every child as given. A point that fails (exits non-zero, is killed,
-exceeds -point-timeout or -point-memory) is recorded with its reason and the
-sweep goes on; the exit status is then 1. Interrupt stops the running point
-and prints the table of the finished ones; -resume finishes the sweep.
+operations follow the flags or -mix names a file of them, gcperf run's mix.
+The run flags you set are passed to every child as given. A point that fails
+(exits non-zero, is killed, exceeds -point-timeout or -point-memory) is
+recorded with its reason and the sweep goes on; the exit status is then 1.
+Interrupt stops the running point and prints the table of the finished ones;
+-resume finishes the sweep.
 
 -shard i/n runs a part of the grid (in a batch job, say); gcperf sweep -merge
 joins the shards' directories into one sweep.
@@ -147,7 +151,7 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	if fs.NArg() > 0 && !sf.merge {
+	if (fs.NArg() > 0 || sf.mix != "") && !sf.merge {
 		fs, o, sf, sizes = newSweepFlags(false)
 		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 			return code
@@ -194,8 +198,11 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 		hint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sizes[0], *sizes[1], *sizes[2])
 	} else {
 		plan.runner.Args = []string{"run"}
-		plan.runner.Ops = fs.Args()
-		if mix, err = parseMix(fs.Args()); err != nil {
+		// A mix file is read once, here: its operations go to every child
+		// as arguments, so that the points run the same mix even if the
+		// file changes during the sweep, and -resume, which compares the
+		// children's command lines, reruns the points of an edited one.
+		if mix, plan.runner.Ops, err = loadMix(sf.mix, fs.Args()); err != nil {
 			return fail(stderr, err)
 		}
 	}
