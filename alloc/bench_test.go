@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,4 +105,51 @@ func BenchmarkListRatio(b *testing.B) {
 	b.ReportMetric(ratios[len(ratios)/2], "engine/plain")
 	b.ReportMetric(float64(plain.Nanoseconds())/float64(len(ratios)*sideRuns), "plain-ns/run")
 	b.ReportMetric(float64(engine.Nanoseconds())/float64(len(ratios)*sideRuns), "engine-ns/run")
+}
+
+// BenchmarkWorkloads runs each registered alloc workload at its defaults:
+// Setup outside the timing, then one Step (one run, without the engine) per
+// iteration. It reports B/op as the heap counts it (runtime/metrics
+// /gc/heap/allocs:bytes, so size-class rounding included) and the
+// workload's results per second (nodes/s, objects/s, buffers/s, entries/s).
+func BenchmarkWorkloads(b *testing.B) {
+	for _, s := range workload.Specs() {
+		if !strings.HasPrefix(s.Name, "alloc.") {
+			continue
+		}
+		b.Run(strings.TrimPrefix(s.Name, "alloc."), func(b *testing.B) {
+			op := newOp(b, s.Name, nil)
+			if err := op.Setup(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			defer op.Teardown()
+			runtime.GC()
+			before := readMetric("/gc/heap/allocs:bytes")
+			n := 0
+			for b.Loop() {
+				op.Step()
+				n++
+			}
+			allocated := readMetric("/gc/heap/allocs:bytes") - before
+			b.ReportMetric(float64(allocated)/float64(n), "B/op")
+			b.ReportMetric(float64(resultsPerRun(op))*float64(n)/b.Elapsed().Seconds(), op.Unit()+"/s")
+		})
+	}
+}
+
+// resultsPerRun is what one run of op counts as results.
+func resultsPerRun(op stepper) int64 {
+	switch o := op.(type) {
+	case *List:
+		return int64(o.Chunk)
+	case *Tree:
+		return treeNodes(o.Depth)
+	case *Small:
+		return int64(o.N)
+	case *Ring:
+		return int64(o.Per)
+	case *Map:
+		return int64(o.Replaced())
+	}
+	panic(fmt.Sprintf("resultsPerRun: %T", op))
 }
