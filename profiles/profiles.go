@@ -1,12 +1,3 @@
-// Package profiles attaches profiles to a benchmark: CPU, heap (with
-// allocations), block, mutex, execution trace and fgprof's wall-clock
-// profile, and reads pprof files back into top-N summaries with
-// github.com/google/pprof/profile.
-//
-// Profilers distort what gcperf measures (fgprof stops the world about 99
-// times a second, CPU profiling interrupts with signals, tracing costs
-// several percent), so gcperf profiles a separate pass of the workload after
-// the measured runs unless asked to profile the measured runs themselves.
 package profiles
 
 import "time"

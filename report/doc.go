@@ -1,11 +1,52 @@
 // Package report turns a measured workload.Result into the documents users
-// read. It formats what package latency computed and never computes
-// statistics of its own.
+// read, reads saved results back, and compares results. It formats what
+// package latency computed and never computes statistics of its own.
 //
-// Every format renders one Document, built from a Result by New, so that a
-// saved JSON document (ReadJSON) renders exactly as the live result did:
+//	res, err := workload.Run(ctx, cfg, mix)
+//	// ...
+//	e, _ := env.Capture(ctx, "/") // a failed part is a warning: the rest is filled in
+//	doc := report.New(res, report.Meta{Version: "0.1.0", Command: os.Args, Env: e})
+//	err = report.Text(os.Stdout, doc)
+//	err = report.WriteFile("result.json", os.Stdout, false, func(w io.Writer) error {
+//		return report.JSON(w, doc)
+//	})
 //
-//	doc := report.New(res, report.Meta{Version: "0.1.0", Go: env.ReadGo()})
-//	err := report.Text(os.Stdout, doc)
-//	err = report.JSON(f, doc)
+// # Documents
+//
+// Every format renders one [Document], built from a Result by [New] with the
+// [Meta] the Result does not know (version, command line, environment,
+// profiles), so that a saved JSON document ([ReadJSON]) renders exactly as
+// the live result did. A Document holds the settings ([Config]), the
+// environment, the timing and the harness's own allocations, the collector's
+// activity ([GC], [Tail]), the process's counters, the statistics of each
+// operation ([Operation]) and of the mix ([Mix]) with their runtime
+// histograms, GCPerfP99's figures ([P99]), every timed run ([Run], [RunOp]),
+// the hiccup meter's figures ([Hiccup]) and the profiles taken
+// ([Profiling]).
+//
+// # Formats
+//
+//   - [Text]: the console report;
+//   - [JSON]: the Document itself, schema [Schema] ("gcperf/v1"), durations in
+//     integer nanoseconds under keys ending in _ns; [ReadJSON] reads it back
+//     and refuses anything else ([ErrNotResult]) and other schemas
+//     ([ErrSchema]);
+//   - [CSV] and [XML]: in the shape of the SPARQL Query Benchmarker's results;
+//   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
+//   - [Bench]: the Go benchmark format, one line per operation, so that
+//     benchstat compares gcperf runs with each other and with go test
+//     benchmarks that use workload.Benchmark (same units).
+//
+// [WriteFile] writes any of them through a temporary file renamed into
+// place, so that a crash or an error never leaves half a report, and
+// refuses to replace a file unless asked ([ErrExists]).
+//
+// # Comparisons
+//
+// [ReadSamples] reads one side of a comparison, a gcperf JSON result
+// ([SamplesOf]) or a Go benchmark file ([ReadBench]); [Compare] compares two
+// sides metric by metric with latency.Compare (medians, confidence
+// intervals, the Mann-Whitney U test), [Comparison.Regressions] picks the
+// regressions beyond a threshold, and [CompareText] and [CompareJSON] print
+// the comparison.
 package report

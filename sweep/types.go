@@ -1,13 +1,3 @@
-// Package sweep runs a benchmark over a grid of GOGC × GOMEMLIMIT (×
-// GOMAXPROCS) settings, one fresh child process per point and repeat, and
-// turns the results into a table, the Pareto frontier between tail latency
-// and memory, and advice against a latency SLO.
-//
-// The heap of one point never leaks into the next: each runs in its own
-// process, with its settings in its environment, and the parent checks that
-// the child's runtime applied them. Repeats are interleaved (repeat 1 of every
-// point, then repeat 2, ...) so that the machine's drift spreads across
-// points.
 package sweep
 
 import (

@@ -1,14 +1,41 @@
 // Package workload is gcperf's engine: it runs operations through warmups
-// and timed runs and returns what it measured.
+// and timed runs, the way a latency benchmark must, and returns everything
+// it measured. The gcperf command is a front end to it; a Go program or a
+// Go benchmark can use it directly.
 //
-// An Operation is anything with a Name and a Run method. Run receives a
-// Probe: it calls Probe.Respond when it starts responding (its response
-// time; without it, the response time is the runtime) and Probe.Results to
-// count what it produced. Operations can be registered by name with typed
-// parameters (Register, New) so that the command line and mix files can
-// build them; noop, spin and sleep are built in.
+//	cfg := workload.DefaultConfig() // 5 warmups, 25 runs, 1 outlier at each end, random order
+//	cfg.Seed = 1                    // the same seed repeats the same orders
+//	res, err := workload.Run(ctx, cfg, workload.Mix{myOp, workload.Noop{}})
+//	if err != nil {
+//		return err // the benchmark could not start, or a Teardown failed
+//	}
+//	s := res.Operations[0].Stats
+//	fmt.Println(s.Runs, s.Errors, s.Runtime.Mean, s.Runtime.Percentiles.P99)
 //
-// Run executes a Mix according to a Config:
+// # Operations
+//
+// An [Operation] is anything with a Name and a Run method. Run receives a
+// [Probe]: it calls [Probe.Respond] when it starts responding (its response
+// time; without it, the response time is the runtime) and [Probe.Results] to
+// count what it produced, in the unit its Unit method names ([Uniter]).
+// Optional interfaces add what an operation needs: [Setupper] and
+// [Teardowner] run once, outside every timed region; a [Cloner] gives each
+// goroutine its own copy; a [Describer] shows its parameters in reports; a
+// [Footprinter] says how much memory it keeps live.
+//
+// An operation's error counts as a failure of category "error", or of the
+// category its Category() string method names; a timeout, a panic (which is
+// recovered) and an interrupt have categories of their own
+// ([CategoryTimeout], [CategoryPanic], [CategoryInterrupt]).
+//
+// Operations can be registered by name with typed parameters ([Register],
+// [Spec], [Param]) so that text can build them ([New]): gcperf's command line
+// and mix files do. noop, spin and sleep are built in; package alloc
+// registers the allocation workloads when imported.
+//
+// # Running
+//
+// [Run] executes a [Mix] according to a [Config]:
 //
 //   - Config.Warmups runs of the mix first, not recorded; then Config.Runs
 //     timed runs, each running the mix once;
@@ -23,16 +50,58 @@
 //   - Config.Threads goroutines take runs from one shared pool; each records
 //     into its own latency.Recorder, merged at the end, and the Stats gain
 //     the "actual" figures over wall time;
+//   - Config.GCStats follows the collector per run (the default), for the
+//     timed runs as a whole, or not at all; Config.Hiccup adds a hiccup meter,
+//     a goroutine that records how late it wakes from each sleep;
 //   - closing Config.Stop ends the benchmark after the runs in progress;
-//     cancelling the context also cancels the operations in progress.
+//     cancelling the context also cancels the operations in progress. Either
+//     way Run returns what was measured, marked Interrupted.
+//
+// [Config.Validate] names the first bad setting ([ConfigError], wrapping
+// [ErrConfig]); Run validates before it starts anything.
+//
+// # Results
+//
+// A [Result] holds, for each position of the mix ([OpResult]) and for the
+// mix as a whole ([MixResult]), the statistics of package latency
+// (latency.Stats: counts, failures by category, mean-based figures without
+// the Config.Outliers best and worst values, percentiles over every
+// successful execution) and the Recorders behind them; every timed run
+// ([RunRecord], with what the collector did during it) and every execution
+// ([Execution]); GCPerfP99's figures; the collector's activity during the
+// timed runs ([GCSummary]) and how the slowest runs relate to it ([Tail]).
+// The mix's runtime is the sum of its operations' runtimes, not the wall
+// time of the loop. Package report turns a Result into documents.
+//
+// # Guarantees
 //
 // The timed region is the operation and two monotonic clock reads around
 // it. Everything the engine records goes into memory allocated (and
-// touched) before the first timed run, and the heap allocated during the
-// timed runs is read from runtime/metrics into Result.HeapAllocBytes: with
-// noop it is zero. The mix's runtime is the sum of its operations'
-// runtimes, not the wall time of the loop.
+// touched) before the first timed run ([Config.Footprint] says how much), so
+// the engine allocates nothing while the operations are timed: the heap
+// allocated during the timed runs is read from runtime/metrics into
+// Result.HeapAllocBytes, and with noop it is zero, with timeouts, threads,
+// the GC readings between runs and Verbose too. What the operations allocate
+// is theirs: an operation that allocates once per goroutine does it in Setup
+// (or Clone), as Sleep does with its timer.
 //
-// Observers (Verbose, or your own) see each run start and end, between
+// Failures never stop a benchmark unless Config.Halt says so, and Run
+// returns a Result for every benchmark that started, however it ended.
+//
+// # Observers and Go benchmarks
+//
+// Observers ([Verbose], package profiles' Profiler, or your own [Observer])
+// see the benchmark begin and end and each run start and end, between
 // operations.
+//
+// [Benchmark] runs the engine inside a go test benchmark: one Run with b.N
+// timed runs, the benchmark timer running during the timed runs only, and
+// the engine's figures reported as benchmark metrics (p50-ns, p99-ns,
+// max-ns, gc-cycles/op, stw-ns/op...):
+//
+//	func BenchmarkCache(b *testing.B) {
+//		cfg := workload.DefaultConfig()
+//		cfg.Seed = 1
+//		workload.Benchmark(b, cfg, workload.Mix{newCacheOp()})
+//	}
 package workload

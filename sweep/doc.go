@@ -1,0 +1,55 @@
+// Package sweep runs a benchmark over a grid of GOGC × GOMEMLIMIT (×
+// GOMAXPROCS) settings, one fresh child process per point and repeat, and
+// turns the results into a table, the Pareto frontier between tail latency
+// and memory, and advice against a latency SLO. It is what gcperf sweep runs.
+//
+//	gogc, err := sweep.ParseGOGC("50,100,200,off")
+//	mem, err := sweep.ParseMemLimit("off,512MiB")
+//	slo, err := sweep.ParseSLO("p99=5ms")
+//	r := &sweep.Runner{Exe: exe, Args: []string{"-size=64", "-runs=200"}, Dir: dir, Count: 3}
+//	outs, err := r.Run(ctx, sweep.Grid{GOGC: gogc, MemLimit: mem}.Points())
+//	rows := sweep.Summarize(outs)
+//	sweep.MarkFrontier(rows)
+//	adv := sweep.Advise(rows, outs, slo)
+//	err = sweep.Table(os.Stdout, rows, &adv)
+//
+// # The grid
+//
+// A [Grid] lists the values of each axis, as [ParseGOGC], [ParseMemLimit]
+// and [ParseGOMAXPROCS] read them from flags: normalised, with two spellings
+// of one setting refused as a duplicate. [Grid.Points] crosses them into
+// [Point] values, GOGC outermost; a point names its files ([Point.Name],
+// [Point.FileName]) and gives its settings as environment variables
+// ([Point.Env]). [ParseShard] and [Point.InShard] split a grid between
+// machines; [ParseSLO] reads the service level to advise against ([SLO]).
+// Every error about a flag's value is a [FlagError] wrapping [ErrUsage].
+//
+// # Running
+//
+// A [Runner] runs each repeat of each point in a child process: gcperf's
+// own executable with the point's settings in its environment, writing a
+// JSON result that the parent reads back into an [Outcome]. It guarantees:
+//
+//   - the heap of one point never leaks into the next: each runs in its own
+//     process, and the parent checks that the child's runtime applied the
+//     settings ([CheckApplied]);
+//   - repeats are interleaved (repeat 1 of every point, then repeat 2, ...)
+//     so that the machine's drift spreads across points;
+//   - a point that crashes, runs past Runner.Timeout or grows above
+//     Runner.MemCap is recorded as failed, with its reason and the last lines
+//     of its stderr, and the sweep goes on;
+//   - a child that is killed leaves no half result, and Runner.Resume skips
+//     the points whose complete result is already there.
+//
+// # Results
+//
+// [Summarize] makes one [Row] per point, each figure the median over its
+// successful repeats; [MarkFrontier] marks the rows on the Pareto frontier
+// of P99 against peak RSS; [Advise] picks the setting with the lowest peak
+// RSS that meets the SLO on every repeat, or names the closest ([Advice]).
+// [Table] prints the rows, [CSV] writes sweep.csv, [Bench] every repeat in
+// the Go benchmark format with the settings in the benchmark names (for
+// benchstat -col /gogc), and [WriteJSON] the sweep's record ([Summary],
+// sweep.json). [LoadDir] reads a sweep's directory back, and [Merge] joins
+// the directories of the shards of one sweep.
+package sweep
