@@ -56,6 +56,21 @@ func (r *Recorder) Record(d time.Duration) {
 	_ = r.h.RecordValue(int64(d))
 }
 
+// RecordCorrected records d, and, when d exceeds the expected interval
+// between two values, the values a sampler that was stalled for d would
+// have recorded had it not been (d-interval, d-2*interval, ... down to
+// interval): HdrHistogram's correction for coordinated omission. It does not
+// allocate.
+func (r *Recorder) RecordCorrected(d, interval time.Duration) {
+	r.Record(d)
+	if interval <= 0 {
+		return
+	}
+	for missing := d - interval; missing >= interval; missing -= interval {
+		r.Record(missing)
+	}
+}
+
 // Merge adds every value recorded in o to r. o is unchanged.
 func (r *Recorder) Merge(o *Recorder) {
 	if o == nil {

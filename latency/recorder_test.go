@@ -358,3 +358,22 @@ func TestRecorderBucketsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// RecordCorrected back-fills the values a stalled sampler missed: 5ms at a
+// 1ms interval is 5ms, 4ms, 3ms, 2ms and 1ms.
+func TestRecorderRecordCorrected(t *testing.T) {
+	r := NewRecorder()
+	r.RecordCorrected(5*time.Millisecond, time.Millisecond)
+	if r.Count() != 5 || r.Min() != time.Millisecond || r.Max() != 5*time.Millisecond {
+		t.Errorf("count %d, min %v, max %v; want 5, 1ms, 5ms", r.Count(), r.Min(), r.Max())
+	}
+	r.Reset()
+	r.RecordCorrected(500*time.Microsecond, time.Millisecond) // below the interval: one value
+	r.RecordCorrected(time.Millisecond, 0)                    // no interval: one value
+	if r.Count() != 2 {
+		t.Errorf("count %d, want 2", r.Count())
+	}
+	if n := testing.AllocsPerRun(10, func() { r.RecordCorrected(20*time.Millisecond, time.Millisecond) }); n != 0 {
+		t.Errorf("RecordCorrected allocates %v times", n)
+	}
+}

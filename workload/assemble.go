@@ -182,6 +182,9 @@ func (e *engine) result(names []string) *Result {
 		}
 	}
 	res.P99 = latency.GCPerfP99(p99, perRun)
+	if e.interval > 0 {
+		e.openLoop(res)
+	}
 	if e.hiccup != nil {
 		res.Hiccup = &Hiccup{Interval: e.cfg.Hiccup, Recorder: e.hiccup, Percentiles: latency.PercentilesOf(e.hiccup)}
 	}
@@ -235,4 +238,26 @@ func (e *engine) allDone() bool {
 		}
 	}
 	return true
+}
+
+// openLoop merges the corrected latencies and summarises the schedule.
+func (e *engine) openLoop(res *Result) {
+	ol := &OpenLoop{Rate: e.cfg.Rate, Interval: time.Duration(e.interval)}
+	for i := range res.Operations {
+		op := &res.Operations[i]
+		op.Corrected = latency.NewRecorder()
+		for _, w := range e.workers {
+			op.Corrected.Merge(w.cor[i])
+		}
+		op.CorrectedPercentiles = latency.PercentilesOf(op.Corrected)
+	}
+	for _, w := range e.workers {
+		ol.MaxLateness = max(ol.MaxLateness, w.maxLate)
+		ol.LateStarts += w.lateStarts
+	}
+	if secs := res.Elapsed.Seconds(); secs > 0 {
+		ol.Achieved = float64(len(res.Executions)) / secs
+	}
+	ol.Behind = ol.Achieved < 0.95*ol.Rate
+	res.OpenLoop = ol
 }

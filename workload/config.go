@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -43,8 +44,18 @@ type Config struct {
 	// Hiccup, when positive, runs a hiccup meter during the timed runs: a
 	// goroutine that sleeps for Hiccup and records how late it wakes, what
 	// any goroutine of the process would have suffered (jHiccup's idea).
-	// It wakes 1/Hiccup times a second, for about a microsecond each.
+	// It wakes 1/Hiccup times a second, for about a microsecond each; 0 is
+	// none, and the shortest interval is 100µs.
 	Hiccup time.Duration
+
+	// Rate, when positive, runs the timed runs open loop: operation number
+	// s (run i, position j: s = i*OpsPerRun + j) is scheduled to start at
+	// s/Rate seconds after the timed runs begin, whichever goroutine claims
+	// its run, and latency is measured from that intended start as well as
+	// from the actual one (see OpResult.Corrected). 0 runs them closed loop,
+	// each operation starting as soon as the previous one ends. Warmups
+	// always run closed loop.
+	Rate float64 // operations per second across all threads
 
 	MaxDelay time.Duration // a random delay of 0..MaxDelay between operations, never timed
 	Timeout  time.Duration // per operation; 0 means none
@@ -144,15 +155,21 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("sample", "draws %d operations per run without repeats from a mix of %d", c.Sample, mixLen)
 	case c.MaxDelay < 0:
 		return badConfig("delay", "must not be negative, got %v", c.MaxDelay)
+	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
+		return badConfig("rate", "must be a finite number of operations per second, at least 0, got %v", c.Rate)
+	case c.Rate > 0 && c.MaxDelay > 0:
+		return badConfig("rate", "cannot be combined with a delay (-delay): the schedule sets the pace")
 	case c.Timeout < 0:
 		return badConfig("timeout", "must not be negative, got %v", c.Timeout)
-	case c.Hiccup < 0:
-		return badConfig("hiccup", "must not be negative, got %v", c.Hiccup)
+	case c.Hiccup < 0 || (c.Hiccup > 0 && c.Hiccup < minHiccup):
+		return badConfig("hiccup", "must be 0 (none) or at least %v, got %v", minHiccup, c.Hiccup)
 	case c.GCStats > GCStatsOff:
 		return badConfig("gcstats", "must be run, total or off, got %v", c.GCStats)
 	}
 	if n := int64(c.Runs) * int64(c.OpsPerRun(mixLen)); n > maxExecutions {
 		return badConfig("runs", "asks for %d operations (runs × operations per run), at most %d are supported", n, int64(maxExecutions))
+	} else if c.Rate > 0 && float64(n)/c.Rate > maxSchedule.Seconds() {
+		return badConfig("rate", "of %v/s spreads %d operations over more than %v", c.Rate, n, maxSchedule)
 	}
 	return nil
 }
@@ -161,4 +178,5 @@ const (
 	maxOps        = 1 << 15
 	maxThreads    = 1<<16 - 1 // Execution.Thread is a uint16
 	maxExecutions = 1 << 31
+	maxSchedule   = 100 * 365 * 24 * time.Hour // the open-loop schedule fits a time.Duration
 )

@@ -139,6 +139,7 @@ type engine struct {
 	procAfter   env.Process
 	hiccup      *latency.Recorder
 	started     time.Time
+	interval    float64 // open loop (Config.Rate > 0): nanoseconds between scheduled starts
 	ended       time.Time
 }
 
@@ -156,7 +157,14 @@ type worker struct {
 	mixRT  *latency.Recorder
 	mixRsp *latency.Recorder
 	first  map[firstKey]string
-	begun  bool
+
+	// Open loop (Config.Rate > 0): latency from the intended start, per
+	// operation, and how late the starts were.
+	cor        []*latency.Recorder
+	maxLate    time.Duration
+	lateStarts int64
+	slack      time.Duration // how long before an intended start to stop sleeping
+	begun      bool
 
 	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
 	// gcValid, and is the end of this goroutine's previous timed run.
@@ -174,6 +182,9 @@ type firstKey struct {
 // prepare allocates everything the timed runs write to, touches it so that no
 // page fault lands in them, and sets the operations up.
 func (e *engine) prepare() error {
+	if e.cfg.Rate > 0 {
+		e.interval = 1e9 / e.cfg.Rate
+	}
 	e.runs = make([]RunRecord, e.cfg.Runs)
 	e.execs = make([]Execution, e.cfg.Runs*e.k)
 	for i := range e.runs {
@@ -194,6 +205,12 @@ func (e *engine) prepare() error {
 			mixRT:  latency.NewRecorder(),
 			mixRsp: latency.NewRecorder(),
 			first:  map[firstKey]string{},
+		}
+		if e.cfg.Rate > 0 {
+			w.cor = make([]*latency.Recorder, len(e.mix))
+			for i := range w.cor {
+				w.cor[i] = latency.NewRecorder()
+			}
 		}
 		e.workers = append(e.workers, w)
 		if e.cfg.Timeout > 0 {
@@ -236,6 +253,11 @@ func (e *engine) run() {
 	for _, w := range e.workers {
 		go func() {
 			defer done.Done()
+			if e.cfg.Rate > 0 {
+				// A goroutine's first sleep allocates its timer: let that
+				// happen here, not in the timed runs.
+				time.Sleep(time.Nanosecond)
+			}
 			w.loop(Warmup, e.cfg.Warmups, &e.nextWarmup)
 			e.warmDone.Done()
 			<-e.timedGo
@@ -249,21 +271,24 @@ func (e *engine) run() {
 	// read around the timed runs only; the process's, just outside that.
 	sampler := env.NewGCSampler()
 	g0, g1 := sampler.NewReading(), sampler.NewReading()
-	e.procBefore, _ = env.ReadSelf()
-	sampler.Read(g0)
 	var hiccups *hiccupMeter
 	if e.cfg.Hiccup > 0 {
-		hiccups = startHiccups(e.cfg.Hiccup)
+		hiccups = newHiccupMeter(e.cfg.Hiccup) // allocates: before the counters are read
+	}
+	e.procBefore, _ = env.ReadSelf()
+	sampler.Read(g0)
+	if hiccups != nil {
+		hiccups.start()
 	}
 	e.t0 = time.Now()
 	close(e.timedGo)
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
+	sampler.Read(g1)
+	e.procAfter, _ = env.ReadSelf()
 	if hiccups != nil {
 		e.hiccup = hiccups.stop()
 	}
-	sampler.Read(g1)
-	e.procAfter, _ = env.ReadSelf()
 	e.gcTotal = sampler.Delta(g0, g1)
 	e.allocBytes = e.gcTotal.AllocBytes
 	e.allocObjs = e.gcTotal.AllocObjects
@@ -329,12 +354,18 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	}
 	maxDelay := int64(e.cfg.MaxDelay)
 	timeout := e.cfg.Timeout
+	open := timed && e.interval > 0
+	var intended time.Time
 	p := &w.probe
 	for j, opi := range order {
 		if maxDelay > 0 {
 			if d := w.ord.delay(maxDelay); w.begun && d > 0 {
 				time.Sleep(time.Duration(d))
 			}
+		}
+		if open {
+			intended = e.t0.Add(time.Duration(float64(i*e.k+j) * e.interval))
+			w.waitUntil(intended)
 		}
 		w.begun = true
 		ctx := e.ctx
@@ -383,9 +414,23 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		if j == 0 {
 			rec.Start = execs[0].Start
 		}
+		var late time.Duration
+		if open {
+			late = p.start.Sub(intended)
+			w.maxLate = max(w.maxLate, late)
+			if float64(late) > e.interval {
+				w.lateStarts++
+			}
+		}
 		if cat != 0 {
 			rec.Errors++
 			continue
+		}
+		if open {
+			// From the intended start: the time the operation waited
+			// behind a stalled schedule counts. (A start ahead of the
+			// schedule happens only after a stop or a cancellation.)
+			w.cor[opi].Record(max(late, 0) + rt)
 		}
 		w.rt[opi].Record(rt)
 		w.resp[opi].Record(resp)
@@ -408,6 +453,58 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		w.mixRsp.Record(rec.Response)
 	}
 	return rec
+}
+
+// How long before an operation's intended start the open loop stops
+// sleeping and spins on the clock. time.Sleep wakes late: by tens of
+// microseconds on an idle machine, by a millisecond or more on a loaded one.
+// Each goroutine learns how late its sleeps wake (worker.slack) and spins
+// for that long, at least minSpin and at most maxSpin: spinning costs CPU,
+// waking late would be counted against the system measured.
+const (
+	minSpin = 100 * time.Microsecond
+	maxSpin = 2 * time.Millisecond
+)
+
+// waitUntil returns at t, or at once when t has passed (the schedule is
+// behind), sleeping until worker.slack before t and spinning on the
+// monotonic clock after. It sleeps at most 10ms at a time, to see the
+// benchmark stop or its context end; then it returns early. It is never
+// timed, and does not allocate (the goroutine's timer was allocated before
+// the timed runs).
+func (w *worker) waitUntil(t time.Time) {
+	e := w.e
+	w.slack = max(w.slack, minSpin)
+	for {
+		d := time.Until(t)
+		if d <= 0 {
+			return
+		}
+		if d <= w.slack {
+			break
+		}
+		if e.stopped.Load() || e.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-e.stop:
+			e.interrupted.Store(true)
+			e.stopped.Store(true)
+			return
+		default:
+		}
+		asked := min(d-w.slack, 10*time.Millisecond)
+		before := time.Now()
+		time.Sleep(asked)
+		// Learn quickly that sleeps wake late, and forget it slowly.
+		if over := time.Since(before) - asked; over > w.slack {
+			w.slack = min(over+over/4, maxSpin)
+		} else {
+			w.slack = max(w.slack-w.slack/64, minSpin)
+		}
+	}
+	for time.Now().Before(t) {
+	}
 }
 
 // fail categorises a failed execution, keeps its first message and applies
@@ -490,10 +587,15 @@ func label(mix Mix, i int) string {
 
 // Footprint is the memory, in bytes, that Run allocates before the timed runs
 // for a mix of n operations: one Execution per operation run, one RunRecord
-// per run and two HdrHistograms per operation and goroutine.
+// per run and two HdrHistograms per operation and goroutine (three with a
+// Rate).
 func (c Config) Footprint(n int) int64 {
 	hist := int64(latency.NewRecorder().Histogram().ByteSize())
+	perOp := 2
+	if c.Rate > 0 {
+		perOp = 3
+	}
 	return int64(c.Runs)*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
 		int64(c.Runs)*int64(unsafe.Sizeof(RunRecord{})) +
-		int64(max(c.Threads, 1))*int64(2*n+2)*hist
+		int64(max(c.Threads, 1))*int64(perOp*n+2)*hist
 }

@@ -2,7 +2,9 @@ package workload_test
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -63,5 +65,49 @@ func TestHiccupOff(t *testing.T) {
 	res := mustRun(t, testConfig(3), workload.Mix{named("op")})
 	if res.Hiccup != nil {
 		t.Errorf("Hiccup = %+v without a meter", res.Hiccup)
+	}
+}
+
+// The meter allocates before the timed runs: with it, noop's timed runs
+// still allocate nothing (the same three-attempt rule as
+// TestTimedRunsDoNotAllocate).
+func TestHiccupAllocatesNothingTimed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	noop, _ := workload.New("noop", nil)
+	cfg := testConfig(20000)
+	cfg.Hiccup = 200 * time.Microsecond
+	for range 3 {
+		runtime.GC()
+		res := mustRun(t, cfg, workload.Mix{noop})
+		if res.HeapAllocBytes == 0 {
+			return
+		}
+		t.Logf("timed runs allocated %d bytes", res.HeapAllocBytes)
+	}
+	t.Error("every attempt allocated during the timed runs with the hiccup meter on")
+}
+
+// Stopping the meter does not wait out its interval: a 30s interval and a
+// few fast runs end well within the test's deadline.
+func TestHiccupStopsAtOnce(t *testing.T) {
+	cfg := testConfig(3)
+	cfg.Hiccup = 30 * time.Second
+	res := runWithin(t, 10*time.Second, func() *workload.Result {
+		return mustRun(t, cfg, workload.Mix{named("op")})
+	})
+	if res.Hiccup == nil || res.Hiccup.Recorder.Count() != 0 {
+		t.Errorf("a 30s meter over a few microseconds recorded %+v", res.Hiccup)
+	}
+}
+
+func TestHiccupMinimum(t *testing.T) {
+	cfg := testConfig(3)
+	cfg.Hiccup = 50 * time.Microsecond
+	var ce *workload.ConfigError
+	if err := cfg.Validate(1); !errors.As(err, &ce) || ce.Field != "hiccup" {
+		t.Errorf("Validate with a 50µs hiccup interval = %v, want a ConfigError on hiccup", err)
 	}
 }

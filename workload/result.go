@@ -53,6 +53,16 @@ type OpResult struct {
 	Runtime  *latency.Recorder // every successful execution's runtime
 	Response *latency.Recorder // every successful execution's response time
 
+	// Corrected holds, open loop (Config.Rate > 0), every successful
+	// execution's latency measured from its intended start instead of its
+	// actual one: the time it waited behind a late schedule plus its
+	// runtime. This is the coordinated-omission correction of wrk2, exact
+	// rather than estimated: no value is synthesised (HdrHistogram's
+	// RecordCorrectedValue is not applied on top, as that would count the
+	// wait twice). Nil closed loop.
+	Corrected            *latency.Recorder
+	CorrectedPercentiles latency.Percentiles
+
 	// FirstError holds, per error category, the message of the first
 	// failure, so a report can say what went wrong and not only how often.
 	FirstError map[string]string
@@ -89,6 +99,10 @@ type Result struct {
 
 	// Hiccup is what the hiccup meter saw (Config.Hiccup), nil without one.
 	Hiccup *Hiccup
+
+	// OpenLoop says how well the schedule was kept (Config.Rate), nil
+	// closed loop.
+	OpenLoop *OpenLoop
 
 	// GC is what the collector did during the timed runs (unless
 	// Config.GCStats is "off"), and Tail how the slowest runs relate to it.
@@ -149,4 +163,20 @@ type Hiccup struct {
 	Interval    time.Duration
 	Recorder    *latency.Recorder // one value per wake-up: the lateness
 	Percentiles latency.Percentiles
+}
+
+// OpenLoop is how an open-loop benchmark (Config.Rate) kept its schedule.
+type OpenLoop struct {
+	Rate     float64       // operations per second asked for
+	Interval time.Duration // between scheduled starts: 1/Rate
+	Achieved float64       // operations executed per second of the timed runs
+	// MaxLateness is the furthest behind its intended start an operation
+	// started; LateStarts counts those that started more than one
+	// Interval late.
+	MaxLateness time.Duration
+	LateStarts  int64
+	// Behind is set when the achieved rate is below 95% of the rate asked:
+	// the system could not keep up, and the corrected latencies include
+	// the growing backlog.
+	Behind bool
 }
