@@ -47,6 +47,7 @@ type Document struct {
 	Runs        []Run       `json:"runs"`
 	Profiling   *Profiling  `json:"profiling"` // null when no profile was asked for
 	Hiccup      *Hiccup     `json:"hiccup"`    // null without -hiccup
+	OpenLoop    *OpenLoop   `json:"open_loop"` // null without -rate
 	Interrupted bool        `json:"interrupted"`
 	Halted      string      `json:"halted,omitempty"`
 }
@@ -63,6 +64,31 @@ type Hiccup struct {
 	P9999     time.Duration    `json:"p9999_ns"`
 	Max       time.Duration    `json:"max_ns"`
 	Histogram []latency.Bucket `json:"histogram"`
+}
+
+// OpenLoop is how an open-loop benchmark (-rate) kept its schedule: the
+// rate asked and achieved, the largest lateness of an actual start behind
+// its intended one, and how many started more than one interval late.
+// KeptUp is false when the achieved rate is below 95% of the rate asked.
+type OpenLoop struct {
+	Rate        float64       `json:"rate"`
+	Interval    time.Duration `json:"interval_ns"`
+	Achieved    float64       `json:"achieved_rate"`
+	MaxLateness time.Duration `json:"max_lateness_ns"`
+	LateStarts  int64         `json:"late_starts"`
+	KeptUp      bool          `json:"kept_up"`
+}
+
+// Percentiles are the standard percentiles of a distribution kept as an
+// HdrHistogram only.
+type Percentiles struct {
+	Count int64         `json:"count"`
+	P50   time.Duration `json:"p50_ns"`
+	P90   time.Duration `json:"p90_ns"`
+	P99   time.Duration `json:"p99_ns"`
+	P999  time.Duration `json:"p999_ns"`
+	P9999 time.Duration `json:"p9999_ns"`
+	PMax  time.Duration `json:"pmax_ns"`
 }
 
 // Profiling lists the profiles attached to the result and how they were
@@ -160,6 +186,7 @@ type Config struct {
 	Timeout  time.Duration `json:"timeout_ns"`
 	Halt     []string      `json:"halt,omitempty"`
 	GCStats  string        `json:"gcstats"`
+	Rate     float64       `json:"rate,omitempty"` // operations per second, open loop; absent closed loop
 }
 
 // Timing says when the timed runs happened.
@@ -226,6 +253,7 @@ type Operation struct {
 	AvgResults   float64      `json:"avg_results"`
 	Runtime      Distribution `json:"runtime"`
 	Response     Distribution `json:"response"`
+	Corrected    *Percentiles `json:"corrected,omitempty"` // with -rate: latency from each intended start (the wait behind a late schedule plus the runtime), corrected for coordinated omission
 	OpsPerSecond float64      `json:"ops_per_sec"`
 	OpsPerHour   float64      `json:"ops_per_hour"`
 	Actual       *Actual      `json:"actual,omitempty"`
@@ -315,7 +343,7 @@ func New(res *workload.Result, meta Meta) *Document {
 			Runs: c.Runs, Warmups: c.Warmups, Outliers: c.Outliers, Threads: c.Threads,
 			Seed: c.Seed, Random: c.Random, Sample: c.Sample, Repeats: c.Repeats,
 			MaxDelay: c.MaxDelay, Timeout: c.Timeout, Halt: haltNames(c.Halt),
-			GCStats: c.GCStats.String(),
+			GCStats: c.GCStats.String(), Rate: c.Rate,
 		},
 		Timing: Timing{
 			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
@@ -331,6 +359,10 @@ func New(res *workload.Result, meta Meta) *Document {
 		p := h.Percentiles
 		d.Hiccup = &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
 			P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
+	}
+	if ol := res.OpenLoop; ol != nil {
+		d.OpenLoop = &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
+			MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
 	}
 	if len(meta.Profiles) > 0 {
 		d.Profiling = &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
@@ -361,6 +393,11 @@ func New(res *workload.Result, meta Meta) *Document {
 		o.Name, o.Params, o.Unit = op.Name, op.Params, op.Unit
 		o.Errors.First = op.FirstError
 		o.Histogram = op.Runtime.Buckets()
+		if r := op.Corrected; r != nil {
+			p := op.CorrectedPercentiles
+			o.Corrected = &Percentiles{Count: r.Count(), P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999,
+				P9999: p.P9999, PMax: p.Max}
+		}
 		d.Operations = append(d.Operations, o)
 	}
 	ms := res.Mix.Stats

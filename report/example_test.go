@@ -55,7 +55,7 @@ func ExampleNew() {
 	fmt.Printf("%s %s: %d runs of %d, seed %d\n", op.Name, op.Params, op.Runs, back.Config.Runs, back.Config.Seed)
 	// Output:
 	// schema: "gcperf/v1"
-	// keys: config env gc gcperfp99 harness hiccup interrupted mix operations process profiling runs schema tail timing tool
+	// keys: config env gc gcperfp99 harness hiccup interrupted mix open_loop operations process profiling runs schema tail timing tool
 	// spin d=10µs: 10 runs of 10, seed 7
 }
 

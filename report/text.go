@@ -24,6 +24,7 @@ func Text(w io.Writer, d *Document) error {
 	p.errors(d)
 	p.gc(d)
 	p.hiccup(d)
+	p.openLoop(d)
 	p.gcperf(d)
 	p.profiles(d)
 	p.footer(d)
@@ -69,6 +70,9 @@ func (p *printer) header(d *Document) {
 	}
 	p.f("Settings: warmups %d, runs %d, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
 		c.Warmups, c.Runs, c.Outliers, c.Threads, order, c.Seed, delay, timeout)
+	if c.Rate > 0 {
+		p.f(", rate %s/s (open loop)", num(c.Rate))
+	}
 	if len(c.Halt) > 0 {
 		p.f(", halt on %s", strings.Join(c.Halt, ", "))
 	}
@@ -280,6 +284,65 @@ func (p *printer) hiccup(d *Document) {
 	}
 	p.f("\nHiccups (a goroutine sleeping %s, %d times: how late it woke): P50 %s, P90 %s, P99 %s, P99.9 %s, P99.99 %s, max %s\n",
 		dur(h.Interval), h.Count, dur(h.P50), dur(h.P90), dur(h.P99), dur(h.P999), dur(h.P9999), dur(h.Max))
+}
+
+// openLoop says how the schedule of -rate was kept, and prints each
+// operation's latency from its intended start beside its runtime.
+func (p *printer) openLoop(d *Document) {
+	ol := d.OpenLoop
+	if ol == nil || p.err != nil {
+		return
+	}
+	p.f("\nOpen loop: asked %s/s (one start every %s), achieved %s/s; the latest start was %s behind schedule, %d started more than one interval late\n",
+		num(ol.Rate), dur(ol.Interval), num(ol.Achieved), dur(ol.MaxLateness), ol.LateStarts)
+	if !ol.KeptUp {
+		p.f("   could not keep up: the achieved rate is %s of the rate asked; the corrected latencies include the backlog\n",
+			percent(ol.Achieved/ol.Rate))
+	}
+	p.f("Latency (corrected: from the intended start, which counts the wait behind a late schedule; uncorrected: the runtime)\n")
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells ...string) {
+		if p.err == nil {
+			_, p.err = io.WriteString(tw, strings.Join(cells, "\t")+"\t\n")
+		}
+	}
+	head := []string{""}
+	sub := []string{""}
+	for _, o := range d.Operations {
+		head = append(head, o.Name, "")
+		sub = append(sub, "corrected", "uncorrected")
+	}
+	line(head...)
+	line(sub...)
+	rows := []struct {
+		label string
+		cor   func(*Percentiles) time.Duration
+		unc   func(Distribution) time.Duration
+	}{
+		{"P50", func(x *Percentiles) time.Duration { return x.P50 }, func(x Distribution) time.Duration { return x.P50 }},
+		{"P90", func(x *Percentiles) time.Duration { return x.P90 }, func(x Distribution) time.Duration { return x.P90 }},
+		{"P99", func(x *Percentiles) time.Duration { return x.P99 }, func(x Distribution) time.Duration { return x.P99 }},
+		{"P99.9", func(x *Percentiles) time.Duration { return x.P999 }, func(x Distribution) time.Duration { return x.P999 }},
+		{"P99.99", func(x *Percentiles) time.Duration { return x.P9999 }, func(x Distribution) time.Duration { return x.P9999 }},
+		{"Max", func(x *Percentiles) time.Duration { return x.PMax }, func(x Distribution) time.Duration { return x.PMax }},
+	}
+	for _, r := range rows {
+		cells := []string{r.label + "     "[:6-len(r.label)]}
+		for _, o := range d.Operations {
+			c, u := "-", "-"
+			if o.Corrected != nil && o.Corrected.Count > 0 {
+				c = dur(r.cor(o.Corrected))
+			}
+			if o.Runtime.Count > 0 {
+				u = dur(r.unc(o.Runtime))
+			}
+			cells = append(cells, c, u)
+		}
+		line(cells...)
+	}
+	if p.err == nil {
+		p.err = tw.Flush()
+	}
 }
 
 func (p *printer) gcperf(d *Document) {

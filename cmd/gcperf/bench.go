@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,7 @@ type benchOptions struct {
 	out       map[string]*string // the output flags by format name: -json, -csv, -xml, -bench, -hgrm
 	outDir    string             // -out
 	gcstats   string
+	rate      string // -rate, parsed by finish
 	overwrite bool
 	command   []string
 
@@ -65,6 +67,7 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&o.haltAny, "halt-any", false, "stop at the first failure of any kind")
 	fs.StringVar(&o.gcstats, "gcstats", "run", "follow the collector: `mode` run (each run and the total; ~0.7µs between runs), total, or off")
 	fs.DurationVar(&c.Hiccup, "hiccup", 0, "run a hiccup meter: a goroutine sleeping `d` at a time, recording how late it wakes (0: none)")
+	fs.StringVar(&o.rate, "rate", "", "run open loop: start `R` operations per second across the threads on a fixed schedule (such as 200/s), reporting latency from each intended start beside the runtime (default: closed loop)")
 	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
 	o.out = map[string]*string{}
 	for _, f := range formats {
@@ -168,6 +171,13 @@ func (o *benchOptions) finish(fs *flag.FlagSet) error {
 		return err
 	}
 	o.cfg.GCStats = g
+	if o.rate != "" {
+		r, err := parseRate(o.rate)
+		if err != nil {
+			return err
+		}
+		o.cfg.Rate = r
+	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "seed":
@@ -536,4 +546,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // oneLine joins a multi-line error (errors.Join) into one line.
 func oneLine(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// parseRate reads -rate: operations per second, as "200/s" or "200".
+func parseRate(s string) (float64, error) {
+	r, err := strconv.ParseFloat(strings.TrimSuffix(s, "/s"), 64)
+	if err != nil || r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
+		return 0, usagef("-rate: %q is not operations per second such as 200/s", s)
+	}
+	return r, nil
 }

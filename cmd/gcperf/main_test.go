@@ -109,6 +109,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "-sample", "3", "noop", "spin"}, "gcperf: -sample draws 3 operations per run without repeats from a mix of 2"},
 		{[]string{"run", "alloc.list", "size=0"}, `gcperf: alloc.list: bad parameter value: size="0": must be at least 1`},
 		{[]string{"list", "x"}, `gcperf: list takes no arguments, got "x"`},
+		{[]string{"run", "-rate", "fast", "noop"}, `gcperf: -rate: "fast" is not operations per second such as 200/s`},
+		{[]string{"run", "-rate", "200/m", "noop"}, `gcperf: -rate: "200/m" is not operations per second such as 200/s`},
+		{[]string{"run", "-rate", "-5/s", "noop"}, `gcperf: -rate: "-5/s" is not operations per second such as 200/s`},
+		{[]string{"run", "-rate", "NaN", "noop"}, `gcperf: -rate: "NaN" is not operations per second such as 200/s`},
+		{[]string{"run", "-rate", "100/s", "-delay", "1ms", "noop"}, `gcperf: -rate cannot be combined with a delay (-delay): the schedule sets the pace`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
