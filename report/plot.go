@@ -1,0 +1,577 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/gcperf/gcperf/latency"
+)
+
+// The size of every chart: fixed, so that the output is reproducible.
+const (
+	PlotWidth  = 6 * vg.Inch
+	PlotHeight = 4 * vg.Inch
+)
+
+// PlotFormat is the chart format a file name asks for by its extension:
+// "svg" or "png"; ok is false for any other extension.
+func PlotFormat(path string) (format string, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".svg":
+		return "svg", true
+	case ".png":
+		return "png", true
+	}
+	return "", false
+}
+
+// render draws p on a PlotWidth × PlotHeight canvas and writes it to w as
+// SVG (fonts embedded, so that the file looks the same anywhere) or PNG.
+// Neither holds a timestamp: the same plot gives the same bytes.
+func render(w io.Writer, p *plot.Plot, format string) error {
+	switch format {
+	case "svg":
+		c := vgsvg.NewWith(vgsvg.UseWH(PlotWidth, PlotHeight), vgsvg.EmbedFonts(true))
+		p.Draw(draw.New(c))
+		_, err := c.WriteTo(w)
+		return err
+	case "png":
+		c := vgimg.New(PlotWidth, PlotHeight)
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	}
+	return fmt.Errorf("plot: unknown format %q (svg or png)", format)
+}
+
+// palette is the colours of the series, in turn.
+var palette = []color.Color{
+	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+	color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+	color.RGBA{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff},
+	color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
+}
+
+func colorOf(i int) color.Color { return palette[i%len(palette)] }
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// addLine adds a line (with point glyphs) of the given colour and dashes,
+// named in the legend.
+func addLine(p *plot.Plot, name string, xys plotter.XYs, c color.Color, dashed bool) error {
+	if len(xys) == 0 {
+		return nil
+	}
+	l, s, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, s.Color = c, c
+	s.Radius = vg.Points(2)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		s.Shape = draw.BoxGlyph{}
+	}
+	p.Add(l, s)
+	if name != "" {
+		p.Legend.Add(name, l, s)
+	}
+	return nil
+}
+
+// positive makes v fit a log axis.
+func positive(v float64) float64 { return max(v, 1) }
+
+// logRange sets a log axis's range to cover [lo, hi], at least a factor
+// of 10 wide, as the log scale needs a positive, non-empty range.
+func logRange(a *plot.Axis, lo, hi float64) {
+	lo, hi = positive(lo), positive(hi)
+	if hi/lo < 10 {
+		mid := math.Sqrt(lo * hi)
+		lo, hi = mid/math.Sqrt(10), mid*math.Sqrt(10)
+	}
+	a.Min, a.Max = lo, hi
+}
+
+// durationTicks marks a log axis of nanoseconds at 1, 2 and 5 times each
+// power of ten, the powers labelled as durations (1µs, 10µs, 100µs, 1ms...).
+type durationTicks struct{}
+
+func (durationTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for dec := math.Pow(10, math.Floor(math.Log10(positive(lo)))); dec <= hi; dec *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			v := dec * m
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			// Label the powers, and 2 and 5 as well when the axis spans
+			// less than two decades.
+			if m == 1 || hi/lo < 100 {
+				t.Label = latency.FormatDuration(time.Duration(math.Round(v)))
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// byteTicks are plot's default ticks labelled as byte sizes.
+type byteTicks struct{}
+
+func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = formatBytes(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+func formatBytes(v float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for math.Abs(v) >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64) + units[i]
+}
+
+// durationAxis makes a a log axis of nanoseconds over [lo, hi].
+func durationAxis(a *plot.Axis, lo, hi float64) {
+	a.Scale = plot.LogScale{}
+	a.Tick.Marker = durationTicks{}
+	logRange(a, lo, hi)
+}
+
+// histBinsPerDecade is the histogram's resolution on its log time axis.
+const histBinsPerDecade = 10
+
+// PlotHistogram draws the runtime histogram of every operation of d: the
+// share of its successful runs (%) in each of 10 bins per decade of a
+// logarithmic time axis, one stepped line per operation. The buckets are
+// those of the document's runtime_histogram.
+func PlotHistogram(w io.Writer, d *Document, format string) error {
+	p := newPlot("Runtime histogram", "runtime", "share of runs (%)")
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range d.Operations {
+		o := &d.Operations[i]
+		var total int64
+		bins := map[int]int64{}
+		for _, b := range o.Histogram {
+			if b.Count <= 0 {
+				continue
+			}
+			total += b.Count
+			bins[int(math.Floor(histBinsPerDecade*math.Log10(positive(float64(b.Value)))))] += b.Count
+		}
+		if total == 0 {
+			continue
+		}
+		keys := slices.Sorted(func(yield func(int) bool) {
+			for k := range bins {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		// A step per bin, from its lower to its upper edge, dropping to 0
+		// at both ends.
+		edge := func(k int) float64 { return math.Pow(10, float64(k)/histBinsPerDecade) }
+		var xys plotter.XYs
+		for j := keys[0]; j <= keys[len(keys)-1]; j++ {
+			share := 100 * float64(bins[j]) / float64(total)
+			xys = append(xys, plotter.XY{X: edge(j), Y: share}, plotter.XY{X: edge(j + 1), Y: share})
+		}
+		xys = slices.Insert(xys, 0, plotter.XY{X: edge(keys[0]), Y: 0})
+		xys = append(xys, plotter.XY{X: edge(keys[len(keys)-1] + 1), Y: 0})
+		lo, hi = min(lo, edge(keys[0])), max(hi, edge(keys[len(keys)-1]+1))
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return err
+		}
+		l.Color = colorOf(i)
+		p.Add(l)
+		p.Legend.Add(o.Name, l)
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 1e3, 1e6
+	}
+	durationAxis(&p.X, lo, hi)
+	p.Y.Min = 0
+	p.Legend.Left = false
+	return render(w, p, format)
+}
+
+// SpectrumQuantiles are the quantiles PlotSpectrum draws.
+var SpectrumQuantiles = []float64{0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999}
+
+// spectrumTicks mark 1/(1-p) at the round percentiles.
+var spectrumTicks = plot.ConstantTicks([]plot.Tick{
+	{Value: 1, Label: "0%"}, {Value: 2, Label: "50%"}, {Value: 10, Label: "90%"}, {Value: 100, Label: "99%"},
+	{Value: 1000, Label: "99.9%"}, {Value: 10000, Label: "99.99%"},
+})
+
+// PlotSpectrum draws the percentile spectrum of every operation of every
+// document: latency against the percentile, x = 1/(1-p) on a log axis, at
+// SpectrumQuantiles, each quantile that of the recorder rebuilt from the
+// runtime_histogram (latency.Recorder.Quantile; p = 0 is the minimum).
+// With several documents, the lines are named "file:operation", file
+// being the document's index (1, 2...) unless names says otherwise.
+func PlotSpectrum(w io.Writer, docs []*Document, format string) error {
+	return PlotSpectrumNamed(w, docs, nil, format)
+}
+
+// PlotSpectrumNamed is PlotSpectrum with names for the documents (their
+// files), used in the legend when there are several documents.
+func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format string) error {
+	p := newPlot("Latency by percentile", "percentile", "runtime")
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = spectrumTicks
+	p.X.Min, p.X.Max = 1, 1e4
+	lo, hi := math.Inf(1), math.Inf(-1)
+	n := 0
+	for di, d := range docs {
+		for i := range d.Operations {
+			o := &d.Operations[i]
+			r := histogramOf(o)
+			if r == nil {
+				continue
+			}
+			var xys plotter.XYs
+			for _, q := range SpectrumQuantiles {
+				v := r.Min()
+				if q > 0 {
+					v = r.Quantile(q)
+				}
+				y := positive(float64(v))
+				xys = append(xys, plotter.XY{X: 1 / (1 - q), Y: y})
+				lo, hi = min(lo, y), max(hi, y)
+			}
+			name := o.Name
+			if len(docs) > 1 {
+				file := strconv.Itoa(di + 1)
+				if di < len(names) {
+					file = names[di]
+				}
+				name = file + ":" + name
+			}
+			if err := addLine(p, name, xys, colorOf(n), di%2 == 1); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 1e3, 1e6
+	}
+	durationAxis(&p.Y, lo, hi)
+	return render(w, p, format)
+}
+
+// PlotTimeline draws the runtime of every run in the document's order (run
+// number on x), the runs with a garbage collection (gc_cycles > 0, known
+// with -gcstats run) marked in red, and each run's stop-the-world time as
+// a second series on the same log axis.
+func PlotTimeline(w io.Writer, d *Document, format string) error {
+	p := newPlot("Runs", "run", "time")
+	var all, withGC, stw plotter.XYs
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, r := range d.Runs {
+		x := float64(i + 1)
+		y := positive(float64(r.Runtime))
+		all = append(all, plotter.XY{X: x, Y: y})
+		lo, hi = min(lo, y), max(hi, y)
+		if g := r.GCDelta; g != nil {
+			if g.Cycles > 0 {
+				withGC = append(withGC, plotter.XY{X: x, Y: y})
+			}
+			if g.STW > 0 {
+				s := positive(float64(g.STW))
+				stw = append(stw, plotter.XY{X: x, Y: s})
+				lo, hi = min(lo, s), max(hi, s)
+			}
+		}
+	}
+	if len(all) > 0 {
+		l, err := plotter.NewLine(all)
+		if err != nil {
+			return err
+		}
+		l.Color = colorOf(0)
+		p.Add(l)
+		p.Legend.Add("runtime", l)
+	}
+	if len(withGC) > 0 {
+		s, err := plotter.NewScatter(withGC)
+		if err != nil {
+			return err
+		}
+		s.Color, s.Shape, s.Radius = colorOf(1), draw.CircleGlyph{}, vg.Points(2.5)
+		p.Add(s)
+		p.Legend.Add("run with a GC cycle", s)
+	}
+	if len(stw) > 0 {
+		s, err := plotter.NewScatter(stw)
+		if err != nil {
+			return err
+		}
+		s.Color, s.Shape, s.Radius = colorOf(2), draw.TriangleGlyph{}, vg.Points(2.5)
+		p.Add(s)
+		p.Legend.Add("stop-the-world in the run", s)
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 1e3, 1e6
+	}
+	durationAxis(&p.Y, lo, hi)
+	p.X.Min, p.X.Max = 0, float64(max(len(d.Runs), 1)+1)
+	p.Legend.Left = false
+	return render(w, p, format)
+}
+
+// A SweepPoint is one point of a GOGC × GOMEMLIMIT sweep, as the sweep
+// charts need it (the report package knows nothing of the sweep's types).
+// A zero P99 is a point without a successful repeat: it is not drawn.
+type SweepPoint struct {
+	GOGC, MemLimit string
+	P99, P999      time.Duration
+	PeakRSS        uint64
+	Throughput     float64
+	Frontier       bool // on the Pareto frontier of P99 against peak RSS
+	Recommended    bool // the setting the advice picked
+}
+
+// The kinds of sweep chart.
+const (
+	SweepP99        = "p99"
+	SweepRSS        = "rss"
+	SweepThroughput = "throughput"
+	SweepPareto     = "pareto"
+)
+
+// SweepKinds are the kinds PlotSweep draws.
+var SweepKinds = []string{SweepP99, SweepRSS, SweepThroughput, SweepPareto}
+
+// gogcOrder orders GOGC values numerically, "off" after every number,
+// anything else after it by name.
+func gogcOrder(a, b string) int {
+	key := func(s string) (int, float64) {
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			return 0, v
+		}
+		if s == "off" {
+			return 1, 0
+		}
+		return 2, 0
+	}
+	ra, va := key(a)
+	rb, vb := key(b)
+	if c := cmp.Compare(ra, rb); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(va, vb); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// PlotSweep draws one chart of a sweep: kind "p99" (P99, solid, and P99.9,
+// dashed, against GOGC, one colour per GOMEMLIMIT), "rss" (peak RSS against
+// GOGC), "throughput" (against GOGC), or "pareto" (P99 against peak RSS,
+// the frontier connected, the recommended setting labelled). GOGC values
+// are evenly spaced in numerical order, "off" last.
+func PlotSweep(w io.Writer, points []SweepPoint, kind string, format string) error {
+	var p *plot.Plot
+	var err error
+	switch kind {
+	case SweepP99, SweepRSS, SweepThroughput:
+		p, err = plotByGOGC(points, kind)
+	case SweepPareto:
+		p, err = plotPareto(points)
+	default:
+		return fmt.Errorf("plot: unknown sweep chart %q (%s)", kind, strings.Join(SweepKinds, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	return render(w, p, format)
+}
+
+func memLimitName(m string) string {
+	if m == "" {
+		return "GOMEMLIMIT unset"
+	}
+	return "GOMEMLIMIT=" + m
+}
+
+func plotByGOGC(points []SweepPoint, kind string) (*plot.Plot, error) {
+	var gogcs, limits []string
+	for _, pt := range points {
+		if !slices.Contains(gogcs, pt.GOGC) {
+			gogcs = append(gogcs, pt.GOGC)
+		}
+		if !slices.Contains(limits, pt.MemLimit) {
+			limits = append(limits, pt.MemLimit)
+		}
+	}
+	slices.SortFunc(gogcs, gogcOrder)
+	var ticks []plot.Tick
+	for i, g := range gogcs {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: g})
+	}
+	var p *plot.Plot
+	switch kind {
+	case SweepP99:
+		p = newPlot("Tail latency by GOGC", "GOGC", "runtime")
+	case SweepRSS:
+		p = newPlot("Peak RSS by GOGC", "GOGC", "peak RSS")
+		p.Y.Tick.Marker = byteTicks{}
+	case SweepThroughput:
+		p = newPlot("Throughput by GOGC", "GOGC", "throughput (per second)")
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = -0.5, float64(len(gogcs))-0.5
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for li, m := range limits {
+		var main, tail plotter.XYs
+		for _, pt := range points {
+			if pt.MemLimit != m || pt.P99 <= 0 {
+				continue
+			}
+			x := float64(slices.Index(gogcs, pt.GOGC))
+			switch kind {
+			case SweepP99:
+				main = append(main, plotter.XY{X: x, Y: positive(float64(pt.P99))})
+				lo, hi = min(lo, positive(float64(pt.P99))), max(hi, positive(float64(pt.P99)))
+				if pt.P999 > 0 {
+					tail = append(tail, plotter.XY{X: x, Y: positive(float64(pt.P999))})
+					hi = max(hi, float64(pt.P999))
+				}
+			case SweepRSS:
+				main = append(main, plotter.XY{X: x, Y: float64(pt.PeakRSS)})
+			case SweepThroughput:
+				main = append(main, plotter.XY{X: x, Y: pt.Throughput})
+			}
+		}
+		slices.SortFunc(main, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+		slices.SortFunc(tail, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+		name := memLimitName(m)
+		if kind == SweepP99 {
+			if err := addLine(p, "P99 "+name, main, colorOf(li), false); err != nil {
+				return nil, err
+			}
+			if err := addLine(p, "P99.9 "+name, tail, colorOf(li), true); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := addLine(p, name, main, colorOf(li), false); err != nil {
+			return nil, err
+		}
+	}
+	if kind == SweepP99 {
+		if math.IsInf(lo, 1) {
+			lo, hi = 1e3, 1e6
+		}
+		durationAxis(&p.Y, lo, hi)
+	} else {
+		p.Y.Min = 0
+	}
+	return p, nil
+}
+
+func sweepName(pt SweepPoint) string {
+	s := "GOGC=" + pt.GOGC
+	if pt.MemLimit != "" {
+		s += " GOMEMLIMIT=" + pt.MemLimit
+	}
+	return s
+}
+
+func plotPareto(points []SweepPoint) (*plot.Plot, error) {
+	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
+	p.X.Tick.Marker = byteTicks{}
+	p.Legend.Left = false
+	var all, frontier plotter.XYs
+	var rec *SweepPoint
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, pt := range points {
+		if pt.P99 <= 0 {
+			continue
+		}
+		xy := plotter.XY{X: float64(pt.PeakRSS), Y: positive(float64(pt.P99))}
+		lo, hi = min(lo, xy.Y), max(hi, xy.Y)
+		all = append(all, xy)
+		if pt.Frontier {
+			frontier = append(frontier, xy)
+		}
+		if pt.Recommended && rec == nil {
+			rec = &points[i]
+		}
+	}
+	if len(all) > 0 {
+		s, err := plotter.NewScatter(all)
+		if err != nil {
+			return nil, err
+		}
+		s.Color, s.Radius = colorOf(7), vg.Points(2.5)
+		p.Add(s)
+		p.Legend.Add("setting", s)
+	}
+	slices.SortFunc(frontier, func(a, b plotter.XY) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y)) })
+	if err := addLine(p, "Pareto frontier", frontier, colorOf(0), false); err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		xy := plotter.XYs{{X: float64(rec.PeakRSS), Y: positive(float64(rec.P99))}}
+		s, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		s.Color, s.Shape, s.Radius = colorOf(1), draw.RingGlyph{}, vg.Points(6)
+		p.Add(s)
+		p.Legend.Add("recommended", s)
+		l, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{" " + sweepName(*rec)}})
+		if err != nil {
+			return nil, err
+		}
+		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
+		p.Add(l)
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 1e3, 1e6
+	}
+	durationAxis(&p.Y, lo, hi)
+	return p, nil
+}

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"image/png"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// embeddedFont is a font vgsvg embeds in an SVG, as base64.
+var embeddedFont = regexp.MustCompile(`base64,[A-Za-z0-9+/=]+`)
+
+// normalizeSVG replaces each embedded font (tens of kilobytes of base64)
+// by its length and SHA-256, so that the golden file stays readable while
+// any change to the font still shows.
+func normalizeSVG(svg []byte) []byte {
+	return embeddedFont.ReplaceAllFunc(svg, func(b []byte) []byte {
+		return fmt.Appendf(nil, "base64,<%d bytes, sha256 %x>", len(b)-len("base64,"), sha256.Sum256(b))
+	})
+}
+
+// checkChart draws a chart twice as SVG, checks that both are the same
+// bytes, and compares the normalised SVG with testdata/plot/name.svg.
+func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format string) error) {
+	t.Helper()
+	var a, b bytes.Buffer
+	if err := draw(&a, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if err := draw(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatalf("%s: two drawings differ", name)
+	}
+	if !bytes.Contains(a.Bytes(), []byte("base64,")) {
+		t.Errorf("%s: no font embedded", name)
+	}
+	golden(t, filepath.Join("testdata", "plot", name+".svg"), normalizeSVG(a.Bytes()))
+}
+
+var plotFixtures = []string{"list", "threads", "errors"}
+
+func TestPlotHistogram(t *testing.T) {
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		checkChart(t, "hist_"+f, func(w *bytes.Buffer, format string) error { return PlotHistogram(w, d, format) })
+	}
+}
+
+func TestPlotSpectrum(t *testing.T) {
+	var docs []*Document
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		docs = append(docs, d)
+		checkChart(t, "spectrum_"+f, func(w *bytes.Buffer, format string) error {
+			return PlotSpectrum(w, []*Document{d}, format)
+		})
+	}
+	checkChart(t, "spectrum_all", func(w *bytes.Buffer, format string) error {
+		return PlotSpectrumNamed(w, docs, plotFixtures, format)
+	})
+}
+
+func TestPlotTimeline(t *testing.T) {
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		checkChart(t, "timeline_"+f, func(w *bytes.Buffer, format string) error { return PlotTimeline(w, d, format) })
+	}
+}
+
+// sweepPoints is a hand-made sweep: GOGC 50..400 and off, with and without
+// a memory limit, one failed point.
+func sweepPoints() []SweepPoint {
+	ms := time.Millisecond
+	return []SweepPoint{
+		{GOGC: "off", MemLimit: "", P99: 1 * ms, P999: 2 * ms, PeakRSS: 900 << 20, Throughput: 1500},
+		{GOGC: "50", MemLimit: "", P99: 8 * ms, P999: 20 * ms, PeakRSS: 60 << 20, Throughput: 700, Frontier: true},
+		{GOGC: "100", MemLimit: "", P99: 5 * ms, P999: 12 * ms, PeakRSS: 80 << 20, Throughput: 900, Frontier: true},
+		{GOGC: "200", MemLimit: "", P99: 3 * ms, P999: 7 * ms, PeakRSS: 140 << 20, Throughput: 1100, Frontier: true, Recommended: true},
+		{GOGC: "400", MemLimit: "", P99: 2 * ms, P999: 5 * ms, PeakRSS: 260 << 20, Throughput: 1300, Frontier: true},
+		{GOGC: "50", MemLimit: "256MiB", P99: 9 * ms, P999: 22 * ms, PeakRSS: 62 << 20, Throughput: 680},
+		{GOGC: "100", MemLimit: "256MiB", P99: 5500 * time.Microsecond, P999: 13 * ms, PeakRSS: 82 << 20, Throughput: 880},
+		{GOGC: "200", MemLimit: "256MiB", P99: 0, PeakRSS: 0}, // failed
+		{GOGC: "400", MemLimit: "256MiB", P99: 2500 * time.Microsecond, P999: 6 * ms, PeakRSS: 250 << 20, Throughput: 1250},
+		{GOGC: "off", MemLimit: "256MiB", P99: 2 * ms, P999: 9 * ms, PeakRSS: 255 << 20, Throughput: 1200, Frontier: true},
+	}
+}
+
+func TestPlotSweep(t *testing.T) {
+	pts := sweepPoints()
+	for _, kind := range SweepKinds {
+		checkChart(t, "sweep_"+kind, func(w *bytes.Buffer, format string) error { return PlotSweep(w, pts, kind, format) })
+	}
+	if err := PlotSweep(new(bytes.Buffer), pts, "nope", "svg"); err == nil || !strings.Contains(err.Error(), "unknown sweep chart") {
+		t.Errorf("unknown kind: %v", err)
+	}
+	// Nothing to draw is an empty chart, not a panic on the log axis.
+	for _, kind := range SweepKinds {
+		if err := PlotSweep(new(bytes.Buffer), nil, kind, "svg"); err != nil {
+			t.Errorf("%s, no points: %v", kind, err)
+		}
+	}
+}
+
+func TestPlotEmpty(t *testing.T) {
+	d := &Document{}
+	for name, f := range map[string]func() error{
+		"hist":     func() error { return PlotHistogram(new(bytes.Buffer), d, "svg") },
+		"spectrum": func() error { return PlotSpectrum(new(bytes.Buffer), []*Document{d}, "svg") },
+		"timeline": func() error { return PlotTimeline(new(bytes.Buffer), d, "svg") },
+	} {
+		if err := f(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestPlotPNG(t *testing.T) {
+	d, _ := readFixture(t, "list.json")
+	var a, b bytes.Buffer
+	if err := PlotSpectrum(&a, []*Document{d}, "png"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(a.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6in × 4in at vgimg's default 96 dpi.
+	if s := img.Bounds().Size(); s.X != 576 || s.Y != 384 {
+		t.Errorf("PNG is %v, want 576×384", s)
+	}
+	if err := PlotSpectrum(&b, []*Document{d}, "png"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two PNG drawings differ")
+	}
+	if err := PlotSpectrum(new(bytes.Buffer), []*Document{d}, "pdf"); err == nil {
+		t.Error("format pdf: no error")
+	}
+}
+
+func TestPlotFormat(t *testing.T) {
+	for path, want := range map[string]string{"a.svg": "svg", "b/c.PNG": "png", "d.pdf": "", "e": ""} {
+		got, ok := PlotFormat(path)
+		if got != want || ok != (want != "") {
+			t.Errorf("PlotFormat(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+	}
+}
+
+func TestGOGCOrder(t *testing.T) {
+	got := []string{"off", "400", "50", "100", "25"}
+	want := []string{"25", "50", "100", "400", "off"}
+	slices.SortFunc(got, gogcOrder)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
