@@ -32,6 +32,7 @@ type benchOptions struct {
 	haltTime  bool
 	haltAny   bool
 	verbose   bool
+	quiet     bool               // -q: no progress bar
 	out       map[string]*string // the output flags by format name: -json, -csv, -xml, -bench, -hgrm
 	outDir    string             // -out
 	gcstats   string
@@ -69,6 +70,7 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.DurationVar(&c.Hiccup, "hiccup", 0, "run a hiccup meter: a goroutine sleeping `d` at a time, recording how late it wakes (0: none)")
 	fs.StringVar(&o.rate, "rate", "", "run open loop: start `R` operations per second across the threads on a fixed schedule (such as 200/s), reporting latency from each intended start beside the runtime (default: closed loop)")
 	fs.BoolVar(&o.verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
+	fs.BoolVar(&o.quiet, "q", false, "no progress bar (drawn on stderr when it is a terminal and -v is not given)")
 	o.out = map[string]*string{}
 	for _, f := range formats {
 		if f.name != "text" {
@@ -270,6 +272,12 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	var obs []workload.Observer
 	if o.verbose {
 		obs = append(obs, workload.Verbose(stderr, processStart))
+	}
+	// The progress bar (progress.go): -v's lines take its place.
+	if !o.verbose && !o.quiet {
+		if p := progressObserver(stderr, stderrIsTerminal); p != nil {
+			obs = append(obs, p)
+		}
 	}
 	var inline *profiles.Profiler
 	if len(reqs) > 0 && o.profileInline {

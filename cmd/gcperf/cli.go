@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "sweep", "list", "env", "report", "compare", "profile", "help":
+		case "run", "sweep", "list", "env", "report", "compare", "profile", "plot", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
@@ -43,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 		return compareCmd(rest, stdout, stderr)
 	case "profile":
 		return profileCmd(rest, stdout, stderr)
+	case "plot":
+		return plotCmd(rest, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
@@ -65,6 +67,7 @@ Usage:
   gcperf report [flags] FILE      render a saved result again, in any format
   gcperf compare [flags] OLD NEW  compare two results or Go benchmark files
   gcperf profile [flags] FILE     summarize a pprof profile, or -diff two of them
+  gcperf plot [flags] FILE...     draw a chart of results or of a sweep, as SVG or PNG
   gcperf help                     print this
 
 Run "gcperf -h", "gcperf run -h" or "gcperf COMMAND -h" for the flags.

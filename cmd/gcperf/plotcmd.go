@@ -1,0 +1,171 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
+)
+
+// plotKinds are the charts of gcperf plot; the sweep ones read a sweep.json,
+// the others gcperf results.
+var plotKinds = []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
+
+// sweepPlotKind is the report.PlotSweep kind of a sweep chart, "" for a
+// chart of results.
+func sweepPlotKind(kind string) string {
+	switch kind {
+	case "sweep-p99", "sweep", "sweep-rss", "sweep-throughput":
+		if kind == "sweep" {
+			return report.SweepP99
+		}
+		return strings.TrimPrefix(kind, "sweep-")
+	case "pareto":
+		return report.SweepPareto
+	}
+	return ""
+}
+
+// plotCmd writes one chart of saved results or of a sweep.
+func plotCmd(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("plot", flag.ContinueOnError)
+	kind := flags.String("kind", "spectrum", "the `chart`: "+strings.Join(plotKinds, ", "))
+	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
+	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), plotUsage)
+		flags.PrintDefaults()
+	}
+	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	sk := sweepPlotKind(*kind)
+	if sk == "" && *kind != "spectrum" && *kind != "hist" && *kind != "timeline" {
+		return fail(stderr, usagef("plot: -kind %s: unknown chart (%s)", *kind, strings.Join(plotKinds, ", ")))
+	}
+	if *out == "" {
+		return fail(stderr, usagef("plot: -o FILE.svg or FILE.png is required"))
+	}
+	format, ok := report.PlotFormat(*out)
+	if !ok {
+		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
+	}
+	files := flags.Args()
+	switch {
+	case len(files) == 0:
+		return fail(stderr, usagef("plot: no file to plot"))
+	case *kind != "spectrum" && len(files) > 1:
+		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kind, len(files)))
+	}
+
+	var draw func(w io.Writer) error
+	if sk != "" {
+		pts, err := readSweepPoints(files[0])
+		if err != nil {
+			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kind)))
+		}
+		draw = func(w io.Writer) error { return report.PlotSweep(w, pts, sk, format) }
+	} else {
+		var docs []*report.Document
+		var names []string
+		for _, f := range files {
+			d, err := readResult(f)
+			if err != nil {
+				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kind)))
+			}
+			docs = append(docs, d)
+			names = append(names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
+		}
+		switch *kind {
+		case "spectrum":
+			draw = func(w io.Writer) error { return report.PlotSpectrumNamed(w, docs, names, format) }
+		case "hist":
+			draw = func(w io.Writer) error { return report.PlotHistogram(w, docs[0], format) }
+		case "timeline":
+			draw = func(w io.Writer) error { return report.PlotTimeline(w, docs[0], format) }
+		}
+	}
+	err := report.WriteFile(*out, stdout, *overwrite, draw)
+	switch {
+	case errors.Is(err, report.ErrExists):
+		return fail(stderr, usagef("plot: -o %s: %v", *out, report.ErrExists))
+	case err != nil:
+		return fail(stderr, usagef("plot: -o %s: %s", *out, fileError(err)))
+	}
+	return exitOK
+}
+
+// plotFileError says why a file cannot be plotted, pointing at the other
+// kind of file when a result was given for a sweep chart or the reverse.
+func plotFileError(err error, kind string) string {
+	switch {
+	case errors.Is(err, sweep.ErrNotSweep):
+		return fmt.Sprintf("%s (-kind %s reads a sweep's sweep.json)", fileError(err), kind)
+	case errors.Is(err, report.ErrNotResult):
+		return fmt.Sprintf("%s (-kind %s reads gcperf results, FILE.json)", fileError(err), kind)
+	}
+	return fileError(err)
+}
+
+// readSweepPoints reads a sweep.json and makes its rows the points of the
+// sweep charts.
+func readSweepPoints(path string) ([]report.SweepPoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := sweep.ReadSummary(f)
+	if err != nil {
+		return nil, err
+	}
+	return sweepPoints(s), nil
+}
+
+// sweepPoints converts a sweep's rows; the recommended point is the
+// advice's best setting, when there is one.
+func sweepPoints(s *sweep.Summary) []report.SweepPoint {
+	best := -1
+	if a := s.Advice; a != nil && a.Best != nil {
+		best = a.Best.Point.Index
+	}
+	var pts []report.SweepPoint
+	for _, r := range s.Rows {
+		limit := r.Point.MemLimit
+		if r.Point.GOMAXPROCS > 0 {
+			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
+			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
+		}
+		pts = append(pts, report.SweepPoint{
+			GOGC: r.Point.GOGC, MemLimit: limit,
+			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
+			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
+		})
+	}
+	return pts
+}
+
+const plotUsage = `Usage: gcperf plot -kind CHART -o FILE.svg|FILE.png FILE...
+
+Draws one chart, as SVG (fonts embedded) or PNG by the extension of -o:
+  spectrum          latency by percentile of every operation of one or more
+                    results (FILE.json...), overlaid
+  hist              the runtime histogram of each operation of a result
+  timeline          the runtime of each run of a result in order, the runs
+                    with a GC cycle and their stop-the-world time marked
+  sweep-p99         P99 and P99.9 against GOGC, one line per GOMEMLIMIT, of a
+                    sweep (its sweep.json)
+  sweep-rss         peak RSS against GOGC, of a sweep
+  sweep-throughput  throughput against GOGC, of a sweep
+  pareto            P99 against peak RSS of a sweep, the Pareto frontier
+                    connected and the recommended setting labelled
+
+Flags:
+`

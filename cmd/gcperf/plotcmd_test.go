@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/sweep"
+)
+
+// writeSweepJSON writes a small sweep.json: GOGC 50, 100 and off, with and
+// without GOMEMLIMIT, the advice picking GOGC=100.
+func writeSweepJSON(t *testing.T, dir string) string {
+	t.Helper()
+	ms := time.Millisecond
+	row := func(i int, gogc, limit string, p99 time.Duration, rss uint64, frontier bool) sweep.Row {
+		return sweep.Row{Point: sweep.Point{Index: i, GOGC: gogc, MemLimit: limit}, Reps: 1,
+			P99: p99, P999: 2 * p99, PeakRSS: rss, Throughput: float64(1000 + i), Unit: "op", Frontier: frontier}
+	}
+	rows := []sweep.Row{
+		row(0, "50", "", 8*ms, 50<<20, true), row(1, "100", "", 4*ms, 80<<20, true), row(2, "off", "", 1*ms, 900<<20, true),
+		row(3, "50", "1GiB", 9*ms, 52<<20, false), row(4, "100", "1GiB", 5*ms, 81<<20, false), row(5, "off", "1GiB", 2*ms, 600<<20, false),
+	}
+	s := &sweep.Summary{Schema: sweep.SummarySchema, Count: 1, Rows: rows,
+		Advice: &sweep.Advice{SLO: "p99=5ms", Met: true, Best: &rows[1]}}
+	path := filepath.Join(dir, "sweep.json")
+	var b bytes.Buffer
+	if err := sweep.WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestPlotCmd(t *testing.T) {
+	dir := t.TempDir()
+	sw := writeSweepJSON(t, dir)
+	for _, tt := range []struct {
+		kind  string
+		files []string
+	}{
+		{"spectrum", []string{fixture("list.json")}},
+		{"spectrum", []string{fixture("list.json"), fixture("threads.json"), fixture("errors.json")}},
+		{"hist", []string{fixture("threads.json")}},
+		{"timeline", []string{fixture("list.json")}},
+		{"sweep-p99", []string{sw}},
+		{"sweep-rss", []string{sw}},
+		{"sweep-throughput", []string{sw}},
+		{"pareto", []string{sw}},
+	} {
+		out := filepath.Join(dir, tt.kind+".svg")
+		args := append([]string{"plot", "-overwrite", "-kind", tt.kind, "-o", out}, tt.files...)
+		code, stdout, stderr := gcperf(t, nil, args...)
+		if code != 0 || stdout != "" || stderr != "" {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(data, []byte("<?xml")) || !bytes.Contains(data, []byte("<svg")) {
+			t.Errorf("%s: not an SVG:\n%.200s", tt.kind, data)
+		}
+	}
+	// The pareto chart labels the advice's setting.
+	if data, _ := os.ReadFile(filepath.Join(dir, "pareto.svg")); !bytes.Contains(data, []byte("GOGC=100")) {
+		t.Error("pareto.svg does not label the recommended GOGC=100")
+	}
+}
+
+func TestPlotCmdPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "spectrum.png")
+	code, _, stderr := gcperf(t, nil, "plot", "-kind", "spectrum", "-o", out, fixture("list.json"))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := img.Bounds().Size(); s.X == 0 || s.Y == 0 {
+		t.Errorf("empty image %v", s)
+	}
+}
+
+func TestPlotCmdBad(t *testing.T) {
+	dir := t.TempDir()
+	sw := writeSweepJSON(t, dir)
+	list := fixture("list.json")
+	svg := filepath.Join(dir, "out.svg")
+	existing := filepath.Join(dir, "existing.svg")
+	if err := os.WriteFile(existing, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string // a part of the one line
+	}{
+		{[]string{"-kind", "pie", "-o", svg, list}, "plot: -kind pie: unknown chart"},
+		{[]string{"-kind", "spectrum", list}, "plot: -o FILE.svg or FILE.png is required"},
+		{[]string{"-kind", "spectrum", "-o", filepath.Join(dir, "out.pdf"), list}, "must end in .svg or .png"},
+		{[]string{"-kind", "spectrum", "-o", svg}, "plot: no file to plot"},
+		{[]string{"-kind", "hist", "-o", svg, list, list}, "plots one file; got 2"},
+		{[]string{"-kind", "spectrum", "-o", svg, filepath.Join(dir, "missing.json")}, "no such file or directory"},
+		{[]string{"-kind", "sweep-p99", "-o", svg, list}, "reads a sweep's sweep.json"},
+		{[]string{"-kind", "pareto", "-o", svg, filepath.Join(dir, "missing.json")}, "no such file or directory"},
+		{[]string{"-kind", "timeline", "-o", svg, sw}, "reads gcperf results"},
+		{[]string{"-kind", "spectrum", "-o", existing, list}, "exists"},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+	} {
+		code, stdout, stderr := gcperf(t, nil, append([]string{"plot"}, tt.args...)...)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+			!strings.HasPrefix(stderr, "gcperf: ") || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q",
+				tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+	if _, err := os.Stat(svg); err == nil {
+		t.Error("a failed plot left its -o file")
+	}
+}
+
+func TestPlotHelp(t *testing.T) {
+	code, stdout, stderr := gcperf(t, nil, "plot", "-h")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "help_plot_-h.golden", stdout)
+}

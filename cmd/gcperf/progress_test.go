@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/workload"
+)
+
+// barMarks are what a drawn bar leaves on stderr: its carriage returns, the
+// ANSI erase sequences, its blocks and its count.
+var barMarks = []string{"\r", "\x1b[", "█", "/50"}
+
+func hasBar(s string) bool {
+	for _, m := range barMarks {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// fastProgress redraws the bar every millisecond for the test, and makes
+// stderr count as a terminal when term is set. Not for parallel tests.
+func fastProgress(t *testing.T, term bool) {
+	t.Helper()
+	interval, isTerm := progressInterval, stderrIsTerminal
+	t.Cleanup(func() { progressInterval, stderrIsTerminal = interval, isTerm })
+	progressInterval = time.Millisecond
+	if term {
+		stderrIsTerminal = func(io.Writer) bool { return true }
+	}
+}
+
+// The runs are slowed by -delay (never timed) so that a bar, were there
+// one, would be drawn many times.
+var slowNoop = []string{"run", "-runs", "50", "-warmup", "5", "-outliers", "0", "-delay", "2ms", "noop"}
+
+func TestProgressAbsentWhenNotTerminal(t *testing.T) {
+	fastProgress(t, false)
+	code, _, stderr := gcperf(t, nil, slowNoop...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if hasBar(stderr) {
+		t.Errorf("stderr, a bytes.Buffer, shows a progress bar:\n%q", stderr)
+	}
+	// The default interval, unchanged: gcperf run -runs 50 noop as it is.
+	progressInterval = 200 * time.Millisecond
+	code, _, stderr = gcperf(t, nil, "run", "-runs", "50", "noop")
+	if code != 0 || hasBar(stderr) {
+		t.Errorf("exit %d, stderr:\n%q", code, stderr)
+	}
+}
+
+func TestProgressOnTerminal(t *testing.T) {
+	fastProgress(t, true)
+	code, stdout, stderr := gcperf(t, nil, slowNoop...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"\r", "gcperf: warmup", "gcperf: runs", "/50", "runs/s"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%q", want, stderr)
+		}
+	}
+	// Cleared before anything else is written: the bar's last write ends
+	// its line with an erase and a carriage return.
+	if !strings.HasSuffix(stderr, "\x1b[2K\r") {
+		t.Errorf("stderr does not end with the bar cleared:\n%q", stderr)
+	}
+	if hasBar(stdout) {
+		t.Errorf("the bar went to stdout:\n%q", stdout)
+	}
+}
+
+func TestProgressSuppressed(t *testing.T) {
+	fastProgress(t, true)
+	for _, flag := range []string{"-q", "-v"} {
+		args := append([]string{slowNoop[0], flag}, slowNoop[1:]...)
+		code, _, stderr := gcperf(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", flag, code, stderr)
+		}
+		if hasBar(stderr) {
+			t.Errorf("%s: stderr shows a progress bar:\n%q", flag, stderr)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the redraw goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestProgressObserver(t *testing.T) {
+	var w syncBuffer
+	if progressObserver(&w, func(io.Writer) bool { return false }) != nil {
+		t.Fatal("an observer for a writer that is not a terminal")
+	}
+	interval := progressInterval
+	progressInterval = time.Millisecond
+	o := progressObserver(&w, func(io.Writer) bool { return true })
+	progressInterval = interval
+	if o == nil {
+		t.Fatal("no observer for a terminal")
+	}
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs = 3, 10
+	o.Begin(workload.Begin{Config: cfg})
+	step := func(phase workload.Phase, n int) {
+		for i := 1; i <= n; i++ {
+			o.RunStart(phase, i)
+			o.RunEnd(phase, i, nil)
+			time.Sleep(3 * time.Millisecond)
+		}
+	}
+	step(workload.Warmup, 3)
+	step(workload.Timed, 10)
+	o.End(nil)
+	got := w.String()
+	for _, want := range []string{"gcperf: warmup", "/3", "gcperf: runs", "10/10", "\x1b[2K\r"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the bar lacks %q:\n%q", want, got)
+		}
+	}
+	if !strings.HasSuffix(got, "\x1b[2K\r") {
+		t.Errorf("the bar is not cleared at the end:\n%q", got)
+	}
+	n := len(got)
+	time.Sleep(10 * time.Millisecond)
+	if len(w.String()) != n {
+		t.Error("the bar is redrawn after End")
+	}
+}
+
+// The RunEnd of the bar allocates nothing: the goroutines running the
+// benchmark only count.
+func TestProgressRunEndAllocs(t *testing.T) {
+	p := newProgress(io.Discard, time.Hour)
+	p.Begin(workload.Begin{Config: workload.DefaultConfig()})
+	defer p.End(nil)
+	if a := testing.AllocsPerRun(1000, func() {
+		p.RunStart(workload.Timed, 1)
+		p.RunEnd(workload.Timed, 1, nil)
+	}); a != 0 {
+		t.Errorf("RunStart+RunEnd allocate %v times", a)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	if isTerminal(&bytes.Buffer{}) || isTerminal(&lockedWriter{w: &bytes.Buffer{}}) {
+		t.Error("a bytes.Buffer is a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) || isTerminal(&lockedWriter{w: f}) {
+		t.Error("a regular file is a terminal")
+	}
+}
