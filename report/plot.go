@@ -145,27 +145,26 @@ func (durationTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// byteTicks are plot's default ticks labelled as byte sizes.
+// byteTicks are round numbers of the binary unit that suits the axis's
+// range (KiB, MiB, GiB...), labelled as such: 100MiB, 200MiB, not 95.37MiB.
 type byteTicks struct{}
 
 func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = formatBytes(ticks[i].Value)
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i, scale := 0, 1.0
+	for i < len(units)-1 && math.Abs(hi)/scale >= 1024 {
+		scale *= 1024
+		i++
+	}
+	ticks := plot.DefaultTicks{}.Ticks(lo/scale, hi/scale)
+	for k := range ticks {
+		v := ticks[k].Value
+		ticks[k].Value = v * scale
+		if ticks[k].Label != "" {
+			ticks[k].Label = strconv.FormatFloat(v, 'g', -1, 64) + units[i]
 		}
 	}
 	return ticks
-}
-
-func formatBytes(v float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for math.Abs(v) >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64) + units[i]
 }
 
 // durationAxis makes a a log axis of nanoseconds over [lo, hi].
