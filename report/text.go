@@ -119,11 +119,18 @@ func (p *printer) stats(d *Document) {
 	}
 	p.f("\nStatistics (the mean-based figures drop the best and worst -outliers %d; the percentiles cover every successful run)\n",
 		d.Config.Outliers)
-	cols := make([]*Operation, 0, len(d.Operations)+1)
+	cols, showMix, rows := statRows(d)
+	p.table(cols, showMix, rows)
+}
+
+// statRows are the statistics table's columns (the operations, then the
+// mix when shown) and rows, for the text and HTML reports.
+func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
+	cols = make([]*Operation, 0, len(d.Operations)+1)
 	for i := range d.Operations {
 		cols = append(cols, &d.Operations[i])
 	}
-	showMix := len(d.Operations) > 1 || d.Mix.OpsPerRun != 1
+	showMix = len(d.Operations) > 1 || d.Mix.OpsPerRun != 1
 	if showMix {
 		cols = append(cols, &d.Mix.Operation)
 	}
@@ -152,7 +159,7 @@ func (p *printer) stats(d *Document) {
 			return get(o)
 		}
 	}
-	rows := []row{
+	rows = []row{
 		{"Total Runs", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Runs, 10) }},
 		{"Total Errors", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Errors.Total, 10) }},
 	}
@@ -213,6 +220,25 @@ func (p *printer) stats(d *Document) {
 			}},
 		)
 	}
+	return cols, showMix, rows
+}
+
+// colName is the heading of the statistics table's column i.
+func colName(cols []*Operation, showMix bool, i int) string {
+	if showMix && i == len(cols)-1 {
+		return "mix"
+	}
+	return cols[i].Name
+}
+
+// isMix says whether column i stands for the mix: the mix's own column, or
+// the only column when the mix is not shown.
+func isMix(cols []*Operation, showMix bool, i int) bool {
+	return showMix && i == len(cols)-1 || !showMix
+}
+
+// table prints the statistics table.
+func (p *printer) table(cols []*Operation, showMix bool, rows []row) {
 	// tabwriter aligns every column right; labels are padded to one width
 	// first, so that they read left-aligned.
 	width := 0
@@ -227,18 +253,14 @@ func (p *printer) stats(d *Document) {
 		}
 	}
 	head := []string{pad("")}
-	for i, o := range cols {
-		name := o.Name
-		if showMix && i == len(cols)-1 {
-			name = "mix"
-		}
-		head = append(head, name)
+	for i := range cols {
+		head = append(head, colName(cols, showMix, i))
 	}
 	line(head)
 	for _, r := range rows {
 		cells := []string{pad(r.label)}
 		for i, o := range cols {
-			cells = append(cells, r.cell(o, showMix && i == len(cols)-1 || !showMix))
+			cells = append(cells, r.cell(o, isMix(cols, showMix, i)))
 		}
 		line(cells)
 	}

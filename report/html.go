@@ -1,0 +1,245 @@
+package report
+
+import (
+	"bytes"
+	"html/template"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// HTML writes the result as one self-contained HTML5 page: the settings and
+// environment, the statistics table, the GC, hiccup, open-loop, GCPerfP99
+// (with the tail's GC attribution) and profile sections of the text report,
+// and the runtime histogram, percentile spectrum and run timeline as inline
+// SVG. The page has no script and refers to nothing outside itself (its
+// fonts are embedded in the first chart), so it looks the same offline.
+func HTML(w io.Writer, d *Document) error {
+	lines := strings.Split(strings.TrimRight(textSection(d, (*printer).header), "\n"), "\n")
+	pg := runPage{Title: lines[0]}
+	for _, l := range lines[1:] {
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok {
+			k, v = "", l
+		}
+		pg.Settings = append(pg.Settings, [2]string{k, v})
+	}
+	cols, showMix, rows := statRows(d)
+	pg.Outliers = d.Config.Outliers
+	for i := range cols {
+		pg.Head = append(pg.Head, colName(cols, showMix, i))
+	}
+	for _, r := range rows {
+		cells := []string{r.label}
+		for i, o := range cols {
+			cells = append(cells, r.cell(o, isMix(cols, showMix, i)))
+		}
+		pg.Rows = append(pg.Rows, cells)
+	}
+	for _, s := range []struct {
+		title string
+		print func(*printer, *Document)
+	}{
+		{"Errors", (*printer).errors},
+		{"Garbage collector", (*printer).gc},
+		{"Hiccups", (*printer).hiccup},
+		{"Open loop", (*printer).openLoop},
+		{"GCPerfP99 results and the tail", (*printer).gcperf},
+		{"Profiles", (*printer).profiles},
+		{"Notes", (*printer).footer},
+	} {
+		if text := strings.Trim(textSection(d, s.print), "\n"); text != "" {
+			pg.Sections = append(pg.Sections, section{s.title, text})
+		}
+	}
+	c := &charts{}
+	c.add("Runtime histogram", func(w io.Writer) error { return PlotHistogram(w, d, "svg") })
+	c.add("Percentile spectrum", func(w io.Writer) error { return PlotSpectrum(w, []*Document{d}, "svg") })
+	c.add("Run timeline", func(w io.Writer) error { return PlotTimeline(w, d, "svg") })
+	pg.Charts = c.list
+	return runTemplate.Execute(w, pg)
+}
+
+// SweepPage is what the page of a sweep shows: the report package knows
+// nothing of the sweep's types, so the caller passes the table and the
+// advice as text (sweep.Table's and sweep.Advice's) and the points.
+type SweepPage struct {
+	Title  string // "gcperf sweep" when empty
+	Table  string // the sweep's table, as printed
+	Advice string // the advice, "" for none
+	Points []SweepPoint
+}
+
+// SweepHTML writes a sweep as one self-contained HTML5 page, as HTML does a
+// result: the title, the table, the advice and the four sweep charts (P99,
+// peak RSS and throughput against GOGC, and P99 against peak RSS).
+func SweepHTML(w io.Writer, s SweepPage) error {
+	pg := sweepPage{Title: s.Title, Table: strings.TrimRight(s.Table, "\n"), Advice: strings.TrimSpace(s.Advice)}
+	if pg.Title == "" {
+		pg.Title = "gcperf sweep"
+	}
+	c := &charts{}
+	for _, k := range []struct{ kind, title string }{
+		{SweepP99, "P99 and P99.9 against GOGC"},
+		{SweepRSS, "Peak RSS against GOGC"},
+		{SweepThroughput, "Throughput against GOGC"},
+		{SweepPareto, "P99 against peak RSS (Pareto frontier)"},
+	} {
+		c.add(k.title, func(w io.Writer) error { return PlotSweep(w, s.Points, k.kind, "svg") })
+	}
+	pg.Charts = c.list
+	return sweepTemplate.Execute(w, pg)
+}
+
+// textSection is what one of the text report's sections prints.
+func textSection(d *Document, print func(*printer, *Document)) string {
+	var b bytes.Buffer
+	p := &printer{w: &b}
+	print(p, d)
+	return b.String()
+}
+
+type section struct{ Title, Text string }
+
+type chart struct {
+	Title string
+	SVG   template.HTML // nil when the chart could not be drawn
+	Err   string
+}
+
+type runPage struct {
+	Title    string
+	Settings [][2]string
+	Outliers int
+	Head     []string
+	Rows     [][]string
+	Sections []section
+	Charts   []chart
+}
+
+type sweepPage struct {
+	Title, Table, Advice string
+	Charts               []chart
+}
+
+// charts collects the inline charts of a page, each font embedded once.
+type charts struct {
+	list  []chart
+	fonts map[string]bool // the <defs> blocks (fonts) already on the page
+}
+
+var (
+	svgNamespace = regexp.MustCompile(`\s+xmlns(:xlink)?="[^"]*"`)
+	svgDefs      = regexp.MustCompile(`(?s)<defs>.*?</defs>\n?`)
+)
+
+// add draws a chart as SVG and makes it fit inline in HTML: no XML prolog,
+// no namespace declarations (HTML's parser gives the namespace; they would
+// be the page's only URLs), and each embedded font block only the first
+// time it occurs, as a style in an inline SVG applies to the whole page.
+func (c *charts) add(title string, draw func(io.Writer) error) {
+	var b bytes.Buffer
+	if err := draw(&b); err != nil {
+		c.list = append(c.list, chart{Title: title, Err: err.Error()})
+		return
+	}
+	svg := b.String()
+	if i := strings.Index(svg, "<svg"); i >= 0 {
+		svg = svg[i:]
+	}
+	svg = svgNamespace.ReplaceAllString(svg, "")
+	if c.fonts == nil {
+		c.fonts = map[string]bool{}
+	}
+	svg = svgDefs.ReplaceAllStringFunc(svg, func(defs string) string {
+		if c.fonts[defs] {
+			return ""
+		}
+		c.fonts[defs] = true
+		return defs
+	})
+	c.list = append(c.list, chart{Title: title, SVG: template.HTML(svg)}) // #nosec: our own drawing
+}
+
+const pageStyle = `<style>
+body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222;background:#fff}
+h1{font-size:1.4em;margin-bottom:.4em}
+h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc;padding-bottom:.2em}
+table{border-collapse:collapse;font-size:.9em}
+td,th{padding:.15em .7em;border-bottom:1px solid #eee;vertical-align:top}
+table.kv th{text-align:left;white-space:nowrap}
+table.stats td{text-align:right;font-family:"DejaVu Sans Mono","Liberation Mono",monospace;white-space:nowrap}
+table.stats td:first-child,table.stats th:first-child{text-align:left;font-family:inherit}
+table.stats th{text-align:right}
+table.stats tr:nth-child(even){background:#f6f8fa}
+pre{background:#f6f8fa;padding:.7em;overflow-x:auto;font-size:.85em;line-height:1.35}
+.charts{display:flex;flex-wrap:wrap;gap:1em}
+figure{margin:0}
+figcaption{font-weight:bold;margin-bottom:.3em}
+figure svg{max-width:100%;height:auto}
+.note{color:#a00}
+</style>`
+
+const chartsTemplate = `{{define "charts"}}<h2 id="charts">Charts</h2>
+<div class="charts">
+{{- range .Charts}}
+<figure>
+<figcaption>{{.Title}}</figcaption>
+{{if .SVG}}{{.SVG}}{{else}}<p class="note">Not drawn: {{.Err}}</p>{{end}}
+</figure>
+{{- end}}
+</div>{{end}}`
+
+var runTemplate = template.Must(template.New("run").Parse(chartsTemplate + `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+` + pageStyle + `
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<h2 id="settings">Settings and environment</h2>
+<table class="kv">
+{{- range .Settings}}
+<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
+{{- end}}
+</table>
+<h2 id="statistics">Operation statistics</h2>
+<p>The mean-based figures drop the best and worst -outliers {{.Outliers}}; the percentiles cover every successful run.</p>
+<table class="stats">
+<tr><th></th>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{- range .Rows}}
+<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{- end}}
+</table>
+{{- range .Sections}}
+<h2>{{.Title}}</h2>
+<pre>{{.Text}}</pre>
+{{- end}}
+{{template "charts" .}}
+</body>
+</html>
+`))
+
+var sweepTemplate = template.Must(template.New("sweep").Parse(chartsTemplate + `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+` + pageStyle + `
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<h2 id="table">Points</h2>
+<pre>{{.Table}}</pre>
+{{- if .Advice}}
+<h2 id="advice">Advice</h2>
+<pre>{{.Advice}}</pre>
+{{- end}}
+{{template "charts" .}}
+</body>
+</html>
+`))

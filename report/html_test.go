@@ -1,0 +1,124 @@
+package report
+
+import (
+	"bytes"
+	"html/template"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runHTML is the page of a fixture result.
+func runHTML(t testing.TB, d *Document) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := HTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// sweepHTML is the page of the hand-made sweep of the plot tests.
+func sweepHTML(t testing.TB) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	err := SweepHTML(&b, SweepPage{
+		Title:  "gcperf sweep: alloc.list",
+		Table:  "   GOGC  GOMEMLIMIT  reps    P99\n*    50         off   1/1  8.00ms\n",
+		Advice: "SLO p99<=5ms: GOGC=200 GOMEMLIMIT=off (peak RSS 140MiB) <meets it>",
+		Points: sweepPoints(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var (
+	svgOpen   = regexp.MustCompile(`<svg[\s>]`)
+	reference = regexp.MustCompile(`(?i)\b(src|href|xlink:href|action|poster|data)\s*=\s*["']?([^"'\s>]*)`)
+	cssURL    = regexp.MustCompile(`(?i)url\(\s*["']?([^"')]*)`)
+)
+
+// selfContained checks that a page refers to nothing outside itself: no
+// http:// or https:// anywhere, no src= or href= but to "#..." or data:,
+// no CSS url() but data:, no script, no @import.
+func selfContained(t *testing.T, name string, page []byte) {
+	t.Helper()
+	s := string(page)
+	for _, bad := range []string{"http://", "https://", "<script", "@import", "<link", "<iframe", "<img"} {
+		if strings.Contains(strings.ToLower(s), bad) {
+			t.Errorf("%s: the page contains %q", name, bad)
+		}
+	}
+	for _, m := range reference.FindAllStringSubmatch(s, -1) {
+		if v := m[2]; !strings.HasPrefix(v, "#") && !strings.HasPrefix(v, "data:") {
+			t.Errorf("%s: %s=%q refers outside the page", name, m[1], v)
+		}
+	}
+	for _, m := range cssURL.FindAllStringSubmatch(s, -1) {
+		if !strings.HasPrefix(m[1], "data:") {
+			t.Errorf("%s: url(%q) refers outside the page", name, m[1])
+		}
+	}
+}
+
+func TestHTML(t *testing.T) {
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		page := runHTML(t, d)
+		if !bytes.Equal(page, runHTML(t, d)) {
+			t.Fatalf("%s: two pages differ", f)
+		}
+		if !bytes.HasPrefix(page, []byte("<!DOCTYPE html>\n")) {
+			t.Errorf("%s: no doctype", f)
+		}
+		if n := len(svgOpen.FindAll(page, -1)); n != 3 {
+			t.Errorf("%s: %d <svg> elements, want 3 (histogram, spectrum, timeline)", f, n)
+		}
+		if n := bytes.Count(page, []byte("@font-face")); n == 0 {
+			t.Errorf("%s: no font embedded", f)
+		}
+		for _, want := range []string{"Settings and environment", "Total Runs", "P99.9 Runtime", "Repeat with -seed"} {
+			if !bytes.Contains(page, []byte(want)) {
+				t.Errorf("%s: the page lacks %q", f, want)
+			}
+		}
+		selfContained(t, f, page)
+		golden(t, filepath.Join("testdata", "html", f+".html"), normalizeSVG(page))
+	}
+}
+
+// TestHTMLStatistics checks that the page's table has the text report's
+// rows, in the same order.
+func TestHTMLStatistics(t *testing.T) {
+	d, _ := readFixture(t, "threads.json")
+	page := string(runHTML(t, d))
+	_, _, rows := statRows(d)
+	at := 0
+	for _, r := range rows {
+		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r.label)+"</td>")
+		if i < 0 {
+			t.Fatalf("row %q missing or out of order", r.label)
+		}
+		at += i
+	}
+}
+
+func TestSweepHTML(t *testing.T) {
+	page := sweepHTML(t)
+	if !bytes.Equal(page, sweepHTML(t)) {
+		t.Fatal("two pages differ")
+	}
+	if n := len(svgOpen.FindAll(page, -1)); n != 4 {
+		t.Errorf("%d <svg> elements, want 4 (p99, rss, throughput, pareto)", n)
+	}
+	for _, want := range []string{"Points", "Advice", "GOGC=200", "Pareto"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	selfContained(t, "sweep", page)
+	golden(t, filepath.Join("testdata", "html", "sweep.html"), normalizeSVG(page))
+}
