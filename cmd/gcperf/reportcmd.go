@@ -52,7 +52,8 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 const reportUsage = `Usage: gcperf report [-format FORMAT] [-o FILE] FILE.json
 
 Renders a result saved with -json (or -out) again, in any format: the text
-report by default, or json, csv, xml, bench (the Go benchmark format) or hgrm.
+report by default, or json, csv, xml, bench (the Go benchmark format), hgrm or
+html (one self-contained page with the charts as SVG).
 
 Flags:
 `

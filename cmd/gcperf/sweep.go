@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -39,7 +40,7 @@ type sweepFlags struct {
 var sweepOwn = map[string]bool{
 	"gogc": true, "memlimit": true, "gomaxprocs": true, "count": true, "point-timeout": true,
 	"point-memory": true, "slo": true, "resume": true, "shard": true, "merge": true,
-	"out": true, "overwrite": true, "mix": true,
+	"out": true, "overwrite": true, "mix": true, "html": true,
 }
 
 // notInSweep are the run flags a child cannot take, with the reason.
@@ -85,6 +86,7 @@ func newSweepFlags(list bool) (*flag.FlagSet, *benchOptions, *sweepFlags, []*int
 	o.register(fs, def)
 	fs.Lookup("out").Usage = "write the sweep to `dir`: one JSON result and .log per point and repeat, sweep.json, sweep.csv, bench.txt " +
 		"(default: a new temporary directory); with -merge, where the merged sweep goes"
+	fs.Lookup("html").Usage = "write the sweep's page (the table, the advice and its charts, as sweep.html in -out DIR) to `file` too"
 	fs.Lookup("overwrite").Usage = "run the sweep in a -out directory that is not empty, replacing its files"
 	var sizes []*int
 	if list {
@@ -170,11 +172,14 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	}
 	if sf.merge {
 		for _, f := range set {
-			if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" {
+			if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" && f.Name != "html" {
 				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
 			}
 		}
-		return sweepMerge(fs.Args(), o.outDir, o.overwrite, slo, sf.slo != "", stdout, stderr)
+		if err := checkSweepHTML(*o.out["html"], o.overwrite); err != nil {
+			return fail(stderr, err)
+		}
+		return sweepMerge(fs.Args(), o.outDir, *o.out["html"], o.overwrite, slo, sf.slo != "", stdout, stderr)
 	}
 
 	// Every sweep value, then the run flags, before anything runs.
@@ -183,6 +188,10 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 		return fail(stderr, err)
 	}
 	plan.sloSet = sf.slo != ""
+	plan.html, plan.overwrite = *o.out["html"], o.overwrite
+	if err := checkSweepHTML(plan.html, o.overwrite); err != nil {
+		return fail(stderr, err)
+	}
 	plan.slo = slo
 	if err := o.finish(fs); err != nil {
 		return fail(stderr, err)
@@ -245,13 +254,15 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 
 // sweepPlan is a validated sweep.
 type sweepPlan struct {
-	grid    sweep.Grid
-	points  []sweep.Point
-	shard   string // "i/n", "" for the whole grid
-	memNote string // how the memory cap was chosen
-	slo     sweep.SLO
-	sloSet  bool
-	runner  sweep.Runner
+	grid      sweep.Grid
+	points    []sweep.Point
+	shard     string // "i/n", "" for the whole grid
+	memNote   string // how the memory cap was chosen
+	slo       sweep.SLO
+	sloSet    bool
+	html      string // -html FILE: the sweep's page, besides sweep.html in the directory
+	overwrite bool   // -overwrite: replace an existing -html FILE
+	runner    sweep.Runner
 }
 
 // plan checks the sweep's flags.
@@ -451,7 +462,7 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		code = exitFail
 	}
 	sum := &sweep.Summary{Grid: p.grid, Count: r.Count, Shard: p.shard, Outcomes: outs, Rows: rows, Advice: adv}
-	if werr := writeSweep(dir, sum, stdout); werr != nil {
+	if werr := writeSweep(dir, p.html, p.overwrite, sum, stdout); werr != nil {
 		fmt.Fprintf(stderr, "gcperf: %v\n", werr)
 		code = exitFail
 	}
@@ -474,7 +485,7 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	} else {
 		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
 	}
-	fmt.Fprintf(stderr, "gcperf: sweep: results in %s: sweep.json, sweep.csv, bench.txt (benchstat -col /gogc %s)\n",
+	fmt.Fprintf(stderr, "gcperf: sweep: results in %s: sweep.json, sweep.csv, bench.txt, sweep.html (benchstat -col /gogc %s)\n",
 		dir, filepath.Join(dir, "bench.txt"))
 	switch {
 	case p.sloSet && p.shard != "":
@@ -494,29 +505,78 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	return code
 }
 
-// writeSweep writes a sweep's sweep.json, sweep.csv and bench.txt to dir.
-func writeSweep(dir string, s *sweep.Summary, stdout io.Writer) error {
+// writeSweep writes a sweep's sweep.json, sweep.csv, bench.txt and
+// sweep.html to dir, and with html (-html FILE, - for stdout) the page there too.
+func writeSweep(dir, html string, overwrite bool, s *sweep.Summary, stdout io.Writer) error {
+	page := func(w io.Writer) error { return sweepPage(w, s) }
 	files := []struct {
-		name  string
-		write func(io.Writer) error
+		path      string
+		overwrite bool
+		write     func(io.Writer) error
 	}{
-		{sweep.SummaryFile, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
-		{"sweep.csv", func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
-		{"bench.txt", func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
+		{filepath.Join(dir, sweep.SummaryFile), true, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
+		{filepath.Join(dir, "sweep.csv"), true, func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
+		{filepath.Join(dir, "bench.txt"), true, func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
+		{filepath.Join(dir, "sweep.html"), true, page},
+	}
+	if html != "" {
+		files = append(files, struct {
+			path      string
+			overwrite bool
+			write     func(io.Writer) error
+		}{html, overwrite, page})
+	}
+	if dir == "" {
+		files = files[len(files)-1:] // -merge without -out: the -html page only
 	}
 	var errs []error
 	for _, f := range files {
-		if err := report.WriteFile(filepath.Join(dir, f.name), stdout, true, f.write); err != nil {
+		if err := report.WriteFile(f.path, stdout, f.overwrite, f.write); err != nil {
+			if f.path == html {
+				err = fmt.Errorf("-html %s: %w", html, err)
+			}
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
+// checkSweepHTML refuses, before the sweep runs, an -html FILE that exists
+// (without -overwrite) or whose directory is missing.
+func checkSweepHTML(path string, overwrite bool) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if _, err := os.Stat(path); err == nil && !overwrite {
+		return usagef("-html %s: %v", path, report.ErrExists)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usagef("-html %s: no such directory", path)
+	}
+	return nil
+}
+
+// sweepPage writes the sweep's HTML page: its table, advice and charts.
+func sweepPage(w io.Writer, s *sweep.Summary) error {
+	var table bytes.Buffer
+	if err := sweep.Table(&table, s.Rows, nil); err != nil {
+		return err
+	}
+	title := "gcperf sweep"
+	if s.Shard != "" {
+		title += " (shard " + s.Shard + ")"
+	}
+	advice := ""
+	if s.Advice != nil {
+		advice = s.Advice.Text
+	}
+	return report.SweepHTML(w, report.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s)})
+}
+
 // sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
 // directories, prints the table (and the advice with -slo), and with -out
 // writes a sweep directory holding the merged results.
-func sweepMerge(dirs []string, out string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
+func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		return fail(stderr, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR..."))
 	}
@@ -571,11 +631,13 @@ func sweepMerge(dirs []string, out string, overwrite bool, slo sweep.SLO, sloSet
 		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", err)
 		code = exitFail
 	}
-	if out != "" {
-		if err := writeSweep(out, s, stdout); err != nil {
+	if out != "" || html != "" {
+		if err := writeSweep(out, html, overwrite, s, stdout); err != nil {
 			fmt.Fprintf(stderr, "gcperf: %v\n", err)
 			code = exitFail
 		}
+	}
+	if out != "" {
 		fmt.Fprintf(stderr, "gcperf: sweep: merged into %s\n", out)
 	}
 	if s.Shard != "" {
