@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // HTML writes the result as one self-contained HTML5 page: the settings and
@@ -68,6 +69,9 @@ type SweepPage struct {
 	Table  string // the sweep's table, as printed
 	Advice string // the advice, "" for none
 	Points []SweepPoint
+	// SLO is the P99 bound of the sweep's SLO, drawn as a line on the P99
+	// and Pareto charts; 0 for none.
+	SLO time.Duration
 }
 
 // SweepHTML writes a sweep as one self-contained HTML5 page, as HTML does a
@@ -85,7 +89,7 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 		{SweepThroughput, "Throughput against GOGC"},
 		{SweepPareto, "P99 against peak RSS (Pareto frontier)"},
 	} {
-		c.add(k.title, func(w io.Writer) error { return PlotSweep(w, s.Points, k.kind, "svg") })
+		c.add(k.title, func(w io.Writer) error { return PlotSweepSLO(w, s.Points, k.kind, "svg", s.SLO) })
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runHTML is the page of a fixture result.
@@ -28,6 +29,7 @@ func sweepHTML(t testing.TB) []byte {
 		Table:  "   GOGC  GOMEMLIMIT  reps    P99\n*    50         off   1/1  8.00ms\n",
 		Advice: "SLO p99<=5ms: GOGC=200 GOMEMLIMIT=off (peak RSS 140MiB) <meets it>",
 		Points: sweepPoints(),
+		SLO:    5 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)

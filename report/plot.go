@@ -44,15 +44,21 @@ func PlotFormat(path string) (format string, ok bool) {
 // SVG (fonts embedded, so that the file looks the same anywhere) or PNG.
 // Neither holds a timestamp: the same plot gives the same bytes.
 func render(w io.Writer, p *plot.Plot, format string) error {
+	return renderWith(w, format, func(c draw.Canvas) { p.Draw(c) })
+}
+
+// renderWith is render for any drawing on the canvas, such as plots
+// stacked with plot.Align.
+func renderWith(w io.Writer, format string, paint func(draw.Canvas)) error {
 	switch format {
 	case "svg":
 		c := vgsvg.NewWith(vgsvg.UseWH(PlotWidth, PlotHeight), vgsvg.EmbedFonts(true))
-		p.Draw(draw.New(c))
+		paint(draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
 	case "png":
 		c := vgimg.New(PlotWidth, PlotHeight)
-		p.Draw(draw.New(c))
+		paint(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
@@ -302,10 +308,13 @@ func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format str
 // PlotTimeline draws the runtime of every run in the document's order (run
 // number on x), the runs with a garbage collection (gc_cycles > 0, known
 // with -gcstats run) marked in red, and each run's stop-the-world time as
-// a second series on the same log axis.
+// a second series on the same log axis. When the runs carry their heap
+// goal (-gcstats run), a second panel below, on the same run axis, draws
+// the heap goal at the end of each run; runs without a goal (GOGC=off and
+// no memory limit) are left out of it.
 func PlotTimeline(w io.Writer, d *Document, format string) error {
 	p := newPlot("Runs", "run", "time")
-	var all, withGC, stw plotter.XYs
+	var all, withGC, stw, goal plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range d.Runs {
 		x := float64(i + 1)
@@ -320,6 +329,9 @@ func PlotTimeline(w io.Writer, d *Document, format string) error {
 				s := positive(float64(g.STW))
 				stw = append(stw, plotter.XY{X: x, Y: s})
 				lo, hi = min(lo, s), max(hi, s)
+			}
+			if g.HeapGoal > 0 && g.HeapGoal < 1<<62 {
+				goal = append(goal, plotter.XY{X: x, Y: float64(g.HeapGoal)})
 			}
 		}
 	}
@@ -356,8 +368,31 @@ func PlotTimeline(w io.Writer, d *Document, format string) error {
 	durationAxis(&p.Y, lo, hi)
 	p.X.Min, p.X.Max = 0, float64(max(len(d.Runs), 1)+1)
 	p.Legend.Left = false
-	return render(w, p, format)
+	if len(goal) == 0 {
+		return render(w, p, format)
+	}
+	// gonum/plot has no second y axis: the heap goal is a panel of its own
+	// below, sharing the run axis.
+	g := newPlot("", "run", TimelineHeapGoalLabel)
+	g.Y.Tick.Marker = byteTicks{}
+	g.Y.Min = 0
+	g.X.Min, g.X.Max = p.X.Min, p.X.Max
+	g.Legend.Left = false
+	if err := addLine(g, "heap goal at the end of the run", goal, colorOf(4), false); err != nil {
+		return err
+	}
+	p.X.Label.Text = ""
+	return renderWith(w, format, func(c draw.Canvas) {
+		panels := [][]*plot.Plot{{p}, {g}}
+		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(4)}
+		canvases := plot.Align(panels, tiles, c)
+		p.Draw(canvases[0][0])
+		g.Draw(canvases[1][0])
+	})
 }
+
+// TimelineHeapGoalLabel is the y axis label of the timeline's heap goal panel.
+const TimelineHeapGoalLabel = "heap goal"
 
 // A SweepPoint is one point of a GOGC × GOMEMLIMIT sweep, as the sweep
 // charts need it (the report package knows nothing of the sweep's types).
@@ -411,13 +446,20 @@ func gogcOrder(a, b string) int {
 // the frontier connected, the recommended setting labelled). GOGC values
 // are evenly spaced in numerical order, "off" last.
 func PlotSweep(w io.Writer, points []SweepPoint, kind string, format string) error {
+	return PlotSweepSLO(w, points, kind, format, 0)
+}
+
+// PlotSweepSLO is PlotSweep with the P99 bound of an SLO: when slo > 0, the
+// "p99" and "pareto" charts draw it as a horizontal dashed line, named
+// SLOLabel(slo) in the legend. The other charts ignore it.
+func PlotSweepSLO(w io.Writer, points []SweepPoint, kind string, format string, slo time.Duration) error {
 	var p *plot.Plot
 	var err error
 	switch kind {
 	case SweepP99, SweepRSS, SweepThroughput:
-		p, err = plotByGOGC(points, kind)
+		p, err = plotByGOGC(points, kind, slo)
 	case SweepPareto:
-		p, err = plotPareto(points)
+		p, err = plotPareto(points, slo)
 	default:
 		return fmt.Errorf("plot: unknown sweep chart %q (%s)", kind, strings.Join(SweepKinds, ", "))
 	}
@@ -434,7 +476,33 @@ func memLimitName(m string) string {
 	return "GOMEMLIMIT=" + m
 }
 
-func plotByGOGC(points []SweepPoint, kind string) (*plot.Plot, error) {
+// SLOLabel is how the sweep charts name the line of a P99 SLO:
+// "SLO p99 <= 5ms".
+func SLOLabel(slo time.Duration) string {
+	return "SLO p99 <= " + slo.String()
+}
+
+// addSLO draws the P99 SLO as a horizontal dashed line across p, when
+// slo > 0, and widens [lo, hi] (the log y axis's range) to show it.
+func addSLO(p *plot.Plot, slo time.Duration, lo, hi *float64) error {
+	if slo <= 0 {
+		return nil
+	}
+	y := positive(float64(slo))
+	f := plotter.NewFunction(func(float64) float64 { return y })
+	f.Color = colorOf(1)
+	f.Width = vg.Points(1)
+	f.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	p.Add(f)
+	p.Legend.Add(SLOLabel(slo), f)
+	if math.IsInf(*lo, 1) {
+		*lo, *hi = y, y
+	}
+	*lo, *hi = min(*lo, y), max(*hi, y)
+	return nil
+}
+
+func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot, error) {
 	var gogcs, limits []string
 	for _, pt := range points {
 		if !slices.Contains(gogcs, pt.GOGC) {
@@ -500,6 +568,9 @@ func plotByGOGC(points []SweepPoint, kind string) (*plot.Plot, error) {
 		}
 	}
 	if kind == SweepP99 {
+		if err := addSLO(p, slo, &lo, &hi); err != nil {
+			return nil, err
+		}
 		if math.IsInf(lo, 1) {
 			lo, hi = 1e3, 1e6
 		}
@@ -518,11 +589,12 @@ func sweepName(pt SweepPoint) string {
 	return s
 }
 
-func plotPareto(points []SweepPoint) (*plot.Plot, error) {
+func plotPareto(points []SweepPoint, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
 	p.X.Tick.Marker = byteTicks{}
 	p.Legend.Left = false
 	var all, frontier plotter.XYs
+	var gogcs []string
 	var rec *SweepPoint
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, pt := range points {
@@ -532,6 +604,7 @@ func plotPareto(points []SweepPoint) (*plot.Plot, error) {
 		xy := plotter.XY{X: float64(pt.PeakRSS), Y: positive(float64(pt.P99))}
 		lo, hi = min(lo, xy.Y), max(hi, xy.Y)
 		all = append(all, xy)
+		gogcs = append(gogcs, pt.GOGC)
 		if pt.Frontier {
 			frontier = append(frontier, xy)
 		}
@@ -547,6 +620,19 @@ func plotPareto(points []SweepPoint) (*plot.Plot, error) {
 		s.Color, s.Radius = colorOf(7), vg.Points(2.5)
 		p.Add(s)
 		p.Legend.Add("setting", s)
+		// Every point's GOGC, small, left of its marker (the recommended
+		// setting's full label is on its right).
+		l, err := plotter.NewLabels(plotter.XYLabels{XYs: all, Labels: gogcs})
+		if err != nil {
+			return nil, err
+		}
+		for i := range l.TextStyle {
+			l.TextStyle[i].Font.Size = vg.Points(7)
+			l.TextStyle[i].XAlign = draw.XRight
+			l.TextStyle[i].YAlign = draw.YCenter
+		}
+		l.Offset = vg.Point{X: vg.Points(-4)}
+		p.Add(l)
 	}
 	slices.SortFunc(frontier, func(a, b plotter.XY) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y)) })
 	if err := addLine(p, "Pareto frontier", frontier, colorOf(0), false); err != nil {
@@ -567,6 +653,9 @@ func plotPareto(points []SweepPoint) (*plot.Plot, error) {
 		}
 		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
 		p.Add(l)
+	}
+	if err := addSLO(p, slo, &lo, &hi); err != nil {
+		return nil, err
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 1e3, 1e6

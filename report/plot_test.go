@@ -75,6 +75,42 @@ func TestPlotTimeline(t *testing.T) {
 	}
 }
 
+// TestPlotTimelineHeapGoal checks that the timeline has a heap goal panel
+// when the runs carry their heap goal (-gcstats run: list, threads) and
+// only the runtime panel when they do not (errors), or when every goal is
+// "none" (GOGC=off).
+func TestPlotTimelineHeapGoal(t *testing.T) {
+	label := []byte(">" + TimelineHeapGoalLabel + "<")
+	for f, want := range map[string]bool{"list": true, "threads": true, "errors": false} {
+		d, _ := readFixture(t, f+".json")
+		var b bytes.Buffer
+		if err := PlotTimeline(&b, d, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(b.Bytes(), label); got != want {
+			t.Errorf("%s: heap goal panel %v, want %v", f, got, want)
+		}
+	}
+	d, _ := readFixture(t, "list.json")
+	for i := range d.Runs {
+		if g := d.Runs[i].GCDelta; g != nil {
+			c := *g
+			c.HeapGoal = 1<<63 - 1
+			d.Runs[i].GCDelta = &c
+		}
+	}
+	var b bytes.Buffer
+	if err := PlotTimeline(&b, d, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), label) {
+		t.Error("GOGC=off (no heap goal): the timeline has a heap goal panel")
+	}
+	if err := PlotTimeline(new(bytes.Buffer), d, "png"); err != nil {
+		t.Error(err)
+	}
+}
+
 // sweepPoints is a hand-made sweep: GOGC 50..400 and off, with and without
 // a memory limit, one failed point.
 func sweepPoints() []SweepPoint {
@@ -98,6 +134,11 @@ func TestPlotSweep(t *testing.T) {
 	for _, kind := range SweepKinds {
 		checkChart(t, "sweep_"+kind, func(w *bytes.Buffer, format string) error { return PlotSweep(w, pts, kind, format) })
 	}
+	for _, kind := range []string{SweepP99, SweepPareto} {
+		checkChart(t, "sweep_"+kind+"_slo", func(w *bytes.Buffer, format string) error {
+			return PlotSweepSLO(w, pts, kind, format, 5*time.Millisecond)
+		})
+	}
 	if err := PlotSweep(new(bytes.Buffer), pts, "nope", "svg"); err == nil || !strings.Contains(err.Error(), "unknown sweep chart") {
 		t.Errorf("unknown kind: %v", err)
 	}
@@ -105,6 +146,47 @@ func TestPlotSweep(t *testing.T) {
 	for _, kind := range SweepKinds {
 		if err := PlotSweep(new(bytes.Buffer), nil, kind, "svg"); err != nil {
 			t.Errorf("%s, no points: %v", kind, err)
+		}
+	}
+}
+
+// TestPlotSweepSLO checks that the P99 and Pareto charts draw the SLO's
+// line, labelled, when there is one and not otherwise, and that the Pareto
+// chart labels every point with its GOGC.
+func TestPlotSweepSLO(t *testing.T) {
+	pts := sweepPoints()
+	label := SLOLabel(5 * time.Millisecond)
+	if label != "SLO p99 <= 5ms" {
+		t.Errorf("SLOLabel(5ms) = %q", label)
+	}
+	esc := strings.ReplaceAll(label, "<", "&lt;")
+	has := func(b []byte) bool { return bytes.Contains(b, []byte(esc)) || bytes.Contains(b, []byte(label)) }
+	for _, kind := range SweepKinds {
+		var with, without bytes.Buffer
+		if err := PlotSweepSLO(&with, pts, kind, "svg", 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if err := PlotSweepSLO(&without, pts, kind, "svg", 0); err != nil {
+			t.Fatal(err)
+		}
+		want := kind == SweepP99 || kind == SweepPareto
+		if got := has(with.Bytes()); got != want {
+			t.Errorf("%s with an SLO: label %v, want %v", kind, got, want)
+		}
+		if has(without.Bytes()) {
+			t.Errorf("%s without an SLO: the SLO is labelled", kind)
+		}
+		if err := PlotSweepSLO(new(bytes.Buffer), nil, kind, "svg", 5*time.Millisecond); err != nil {
+			t.Errorf("%s, no points, an SLO: %v", kind, err)
+		}
+	}
+	var b bytes.Buffer
+	if err := PlotSweep(&b, pts, SweepPareto, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{">50<", ">100<", ">400<", ">off<"} {
+		if !bytes.Contains(b.Bytes(), []byte(g)) {
+			t.Errorf("pareto: no point labelled %s", g)
 		}
 	}
 }
