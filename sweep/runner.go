@@ -70,6 +70,12 @@ type Runner struct {
 	Env []string
 	// Stderr receives one progress line per point and repeat (nil: none).
 	Stderr io.Writer
+	// Progress, when set, is called after each point and repeat of the
+	// shard is done (run, failed or resumed), once its line is written to
+	// Stderr, with the number done and the total (the shard's points times
+	// Count). It is called in the parent between two children, never while
+	// one runs; not for a point that was interrupted.
+	Progress func(done, total int)
 	// Stop, when closed, kills the running child: Run returns the outcomes
 	// finished before with ErrInterrupted. Cancelling ctx does the same
 	// with ctx's error.
@@ -103,6 +109,12 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 		w = io.Discard
 	}
 	var outs []Outcome
+	total := len(mine) * r.Count
+	progress := func() {
+		if r.Progress != nil {
+			r.Progress(len(outs), total)
+		}
+	}
 	for rep := 1; rep <= r.Count; rep++ {
 		for i, p := range mine {
 			if err := r.stopped(ctx); err != nil {
@@ -113,6 +125,7 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				if o, ok := r.resume(p, rep); ok {
 					fmt.Fprintf(w, "%s: complete in %s, not run again\n", head, o.File)
 					outs = append(outs, o)
+					progress()
 					continue
 				}
 			}
@@ -132,6 +145,7 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(p, rep)))
 			}
 			outs = append(outs, o)
+			progress()
 		}
 	}
 	return outs, nil

@@ -454,3 +454,41 @@ func TestTailWriter(t *testing.T) {
 		t.Errorf("after the newline: %q", got)
 	}
 }
+
+func TestRunnerProgress(t *testing.T) {
+	r, lines := testRunner(t, "")
+	r.Count = 2
+	points := grid(t, "50,100", "off")
+	type call struct{ done, total, lines int }
+	var calls []call
+	r.Progress = func(done, total int) {
+		// Called after the point's line is written, between children.
+		calls = append(calls, call{done, total, strings.Count(lines.String(), "\n")})
+	}
+	if _, err := r.Run(context.Background(), points); err != nil {
+		t.Fatal(err)
+	}
+	want := []call{{1, 4, 1}, {2, 4, 2}, {3, 4, 3}, {4, 4, 4}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("Progress calls (done, total, lines written) %v, want %v", calls, want)
+	}
+	// Resumed points count as done too.
+	calls = nil
+	r.Resume = true
+	if _, err := r.Run(context.Background(), points); err != nil {
+		t.Fatal(err)
+	}
+	want = []call{{1, 4, 5}, {2, 4, 6}, {3, 4, 7}, {4, 4, 8}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("resumed: Progress calls %v, want %v", calls, want)
+	}
+	// A shard counts its own points only.
+	calls = nil
+	r.Resume, r.Count, r.Shard, r.Shards = false, 1, 1, 2
+	if _, err := r.Run(context.Background(), points); err != nil {
+		t.Fatal(err)
+	}
+	if want := []call{{1, 1, 9}}; !slices.Equal(calls, want) {
+		t.Errorf("shard 1/2: Progress calls %v, want %v", calls, want)
+	}
+}

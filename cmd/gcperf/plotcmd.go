@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
@@ -39,6 +40,7 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	kind := flags.String("kind", "spectrum", "the `chart`: "+strings.Join(plotKinds, ", "))
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
+	sloFlag := flags.String("slo", "", "draw the P99 `bound` of this SLO (p99=5ms) on the sweep-p99 and pareto charts instead of the sweep's own (-slo of gcperf sweep)")
 	flags.Usage = func() {
 		fmt.Fprint(flags.Output(), plotUsage)
 		flags.PrintDefaults()
@@ -57,6 +59,14 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
 	}
+	var flagSLO time.Duration
+	if *sloFlag != "" {
+		slo, err := sweep.ParseSLO(*sloFlag)
+		if err != nil {
+			return fail(stderr, usagef("plot: %v", err))
+		}
+		flagSLO = slo.P99
+	}
 	files := flags.Args()
 	switch {
 	case len(files) == 0:
@@ -67,11 +77,14 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 
 	var draw func(w io.Writer) error
 	if sk != "" {
-		pts, err := readSweepPoints(files[0])
+		pts, slo, err := readSweepPoints(files[0])
 		if err != nil {
 			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kind)))
 		}
-		draw = func(w io.Writer) error { return report.PlotSweep(w, pts, sk, format) }
+		if *sloFlag != "" {
+			slo = flagSLO
+		}
+		draw = func(w io.Writer) error { return report.PlotSweepSLO(w, pts, sk, format, slo) }
 	} else {
 		var docs []*report.Document
 		var names []string
@@ -115,18 +128,38 @@ func plotFileError(err error, kind string) string {
 }
 
 // readSweepPoints reads a sweep.json and makes its rows the points of the
-// sweep charts.
-func readSweepPoints(path string) ([]report.SweepPoint, error) {
+// sweep charts; slo is the P99 bound of its advice's SLO, 0 for none.
+func readSweepPoints(path string) (pts []report.SweepPoint, slo time.Duration, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	s, err := sweep.ReadSummary(f)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return sweepPoints(s), nil
+	return sweepPoints(s), adviceP99(s.Advice), nil
+}
+
+// adviceP99 is the P99 bound of the SLO an advice was given against, 0
+// when there is no advice or its SLO bounds no P99. The advice spells its
+// SLO as sweep.SLO.String does, "p99<=5ms, throughput>=1000/s"; "p99=5ms",
+// as -slo spells it, is read too.
+func adviceP99(a *sweep.Advice) time.Duration {
+	if a == nil {
+		return 0
+	}
+	for item := range strings.SplitSeq(a.SLO, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || strings.TrimSuffix(strings.TrimSpace(key), "<") != "p99" {
+			continue
+		}
+		if d, err := time.ParseDuration(strings.TrimSpace(value)); err == nil && d > 0 {
+			return d
+		}
+	}
+	return 0
 }
 
 // sweepPoints converts a sweep's rows; the recommended point is the
@@ -164,8 +197,12 @@ Draws one chart, as SVG (fonts embedded) or PNG by the extension of -o:
                     sweep (its sweep.json)
   sweep-rss         peak RSS against GOGC, of a sweep
   sweep-throughput  throughput against GOGC, of a sweep
-  pareto            P99 against peak RSS of a sweep, the Pareto frontier
-                    connected and the recommended setting labelled
+  pareto            P99 against peak RSS of a sweep, every point labelled
+                    with its GOGC, the Pareto frontier connected and the
+                    recommended setting labelled
+
+The sweep-p99 and pareto charts draw the P99 bound of the sweep's SLO (its
+advice's, from gcperf sweep -slo) as a dashed line; -slo overrides it.
 
 Flags:
 `

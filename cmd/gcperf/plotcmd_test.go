@@ -138,3 +138,95 @@ func TestPlotHelp(t *testing.T) {
 	}
 	golden(t, "help_plot_-h.golden", stdout)
 }
+
+// TestPlotCmdSLO checks that the pareto and sweep-p99 charts draw the SLO
+// line of the sweep's advice, that -slo overrides it, and that a sweep
+// without advice has none.
+func TestPlotCmdSLO(t *testing.T) {
+	dir := t.TempDir()
+	sw := writeSweepJSON(t, dir)
+	has := func(data []byte, label string) bool {
+		return bytes.Contains(data, []byte(strings.ReplaceAll(label, "<", "&lt;"))) || bytes.Contains(data, []byte(label))
+	}
+	plot := func(kind string, extra ...string) []byte {
+		t.Helper()
+		out := filepath.Join(dir, kind+".svg")
+		args := append([]string{"plot", "-overwrite", "-kind", kind, "-o", out}, extra...)
+		code, stdout, stderr := gcperf(t, nil, args...)
+		if code != 0 || stdout != "" || stderr != "" {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, kind := range []string{"pareto", "sweep-p99"} {
+		if data := plot(kind, sw); !has(data, "SLO p99 <= 5ms") {
+			t.Errorf("%s: no SLO line of the advice's p99=5ms", kind)
+		}
+		data := plot(kind, "-slo", "p99=3ms", sw)
+		if !has(data, "SLO p99 <= 3ms") || has(data, "SLO p99 <= 5ms") {
+			t.Errorf("%s -slo p99=3ms: not the SLO line of the flag", kind)
+		}
+	}
+	if data := plot("sweep-rss", sw); has(data, "SLO p99") {
+		t.Error("sweep-rss: an SLO line")
+	}
+	// Without advice, no line.
+	s, err := sweep.ReadSummary(strings.NewReader(mustRead(t, sw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Advice = nil
+	var b bytes.Buffer
+	if err := sweep.WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sw, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data := plot("pareto", sw); has(data, "SLO p99") {
+		t.Error("pareto of a sweep without advice: an SLO line")
+	}
+	if code, _, stderr := gcperf(t, nil, "plot", "-kind", "pareto", "-slo", "p99=fast", "-o", filepath.Join(dir, "x.svg"), sw); code == 0 || !strings.Contains(stderr, "slo") {
+		t.Errorf("-slo p99=fast: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestAdviceP99 checks the P99 bound read from an advice's SLO, as
+// sweep.SLO.String spells it and as -slo does.
+func TestAdviceP99(t *testing.T) {
+	slo, err := sweep.ParseSLO("p99=5ms,throughput=1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		slo  string
+		want time.Duration
+	}{
+		{slo.String(), 5 * time.Millisecond},
+		{"p99<=5ms", 5 * time.Millisecond},
+		{"p99=2.5ms", 2500 * time.Microsecond},
+		{"p999<=9ms, p99<=4ms", 4 * time.Millisecond},
+		{"max<=100ms, throughput>=1000/s", 0},
+		{"", 0},
+	} {
+		if got := adviceP99(&sweep.Advice{SLO: tt.slo}); got != tt.want {
+			t.Errorf("adviceP99(%q) = %v, want %v", tt.slo, got, tt.want)
+		}
+	}
+	if got := adviceP99(nil); got != 0 {
+		t.Errorf("adviceP99(nil) = %v", got)
+	}
+}

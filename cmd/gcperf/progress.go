@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"sync"
@@ -182,4 +183,98 @@ func newBar(w io.Writer, max int64, desc string) *progressbar.ProgressBar {
 	)
 	bar.StartWithoutRender()
 	return bar
+}
+
+// The sweep's bar: on a terminal, and without -q, gcperf sweep draws a bar
+// of the points done (each point and repeat counts one) out of the shard's
+// total, with the elapsed time and the ETA. It is drawn in the parent only,
+// when the sweep begins and after each point (the Runner's Progress), never
+// while a child runs: timing is not at stake, the children run in other
+// processes whose stderr goes to their logs.
+//
+// The per-point lines still go to stderr, through the bar: a line is held
+// until it is whole (the Runner writes "point ... " before the child runs
+// and "ok in ..." after), then the bar's line is cleared, the line written,
+// and the bar drawn again below it at the next Progress. So the bar stays
+// on screen while a child runs, and the lines scroll above it.
+
+// sweepProgress is the sweep's bar.
+type sweepProgress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	drawn bool
+	part  []byte // the line being written, held until it is whole
+}
+
+// newSweepProgress returns the bar of a sweep of total points and repeats
+// writing to w, or nil when isTerm says w is not a terminal.
+func newSweepProgress(w io.Writer, total int, isTerm func(io.Writer) bool) *sweepProgress {
+	if !isTerm(w) || total <= 0 {
+		return nil
+	}
+	s := &sweepProgress{w: w}
+	s.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("gcperf: sweep: points"),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(0),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionSetRenderBlankState(false),
+	)
+	s.bar.StartWithoutRender()
+	return s
+}
+
+// Start draws the bar at zero.
+func (s *sweepProgress) Start() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = s.bar.RenderBlank()
+	s.drawn = true
+}
+
+// Progress is the Runner's Progress: it redraws the bar.
+func (s *sweepProgress) Progress(done, _ int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = s.bar.Set(done)
+	s.drawn = true
+}
+
+// Write takes the Runner's lines: each whole line is written above the
+// bar, whose line is cleared first.
+func (s *sweepProgress) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.part = append(s.part, p...)
+	i := bytes.LastIndexByte(s.part, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	s.clear()
+	_, err := s.w.Write(s.part[:i+1])
+	s.part = append(s.part[:0], s.part[i+1:]...)
+	return len(p), err
+}
+
+// End clears the bar and writes what is left of a line.
+func (s *sweepProgress) End() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clear()
+	if len(s.part) > 0 {
+		_, _ = s.w.Write(append(s.part, '\n'))
+		s.part = nil
+	}
+}
+
+func (s *sweepProgress) clear() {
+	if s.drawn {
+		clearLine(s.w)
+		s.drawn = false
+	}
 }

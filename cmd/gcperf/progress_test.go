@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -177,5 +179,68 @@ func TestIsTerminal(t *testing.T) {
 	defer f.Close()
 	if isTerminal(f) || isTerminal(&lockedWriter{w: f}) {
 		t.Error("a regular file is a terminal")
+	}
+}
+
+// sweepBarMarks are what the sweep's bar leaves on stderr.
+var sweepBarMarks = []string{"\x1b[", "█", "gcperf: sweep: points"}
+
+func hasSweepBar(s string) bool {
+	for _, m := range sweepBarMarks {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func sweepBarArgs(t *testing.T, flags ...string) []string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "out")
+	return sweepArgs(append(append([]string{"-gogc", "50,off", "-count", "2", "-out", dir}, flags...), tiny...)...)
+}
+
+func TestSweepProgressAbsentWhenNotTerminal(t *testing.T) {
+	sweepTest(t)
+	fastProgress(t, false)
+	code, _, stderr := gcperf(t, nil, sweepBarArgs(t)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if hasSweepBar(stderr) || strings.Contains(stderr, "\r") {
+		t.Errorf("stderr, a bytes.Buffer, shows a sweep bar:\n%q", stderr)
+	}
+	if n := strings.Count(stderr, "gcperf: sweep: point "); n != 4 {
+		t.Errorf("%d per-point lines, want 4:\n%s", n, stderr)
+	}
+}
+
+func TestSweepProgressOnTerminal(t *testing.T) {
+	sweepTest(t)
+	fastProgress(t, true)
+	code, _, stderr := gcperf(t, nil, sweepBarArgs(t)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Logf("stderr:\n%q", stderr)
+	for _, want := range []string{"gcperf: sweep: points", "0/4", "1/4", "4/4"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr has no %q:\n%q", want, stderr)
+		}
+	}
+	// Every per-point line is whole, written after the bar's line is
+	// cleared; the bar is cleared before what follows the sweep.
+	lines := regexp.MustCompile(`\x1b\[2K\rgcperf: sweep: point \d/2 \S+ rep \d/2 \.\.\. ok in [^\n\r\x1b]*\n`).FindAllString(stderr, -1)
+	if len(lines) != 4 {
+		t.Errorf("%d per-point lines after a cleared bar, want 4:\n%q", len(lines), stderr)
+	}
+	_, after, _ := strings.Cut(stderr, "4/4")
+	if !strings.Contains(after, "\x1b[2K\r") {
+		t.Errorf("the last bar is not cleared:\n%q", after)
+	}
+	// -q: no bar, the lines as they are.
+	code, _, stderr = gcperf(t, nil, sweepBarArgs(t, "-q")...)
+	if code != 0 || hasSweepBar(stderr) || strings.Count(stderr, "gcperf: sweep: point ") != 4 {
+		t.Errorf("-q: exit %d, stderr:\n%q", code, stderr)
 	}
 }

@@ -189,6 +189,7 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	}
 	plan.sloSet = sf.slo != ""
 	plan.html, plan.overwrite = *o.out["html"], o.overwrite
+	plan.quiet = o.quiet
 	if err := checkSweepHTML(plan.html, o.overwrite); err != nil {
 		return fail(stderr, err)
 	}
@@ -262,6 +263,7 @@ type sweepPlan struct {
 	sloSet    bool
 	html      string // -html FILE: the sweep's page, besides sweep.html in the directory
 	overwrite bool   // -overwrite: replace an existing -html FILE
+	quiet     bool   // -q: no progress bar
 	runner    sweep.Runner
 }
 
@@ -444,7 +446,20 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	fmt.Fprintf(stderr, "gcperf: sweep: %d %s%s × %d %s into %s; %s; %s\n", n, plural(n, "point", "points"), of,
 		r.Count, plural(r.Count, "repeat", "repeats"), dir, p.memNote, timeout)
 
+	// The bar of the points, on a terminal without -q: the per-point
+	// lines go through it, above it (see sweepProgress).
+	var bar *sweepProgress
+	if !p.quiet {
+		bar = newSweepProgress(stderr, n*r.Count, stderrIsTerminal)
+	}
+	if bar != nil {
+		r.Stderr, r.Progress = bar, bar.Progress
+		bar.Start()
+	}
 	outs, err := r.Run(context.Background(), p.points)
+	if bar != nil {
+		bar.End()
+	}
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
 		return fail(stderr, err)
@@ -570,7 +585,7 @@ func sweepPage(w io.Writer, s *sweep.Summary) error {
 	if s.Advice != nil {
 		advice = s.Advice.Text
 	}
-	return report.SweepHTML(w, report.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s)})
+	return report.SweepHTML(w, report.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s), SLO: adviceP99(s.Advice)})
 }
 
 // sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
