@@ -20,26 +20,20 @@ import (
 // There is none when stderr is not a terminal, with -q, or with -v (whose
 // per-run lines take its place).
 //
-// The bar must not disturb what it follows. Its Observer's RunEnd only adds
-// one to an atomic counter, and its RunStart is an atomic load (a sync.Once
-// that tells the redraw goroutine the timed runs have begun, so that their
-// bar's rate and ETA start with them): the goroutines running the benchmark never
-// format, allocate or write anything for it, and never wait on a lock it
-// holds. A separate goroutine redraws the bar from the counters every
-// progressInterval (200ms). Redrawing allocates (progressbar formats with
-// fmt), and those allocations, made while the timed runs go on, count in the
-// timed phase's heap figure (Result.HeapAllocBytes): a small amount per
-// redraw (not measured), five redraws a second. The redraw
-// goroutine also takes a little processor time; on a machine with one
-// processor that can show as a short delay in one run every 200ms.
-// Throttling progressbar's own Add in RunEnd was the alternative: it would
-// have put the allocations and the writes on the runs' goroutines, between
-// runs but in the path of the next one. Nothing is drawn before the first
-// interval has passed, so benchmarks shorter than that show no bar at all.
+// The bar must not disturb what it follows: it is redrawn between runs
+// only, never while one runs. A ticker goroutine does nothing but raise an
+// atomic flag every progressInterval (200ms); RunEnd, which the engine calls
+// between runs, counts the run and, when the flag is up, redraws the bar on
+// the goroutine that just finished its run, before it starts the next one.
+// Redrawing allocates (progressbar formats with fmt): those allocations, a
+// few per redraw and five redraws a second at most, count in the timed
+// phase's heap figure (Result.HeapAllocBytes), and the redraw delays the
+// next run on that goroutine, never a run in progress. Nothing is drawn
+// before the first interval has passed, so benchmarks shorter than that
+// show no bar at all.
 //
-// End stops the redraw goroutine and clears the bar before the report is
-// written. The separate profiled pass (-profile without -profile-inline)
-// has no bar.
+// End stops the ticker and clears the bar before the report is written. The
+// separate profiled pass (-profile without -profile-inline) has no bar.
 
 // progressInterval is how often the bar is redrawn.
 var progressInterval = 200 * time.Millisecond
@@ -74,44 +68,78 @@ type progress struct {
 
 	warmups, runs int64
 	warm, timed   atomic.Int64 // runs ended, per phase
+	due           atomic.Bool  // raised by the ticker: redraw at the next run's end
 
-	timedOnce  sync.Once
-	timedGo    chan struct{} // closed as the first timed run starts
-	markTimed  func()        // closes timedGo; made once, so RunStart allocates nothing
+	mu    sync.Mutex // held while drawing (threads end runs concurrently)
+	phase workload.Phase
+	bar   *progressbar.ProgressBar
+	drawn bool
+
 	stop, done chan struct{}
 }
 
 func newProgress(w io.Writer, interval time.Duration) *progress {
-	p := &progress{w: w, interval: interval, timedGo: make(chan struct{})}
-	p.markTimed = func() { close(p.timedGo) }
-	return p
+	return &progress{w: w, interval: interval}
 }
 
 func (p *progress) Begin(b workload.Begin) {
 	p.warmups, p.runs = int64(b.Config.Warmups), int64(b.Config.Runs)
-	p.stop, p.done = make(chan struct{}), make(chan struct{})
-	go p.redraw()
-}
-
-// RunStart tells the redraw goroutine when the timed runs begin, so that
-// their bar's clock (its rate and ETA) starts with them: an atomic load
-// after the first time.
-func (p *progress) RunStart(phase workload.Phase, _ int) {
-	if phase == workload.Timed {
-		p.timedOnce.Do(p.markTimed)
+	if p.warmups > 0 {
+		p.bar = newBar(p.w, p.warmups, "warmup")
 	}
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(p.interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.due.Store(true)
+			}
+		}
+	}()
 }
 
-// RunEnd counts the run: one atomic add, nothing else.
+func (p *progress) RunStart(workload.Phase, int) {}
+
+// RunEnd counts the run and, when a redraw is due, redraws: between runs.
 func (p *progress) RunEnd(phase workload.Phase, _ int, _ *workload.RunRecord) {
 	if phase == workload.Warmup {
 		p.warm.Add(1)
 	} else {
 		p.timed.Add(1)
 	}
+	if p.due.CompareAndSwap(true, false) {
+		p.draw(phase)
+	}
 }
 
-// End stops the redrawing and clears the bar.
+// draw redraws the bar of phase, starting the timed runs' bar (and its
+// clock, for the rate and ETA) the first time a timed run ends.
+func (p *progress) draw(phase workload.Phase) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if phase == workload.Timed && (p.phase != workload.Timed || p.bar == nil) {
+		if p.drawn {
+			clearLine(p.w)
+			p.drawn = false
+		}
+		p.phase, p.bar = workload.Timed, newBar(p.w, p.runs, "runs  ")
+	}
+	count := &p.warm
+	if p.phase == workload.Timed {
+		count = &p.timed
+	}
+	if p.bar != nil {
+		_ = p.bar.Set64(count.Load())
+		p.drawn = true
+	}
+}
+
+// End stops the ticker and clears the bar.
 func (p *progress) End(*workload.Result) {
 	if p.stop == nil {
 		return
@@ -119,43 +147,11 @@ func (p *progress) End(*workload.Result) {
 	close(p.stop)
 	<-p.done
 	p.stop = nil
-}
-
-// redraw draws the bar every interval until End, then clears it: the
-// warmups' bar, then, from the first timed run, the timed runs' bar. A bar
-// is made (its clock started) as its phase begins, and first drawn at the
-// next tick.
-func (p *progress) redraw() {
-	defer close(p.done)
-	t := time.NewTicker(p.interval)
-	defer t.Stop()
-	var bar *progressbar.ProgressBar
-	drawn := false
-	count, timedGo := &p.warm, p.timedGo
-	if p.warmups > 0 {
-		bar = newBar(p.w, p.warmups, "warmup")
-	}
-	for {
-		select {
-		case <-p.stop:
-			if drawn {
-				clearLine(p.w)
-			}
-			return
-		case <-timedGo:
-			timedGo = nil
-			if drawn {
-				clearLine(p.w)
-				drawn = false
-			}
-			count, bar = &p.timed, newBar(p.w, p.runs, "runs  ")
-			continue
-		case <-t.C:
-		}
-		if bar != nil {
-			_ = bar.Set64(count.Load())
-			drawn = true
-		}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		clearLine(p.w)
+		p.drawn = false
 	}
 }
 
