@@ -139,11 +139,8 @@ func (o *benchOptions) checkProfiles() ([]profiles.Request, error) {
 		return nil, nil
 	}
 	if o.profileDir != "" {
-		if st, err := os.Stat(o.profileDir); err == nil && !st.IsDir() {
-			return nil, usagef("-profile %s: not a directory", o.profileDir)
-		}
-		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
-			return nil, usagef("-profile %s: %v", o.profileDir, errors.Unwrap(err))
+		if err := makeDir(o.profileDir); err != nil {
+			return nil, usagef("-profile %s: %v", o.profileDir, err)
 		}
 	}
 	if err := profiles.Check(reqs, o.overwrite); err != nil {
@@ -312,8 +309,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 			meta.ProfileRuns = len(res.Runs)
 		}
 		if perr != nil {
-			fmt.Fprintf(stderr, "gcperf: profiles: %v\n", perr)
-			err = errors.Join(err, perr)
+			err = errors.Join(err, fmt.Errorf("profiles: %w", perr)) // printed once, with the exit status below
 		}
 	}
 	doc := report.New(res, meta)
@@ -339,7 +335,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "gcperf: %v\n", err)
+		fmt.Fprintf(stderr, "gcperf: %s\n", oneLine(err))
 		code = exitFail
 	case res.Interrupted, res.Halted != "":
 		code = exitFail
@@ -472,6 +468,21 @@ func (o *benchOptions) checkOutput() error {
 		if err := canWrite(o.outDir); err != nil {
 			return usagef("-out %s: cannot write there: %v", o.outDir, err)
 		}
+	}
+	return nil
+}
+
+// makeDir creates dir when missing and checks that files can be created in
+// it: "not a directory", "permission denied", "cannot write there: ...".
+func makeDir(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return errors.New("not a directory")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return errors.Unwrap(err)
+	}
+	if err := canWrite(dir); err != nil {
+		return fmt.Errorf("cannot write there: %w", err)
 	}
 	return nil
 }

@@ -229,7 +229,7 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 			// checked now, before anything runs.
 			d, err := filepath.Abs(f.Value.String())
 			if err == nil {
-				err = writableDir(d)
+				err = makeDir(d)
 			}
 			if err != nil {
 				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
@@ -677,21 +677,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// writableDir creates dir if missing and checks that files can be created
-// in it.
-func writableDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return errors.New("not a directory")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return errors.Unwrap(err)
-	}
-	f, err := os.CreateTemp(dir, ".gcperf-check*")
-	if err != nil {
-		return fmt.Errorf("cannot write there: %w", errors.Unwrap(err))
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }
