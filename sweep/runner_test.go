@@ -63,13 +63,12 @@ func fakeChild(args []string) int {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "grow":
-		var keep [][]byte
 		for {
 			b := make([]byte, 1<<20)
 			for i := range b {
 				b[i] = 1
 			}
-			keep = append(keep, b)
+			grown = append(grown, b) // a package variable: nothing may drop it
 			time.Sleep(time.Millisecond)
 		}
 	case "kill":
@@ -492,3 +491,6 @@ func TestRunnerProgress(t *testing.T) {
 		t.Errorf("shard 1/2: Progress calls %v, want %v", calls, want)
 	}
 }
+
+// grown keeps what the growing test child allocates alive.
+var grown [][]byte
