@@ -4,21 +4,25 @@ PKGS := ./...
 BENCHTIME ?= 1s
 COUNT ?= 6
 
-.PHONY: all build test lint vet fmtcheck bench run clean
+.PHONY: all build test lint vet fmtcheck staticcheck fuzz bench run clean
 
 all: build test
 
 build:
 	$(GO) build -o bin/gcperf ./cmd/gcperf
 
-# vet, the gofmt check, then every test.
+# vet, the gofmt check, staticcheck, then every test.
 test: lint
 	$(GO) test -count=1 $(PKGS)
 
-lint: vet fmtcheck
+lint: vet fmtcheck staticcheck
 
 vet:
 	$(GO) vet $(PKGS)
+
+# staticcheck is a tool of the module (go.mod's tool line): no install step.
+staticcheck:
+	$(GO) tool staticcheck $(PKGS)
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
