@@ -1,0 +1,48 @@
+package quote
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("x", 2<<20)
+	tests := []struct {
+		in, want string
+	}{
+		{"", ""},
+		{"abc", "abc"},
+		{strings.Repeat("y", Max), strings.Repeat("y", Max)},
+		{strings.Repeat("y", Max+1), strings.Repeat("y", Max) + "…"},
+		{long, strings.Repeat("x", Max) + "…"},
+		// a rune across the cut is dropped whole
+		{strings.Repeat("y", Max-1) + "é" + "z", strings.Repeat("y", Max-1) + "…"},
+	}
+	for _, tt := range tests {
+		got := Clip(tt.in)
+		if got != tt.want {
+			t.Errorf("Clip(%.20q...) = %.100q, want %.100q", tt.in, got, tt.want)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("Clip(%.20q...) is not valid UTF-8", tt.in)
+		}
+	}
+}
+
+func FuzzClip(f *testing.F) {
+	f.Add("abc")
+	f.Add(strings.Repeat("é", 100))
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Clip(s)
+		if len(got) > Max+len("…") {
+			t.Errorf("Clip gave %d bytes", len(got))
+		}
+		if !strings.HasPrefix(s, strings.TrimSuffix(got, "…")) {
+			t.Errorf("Clip(%q) = %q: not a prefix", s, got)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Errorf("Clip(%q) = %q: invalid UTF-8", s, got)
+		}
+	})
+}

@@ -1,0 +1,216 @@
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+)
+
+// notRegular is the error of a path that exists and is not a regular file.
+type notRegular struct{ kind string }
+
+func (e notRegular) Error() string {
+	if e.kind == "a directory" {
+		return "is a directory"
+	}
+	return "not a regular file: " + e.kind
+}
+
+func (e notRegular) Is(target error) bool { return target == ErrNotRegular }
+
+// kind names what a non-regular file is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
+}
+
+// target checks that path may be written: missing, or (with overwrite) a
+// regular file. It looks at the path itself, as the rename will. Its error
+// does not name the path.
+func target(path string, overwrite bool) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return cause(err)
+	case !st.Mode().IsRegular():
+		return notRegular{kind(st.Mode())}
+	case !overwrite:
+		return ErrExists
+	}
+	return nil
+}
+
+// Write writes the file at path whole or not at all: write's output goes to
+// a temporary file in path's directory, which is synced and renamed over
+// path. "-" is stdout, written directly. An existing path is an error
+// wrapping ErrExists unless overwrite, and one wrapping ErrNotRegular when
+// it is not a regular file. Every error names path; the temporary file is
+// removed on every error path.
+func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) (err error) {
+	if path == "-" {
+		return write(stdout)
+	}
+	t, err := CreateTemp(path, overwrite)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			t.Abort()
+		}
+	}()
+	if err := write(t.File); err != nil {
+		return err
+	}
+	return t.Commit()
+}
+
+// A Temp is the temporary file of one output, open for writing, until
+// Commit renames it into place or Abort removes it.
+type Temp struct {
+	*os.File
+	path      string
+	overwrite bool
+}
+
+var (
+	tempsMu sync.Mutex
+	temps   = map[*Temp]bool{}
+)
+
+// CreateTemp creates the temporary file of the output at path, after
+// checking path as Write does. It is registered until Commit or Abort, so
+// that RemoveTemps can remove it.
+func CreateTemp(path string, overwrite bool) (*Temp, error) {
+	if err := target(path, overwrite); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot write there: %w", path, cause(err))
+	}
+	t := &Temp{File: f, path: path, overwrite: overwrite}
+	tempsMu.Lock()
+	temps[t] = true
+	tempsMu.Unlock()
+	return t, nil
+}
+
+// Path is where Commit puts the file.
+func (t *Temp) Path() string { return t.path }
+
+// Commit syncs and closes the temporary file and renames it over its path,
+// checked again as CreateTemp checked it. On error the temporary file is
+// removed.
+func (t *Temp) Commit() (err error) {
+	defer func() {
+		if err != nil {
+			t.Abort()
+		}
+	}()
+	if err := t.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", t.path, cause(err))
+	}
+	if err := t.Close(); err != nil {
+		return fmt.Errorf("%s: %w", t.path, cause(err))
+	}
+	if err := os.Chmod(t.Name(), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", t.path, cause(err))
+	}
+	if err := target(t.path, t.overwrite); err != nil {
+		return fmt.Errorf("%s: %w", t.path, err)
+	}
+	if err := os.Rename(t.Name(), t.path); err != nil {
+		return fmt.Errorf("%s: %w", t.path, cause(err))
+	}
+	forget(t)
+	return nil
+}
+
+// Abort closes and removes the temporary file. It may be called after
+// Commit failed, or twice.
+func (t *Temp) Abort() {
+	t.Close()
+	os.Remove(t.Name())
+	forget(t)
+}
+
+func forget(t *Temp) {
+	tempsMu.Lock()
+	delete(temps, t)
+	tempsMu.Unlock()
+}
+
+// RemoveTemps removes every temporary file created and not yet committed
+// or aborted: for a process that must exit at once (a third interrupt),
+// so that none survives it.
+func RemoveTemps() {
+	tempsMu.Lock()
+	defer tempsMu.Unlock()
+	for t := range temps {
+		t.Close()
+		os.Remove(t.Name())
+		delete(temps, t)
+	}
+}
+
+// tempName matches the temporary files CreateTemp names: ".NAME.tmpDIGITS".
+var tempName = regexp.MustCompile(`^\..+\.tmp[0-9]+$`)
+
+// IsTemp reports whether name is that of a temporary file of CreateTemp.
+func IsTemp(name string) bool { return tempName.MatchString(name) }
+
+// RemoveStale removes from dir the temporary files that a process killed
+// while writing left behind (a SIGKILL is the one exit path no process can
+// clean up after). Call it only when no other process writes into dir.
+func RemoveStale(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if e.Type().IsRegular() && IsTemp(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// cause is err without the operation and path that an *fs.PathError or
+// *os.LinkError repeats: "no such file or directory".
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// Cause is err without the operation and path that an *fs.PathError or
+// *os.LinkError repeats, for messages that name the path already.
+func Cause(err error) error { return cause(err) }
