@@ -1,48 +1,33 @@
 package profiles
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/gcperf/gcperf/internal/safefile"
 )
 
 // ErrExists is wrapped by Check's error for a file that exists when
 // overwriting was not asked for.
-var ErrExists = errors.New("file exists (use -overwrite to replace it)")
+var ErrExists = safefile.ErrExists
 
 // Check checks requests before anything runs, so that a benchmark never
 // runs only to find that it cannot write its profiles: every kind is known
-// and asked for once, no two requests share a file, no file is a directory
-// or (unless overwrite) an existing file, and a file can be created in each
+// and asked for once, no two requests share a file (compared by resolved
+// path and by identity), no file exists unless overwrite, and even then
+// none is anything but a regular file, and a file can be created in each
 // directory (Check creates and removes one). Its errors are one line naming
 // the path.
 func Check(reqs []Request, overwrite bool) error {
 	if err := validate(reqs); err != nil {
 		return err
 	}
-	checked := map[string]bool{}
-	for _, r := range reqs {
-		if fi, err := os.Stat(r.Path); err == nil && fi.IsDir() {
-			return fmt.Errorf("%s: is a directory", r.Path)
-		}
-		if _, err := os.Lstat(r.Path); err == nil && !overwrite {
-			return fmt.Errorf("%s: %w", r.Path, ErrExists)
-		}
-		dir := filepath.Dir(r.Path)
-		if checked[dir] {
-			continue
-		}
-		checked[dir] = true
-		f, err := os.CreateTemp(dir, "."+filepath.Base(r.Path)+".check*")
-		if err != nil {
-			return fmt.Errorf("%s: cannot write there: %v", r.Path, cause(err))
-		}
-		f.Close()
-		os.Remove(f.Name())
+	outs := make([]safefile.Output, len(reqs))
+	for i, r := range reqs {
+		outs[i] = safefile.Output{Path: r.Path}
 	}
-	return nil
+	return safefile.Check(outs, overwrite)
 }
 
 // validate checks what Start needs as well as Check: known kinds, each

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/pprof"
@@ -18,6 +16,8 @@ import (
 
 	"github.com/felixge/fgprof"
 	"github.com/google/pprof/profile"
+
+	"github.com/gcperf/gcperf/internal/safefile"
 )
 
 // A Session is the profilers of one set of requests, running from Start
@@ -35,7 +35,7 @@ type Session struct {
 // path until Stop renames it into place.
 type outFile struct {
 	Request
-	tmp     *os.File
+	tmp     *safefile.Temp
 	started bool             // its profiler, or its rate, was started
 	base    *profile.Profile // a cumulative profile at Start, which Stop subtracts
 }
@@ -87,9 +87,11 @@ func Start(reqs []Request) (_ *Session, err error) {
 			continue
 		}
 		f := &outFile{Request: reqs[i]}
-		f.tmp, err = os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".tmp*")
+		// Registered with safefile, so that a process that must exit at
+		// once (safefile.RemoveTemps) leaves none of them behind.
+		f.tmp, err = safefile.CreateTemp(f.Path, true)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cannot write there: %v", f.Path, cause(err))
+			return nil, err
 		}
 		s.files = append(s.files, f)
 	}
@@ -318,38 +320,18 @@ func emptyFGProf(w io.Writer, start time.Time) error {
 
 // commit syncs f's temporary file and renames it into place.
 func (f *outFile) commit() error {
-	tmp := f.tmp
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %v", f.Path, cause(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %v", f.Path, cause(err))
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %v", f.Path, cause(err))
-	}
-	if err := os.Rename(tmp.Name(), f.Path); err != nil {
-		return fmt.Errorf("%s: %v", f.Path, cause(err))
+	if err := f.tmp.Commit(); err != nil {
+		return err
 	}
 	f.tmp = nil
 	return nil
-}
-
-// cause is err without the operation and path an *os.PathError or
-// *os.LinkError adds: "no such file or directory".
-func cause(err error) error {
-	if u := errors.Unwrap(err); u != nil {
-		return u
-	}
-	return err
 }
 
 // removeTemps closes and removes the temporary files not renamed into place.
 func (s *Session) removeTemps() {
 	for _, f := range s.files {
 		if f.tmp != nil {
-			f.tmp.Close()
-			os.Remove(f.tmp.Name())
+			f.tmp.Abort()
 			f.tmp = nil
 		}
 	}

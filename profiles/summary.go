@@ -3,14 +3,15 @@ package profiles
 import (
 	"bytes"
 	"cmp"
-	"errors"
+	"compress/gzip"
 	"fmt"
-	"io/fs"
+	"io"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/gcperf/gcperf/internal/safefile"
 )
 
 // Summarize reads the pprof profile at path and sums its default sample
@@ -37,13 +38,16 @@ func Summarize(path string, n int, cum bool) (Summary, error) {
 // readProfile reads and parses a pprof file. Its errors name the path once:
 // "x.pprof: no such file or directory", "x.pprof: not a pprof profile: ...".
 func readProfile(path string) (*profile.Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.ProfileLimit)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", path, pe.Err)
+		return nil, fmt.Errorf("%s: %w", path, safefile.Cause(err))
+	}
+	// pprof files are gzipped: inflate within the same limit, so that a
+	// small file cannot expand into the whole memory in ParseData.
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		if data, err = gunzip(data, safefile.ProfileLimit); err != nil {
+			return nil, fmt.Errorf("%s: not a pprof profile: decompressing profile: %w", path, err)
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	// An execution trace is the one file gcperf writes that pprof cannot
 	// read; say so rather than "unrecognized profile format".
@@ -211,4 +215,20 @@ func Diff(oldPath, newPath string, n int) ([]Change, error) {
 		changes = changes[:n]
 	}
 	return changes, nil
+}
+
+// gunzip inflates data, refusing more than limit bytes of output.
+func gunzip(data []byte, limit int64) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(out)) > limit {
+		return nil, fmt.Errorf("more than %dMiB once decompressed, the most gcperf reads of a profile", limit>>20)
+	}
+	return out, nil
 }

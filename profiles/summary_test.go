@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math"
 	"os"
@@ -260,5 +262,20 @@ func TestDiff(t *testing.T) {
 				t.Errorf("error %v, want %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// A profile is inflated within a limit: a small gzip file cannot expand
+// into the whole memory (issue 10, item 6).
+func TestGunzipLimit(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(make([]byte, 4096))
+	zw.Close()
+	if out, err := gunzip(buf.Bytes(), 4096); err != nil || len(out) != 4096 {
+		t.Errorf("at the limit: %d bytes, %v", len(out), err)
+	}
+	if _, err := gunzip(buf.Bytes(), 4095); err == nil || !strings.Contains(err.Error(), "once decompressed") {
+		t.Errorf("over the limit: %v", err)
 	}
 }

@@ -1,53 +1,25 @@
 package report
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
+
+	"github.com/gcperf/gcperf/internal/safefile"
 )
 
-// ErrExists is returned by WriteFile for an existing file when overwriting
-// was not asked for.
-var ErrExists = errors.New("file exists (use -overwrite to replace it)")
+// ErrExists is wrapped by WriteFile's error for an existing file when
+// overwriting was not asked for.
+var ErrExists = safefile.ErrExists
 
-// WriteFile writes a report to path through a temporary file in the same
-// directory, renamed into place once complete, so that a crash or an error
-// never leaves half a report. path "-" writes to stdout instead.
-func WriteFile(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) (err error) {
-	if path == "-" {
-		return write(stdout)
-	}
-	if !overwrite {
-		if _, err := os.Lstat(path); err == nil {
-			return fmt.Errorf("%s: %w", path, ErrExists)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// ErrNotRegular is wrapped by WriteFile's error for a path that exists and
+// is not a regular file (a device, a named pipe, a directory, a symbolic
+// link): WriteFile never replaces one, even when overwriting.
+var ErrNotRegular = safefile.ErrNotRegular
+
+// WriteFile writes a report to path whole or not at all: through a
+// temporary file in the same directory, synced and renamed into place once
+// complete, so that a crash or an error never leaves half a report (the
+// temporary file is removed on every error path). path "-" writes to stdout
+// instead. Its errors name path.
+func WriteFile(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) error {
+	return safefile.Write(path, stdout, overwrite, write)
 }
