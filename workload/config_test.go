@@ -6,7 +6,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -126,10 +125,9 @@ func TestFootprint(t *testing.T) {
 		t.Errorf("Footprint per run = %d, want %d", got, 3*48+176)
 	}
 	c.Runs, c.Threads = 1, 2
-	hist := int64(latency.NewRecorder().Histogram().ByteSize())
 	perThread := c.Footprint(3) - one
-	if perThread != 8*hist { // 2*3+2 histograms per goroutine
-		t.Errorf("Footprint per thread = %d, want 8 histograms of %d bytes", perThread, hist)
+	if want := int64(8*workload.HistResident + workload.StackResident); perThread != want { // 2*3+2 histograms per goroutine
+		t.Errorf("Footprint per thread = %d, want 8 histograms and a stack, %d", perThread, want)
 	}
 	c.Threads = 3
 	if got := c.Footprint(3) - one; got != 2*perThread {

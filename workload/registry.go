@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // Kind is the type of an operation parameter.
@@ -184,7 +186,7 @@ func (s Spec) Param(name string) (Param, bool) {
 func (s Spec) Parse(args map[string]string) (Params, error) {
 	for k := range args {
 		if _, ok := s.Param(k); !ok {
-			return Params{}, fmt.Errorf("%w %q (%s takes %s)", ErrUnknownParam, k, s.Name, s.paramNames())
+			return Params{}, fmt.Errorf("%w %q (%s takes %s)", ErrUnknownParam, quote.Clip(k), s.Name, s.paramNames())
 		}
 	}
 	p := Params{values: make(map[string]any, len(s.Params))}
@@ -216,7 +218,7 @@ func (s Spec) paramNames() string {
 
 func (d Param) parse(text string) (any, error) {
 	bad := func(why string) error {
-		return fmt.Errorf("%w: %s=%q: %s", ErrBadParam, d.Name, text, why)
+		return fmt.Errorf("%w: %s=%q: %s", ErrBadParam, d.Name, quote.Clip(text), why)
 	}
 	switch d.Kind {
 	case Int:
