@@ -2,27 +2,33 @@ package sweep
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // SummaryFile is the name of a sweep's summary in its directory.
 const SummaryFile = "sweep.json"
 
 // LoadDir reads a sweep's directory: its summary (dir/sweep.json) and the
-// result of each of its outcomes that did not fail (dir/File, or File when
-// it is absolute, as in a merged summary), into the outcome's Doc. The
-// outcomes returned are the summary's.
+// result of each of its outcomes that did not fail (dir/File), into the
+// outcome's Doc. The outcomes returned are the summary's. Every file named
+// by the summary must lie inside dir (ErrOutside): a summary is input, and
+// a sweep.json that names ../x or /etc/passwd is never followed. The
+// summary and the results are read from regular files only, within
+// safefile.ResultLimit.
 func LoadDir(dir string) ([]Outcome, *Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -33,25 +39,50 @@ func LoadDir(dir string) ([]Outcome, *Summary, error) {
 	}
 	for i := range s.Outcomes {
 		o := &s.Outcomes[i]
+		if o.File != "" {
+			if err := inside(dir, o.File); err != nil {
+				return nil, nil, fmt.Errorf("%s: %s rep %d: %w", path, o.Point.Name(), o.Rep, err)
+			}
+		}
 		if o.Failed != "" {
 			continue
 		}
 		if o.File == "" {
 			return nil, nil, fmt.Errorf("%s: %s rep %d has no result file", path, o.Point.Name(), o.Rep)
 		}
-		file := o.File
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(dir, file)
-		}
-		if o.Doc, err = readDoc(file); err != nil {
+		if o.Doc, err = readDoc(filepath.Join(dir, o.File)); err != nil {
 			return nil, nil, err
 		}
 	}
 	return s.Outcomes, s, nil
 }
 
+// ErrOutside is wrapped by LoadDir's and Merge's error for a summary that
+// names a file outside its directory.
+var ErrOutside = errors.New("outside the sweep's directory")
+
+// inside checks that file, named by the summary of dir, is a local path
+// (not absolute, no ..) that stays in dir once symbolic links are followed.
+func inside(dir, file string) error {
+	if !filepath.IsLocal(file) {
+		return fmt.Errorf("file %q: %w", quote.Clip(file), ErrOutside)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(dir, file))
+	if err != nil {
+		return nil // missing: reading it says so
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("file %q links to %s: %w", quote.Clip(file), quote.Clip(real), ErrOutside)
+	}
+	return nil
+}
+
 func readDoc(path string) (*report.Document, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +102,10 @@ func readDoc(path string) (*report.Document, error) {
 // in point order; the outcomes are in the order a sweep runs them, repeat
 // by repeat, each point's in point order.
 //
-// The merged outcomes' File is the absolute path of their result, so that
-// the merged summary, wherever it is written, still finds them (LoadDir);
+// The merged outcomes' File is the absolute path of their result, for the
+// caller to copy: a summary written to disk must name its results by their
+// names in its own directory, the only place LoadDir reads them from (gcperf
+// sweep -merge -out DIR copies them there);
 // Shard is empty when the outcomes cover every point and repeat, else the
 // directories' shards joined with "+". Advice is nil: the caller computes
 // it with its SLO (Advise), which need not be the shards'.

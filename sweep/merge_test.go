@@ -129,15 +129,12 @@ func TestMergeShards(t *testing.T) {
 				i, o.Point.Name(), o.Rep, o.Failed, o.File, w.Point.Name(), w.Rep, w.Failed, filepath.Join(dir, w.File))
 		}
 	}
-	// The merged summary, written anywhere, still finds its results.
+	// The merged summary, written elsewhere without its results, is refused:
+	// a summary's files are read from its own directory only.
 	out := t.TempDir()
 	writeDir(t, out, &Summary{Grid: got.Grid, Count: got.Count, Outcomes: withoutDocs(got.Outcomes), Rows: got.Rows})
-	again, err := Merge(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(again.Rows, want.Rows) || !reflect.DeepEqual(withoutDocs(again.Outcomes), withoutDocs(got.Outcomes)) {
-		t.Errorf("merged summary reloaded: %+v", again.Rows)
+	if _, err := Merge(out); !errors.Is(err, ErrOutside) {
+		t.Errorf("a merged summary naming its shards' files: %v, want ErrOutside", err)
 	}
 
 	// One shard alone says which it is.
@@ -205,5 +202,52 @@ func TestBenchCommand(t *testing.T) {
 	}
 	if slices.Equal(a, c) {
 		t.Errorf("different benchmarks compare equal: %q", a)
+	}
+}
+
+// A summary is input: the files it names are read from its directory only,
+// whatever it says (issue 10, item 12).
+func TestLoadDirOutside(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.json")
+	s0 := fixtureSummary(t)
+	if err := report.WriteFile(secret, nil, false, func(w io.Writer) error { return report.JSON(w, s0.Outcomes[0].Doc) }); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		file func(dir string) string // the first outcome's File
+		fail bool                    // the outcome is a failed one
+	}{
+		{"dotdot", func(dir string) string { rel, _ := filepath.Rel(dir, secret); return rel }, false},
+		{"absolute", func(string) string { return secret }, false},
+		{"etc-passwd", func(string) string { return "/etc/passwd" }, true},
+		{"failed-dotdot", func(dir string) string { rel, _ := filepath.Rel(dir, secret); return rel }, true},
+		{"symlink", func(dir string) string {
+			if err := os.Symlink(secret, filepath.Join(dir, "link.json")); err != nil {
+				t.Fatal(err)
+			}
+			return "link.json"
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := fixtureSummary(t)
+			writeDir(t, dir, s)
+			s.Outcomes[0].File = tt.file(dir)
+			if tt.fail {
+				s.Outcomes[0].Failed, s.Outcomes[0].Doc = "exit status 1", nil
+			}
+			if err := report.WriteFile(filepath.Join(dir, SummaryFile), nil, true, func(w io.Writer) error { return WriteJSON(w, s) }); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := LoadDir(dir); !errors.Is(err, ErrOutside) {
+				t.Errorf("LoadDir: %v, want ErrOutside", err)
+			}
+			if _, err := Merge(dir); !errors.Is(err, ErrOutside) {
+				t.Errorf("Merge: %v, want ErrOutside", err)
+			}
+		})
 	}
 }

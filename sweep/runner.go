@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
@@ -51,7 +52,8 @@ type Runner struct {
 	ProfileDir string
 	Dir        string // where the result and log files go; it must exist
 	Count      int    // repeats of every point, interleaved; at least 1
-	// Timeout stops a child that runs longer (0: no timeout).
+	// Timeout stops a child that runs longer (0: no timeout; AutoTimeout:
+	// a limit derived from the repeats that finished, see AutoTimeout).
 	Timeout time.Duration
 	// MemCap stops a child whose resident set grows above it, in bytes (0: no
 	// cap). The RSS is read from procfs every Poll.
@@ -87,6 +89,41 @@ type Runner struct {
 	Poll time.Duration
 }
 
+// AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
+// longest repeat of the sweep that succeeded so far, at least
+// MinAutoTimeout; until one has succeeded, to FirstAutoTimeout. Every
+// repeat of every point runs the same benchmark, so a repeat ten times
+// slower than any before is stuck (a child that ignores its work, GOMAXPROCS
+// too large, a GC death spiral under GOMEMLIMIT), and the sweep goes on.
+const AutoTimeout time.Duration = -1
+
+// The bounds of AutoTimeout.
+const (
+	MinAutoTimeout   = time.Minute
+	FirstAutoTimeout = 30 * time.Minute
+)
+
+// timeout is the limit of the next repeat, after outs.
+func (r *Runner) timeout(outs []Outcome) time.Duration {
+	if r.Timeout >= 0 {
+		return r.Timeout
+	}
+	var longest time.Duration
+	for _, o := range outs {
+		if o.Failed == "" {
+			longest = max(longest, o.Wall)
+		}
+	}
+	if longest == 0 {
+		return FirstAutoTimeout
+	}
+	return max(MinAutoTimeout, 10*longest)
+}
+
+// ErrConflict is wrapped by Run's error when resuming into a directory that
+// holds a complete result of another benchmark: Run never replaces one.
+var ErrConflict = errors.New("sweep: a complete result of another benchmark")
+
 // Run runs every point of the shard Count times, repeat 1 of every point
 // first, then repeat 2, and so on. A point that fails is recorded with the
 // reason and the sweep goes on. It returns the outcomes in the order they
@@ -107,6 +144,14 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	w := r.Stderr
 	if w == nil {
 		w = io.Discard
+	}
+	if r.Resume {
+		if err := r.conflicts(mine); err != nil {
+			return nil, err
+		}
+		// What a killed gcperf left half-written (a SIGKILL, a power cut):
+		// no child runs yet, so nothing here is being written.
+		safefile.RemoveStale(r.Dir)
 	}
 	var outs []Outcome
 	total := len(mine) * r.Count
@@ -130,13 +175,16 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				}
 			}
 			fmt.Fprintf(w, "%s ... ", head)
-			o, err := r.runPoint(ctx, p, rep)
+			o, err := r.runPoint(ctx, p, rep, r.timeout(outs))
 			if err != nil {
 				fmt.Fprintln(w, "interrupted: the point was stopped and is not kept")
 				return outs, err
 			}
 			if o.Failed == "" {
 				fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
+				if o.LogError != "" {
+					fmt.Fprintf(w, "    warning: %s\n", o.LogError)
+				}
 			} else {
 				fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
 				for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
@@ -202,6 +250,27 @@ func (r *Runner) resume(p Point, rep int) (Outcome, bool) {
 	return Outcome{Point: p, Rep: rep, File: file, Doc: doc}, true
 }
 
+// conflicts returns an error wrapping ErrConflict for the first point and
+// repeat whose result in Dir is complete but of another benchmark (another
+// command line): resuming would replace it.
+func (r *Runner) conflicts(points []Point) error {
+	for rep := 1; rep <= r.Count; rep++ {
+		for _, p := range points {
+			path := filepath.Join(r.Dir, p.FileName(rep))
+			doc, err := readResult(path)
+			if err != nil || !complete(doc) {
+				continue
+			}
+			want := append([]string{"gcperf"}, r.childArgs(p, rep, path)...)
+			if !sameCommand(doc.Tool.Command, want) {
+				return fmt.Errorf("%w: %s ran %q, not %q", ErrConflict, path,
+					strings.Join(benchCommand(doc.Tool.Command), " "), strings.Join(benchCommand(want), " "))
+			}
+		}
+	}
+	return nil
+}
+
 // complete reports whether a result holds every timed run it was asked for.
 func complete(d *report.Document) bool {
 	return !d.Interrupted && d.Halted == "" && d.Timing.Done == d.Config.Runs
@@ -223,7 +292,7 @@ func sameCommand(got, want []string) bool {
 }
 
 func readResult(path string) (*report.Document, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -233,21 +302,26 @@ func readResult(path string) (*report.Document, error) {
 
 // runPoint runs one repeat of one point. Its error is not nil only when the
 // sweep was stopped while the child ran.
-func (r *Runner) runPoint(ctx context.Context, p Point, rep int) (Outcome, error) {
+func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
 	o := Outcome{Point: p, Rep: rep}
-	logf, err := os.Create(filepath.Join(r.Dir, logName(p, rep)))
+	logPath := filepath.Join(r.Dir, logName(p, rep))
+	logf, err := os.Create(logPath)
 	if err != nil {
 		o.Failed = fmt.Sprintf("cannot create its log: %v", err)
 		return o, nil
 	}
+	// The child's output goes through a writer that never fails: should
+	// the log's disk fill up, the child must not die of a broken pipe, and
+	// the reason recorded must be the disk's.
+	log := &logWriter{f: logf}
 	defer logf.Close()
 	tail := &tailWriter{n: TailLines}
 	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
 	cmd.Env = slices.Concat(r.Env, p.Env())
-	cmd.Stdout = logf
-	cmd.Stderr = io.MultiWriter(logf, tail)
+	cmd.Stdout = log
+	cmd.Stderr = io.MultiWriter(log, tail)
 	cmd.WaitDelay = time.Second // should the child leave a process holding its stderr
 	detach(cmd)
 	defer r.cleanTemp(file)
@@ -266,8 +340,8 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int) (Outcome, error
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	var timeout <-chan time.Time
-	if r.Timeout > 0 {
-		t := time.NewTimer(r.Timeout)
+	if limit > 0 {
+		t := time.NewTimer(limit)
 		defer t.Stop()
 		timeout = t.C
 	}
@@ -296,7 +370,13 @@ wait:
 			}
 		case <-timeout:
 			if killed == "" {
-				killed = fmt.Sprintf("exceeded the point timeout %v", r.Timeout)
+				killed = fmt.Sprintf("exceeded the point timeout %v", limit)
+				switch {
+				case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
+					killed += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
+				case r.Timeout == AutoTimeout:
+					killed += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
+				}
 				kill(cmd)
 			}
 		case <-stop:
@@ -319,6 +399,15 @@ wait:
 		o.Failed = killed
 	case waitErr != nil:
 		o.Failed = exitReason(waitErr)
+	}
+	if lerr := log.Err(); lerr != nil {
+		// The result says what the child measured; the log is lost.
+		note := fmt.Sprintf("its log %s could not be written: %v", logPath, lerr)
+		if o.Failed != "" {
+			o.Failed += "; " + note
+		} else {
+			o.LogError = note
+		}
 	}
 	if o.Failed == "" {
 		doc, err := readResult(path)
@@ -408,6 +497,35 @@ func (r *Runner) cleanTemp(file string) {
 			os.Remove(filepath.Join(r.Dir, e.Name()))
 		}
 	}
+}
+
+// logWriter writes a child's output to its log, and after the first
+// failure (a full disk) discards the rest without failing, keeping the error.
+type logWriter struct {
+	mu  sync.Mutex
+	f   io.Writer
+	err error
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		if _, err := l.f.Write(p); err != nil {
+			l.err = err
+		}
+	}
+	return len(p), nil
+}
+
+// Err is the first write error, without the operation and path.
+func (l *logWriter) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		return nil
+	}
+	return safefile.Cause(l.err)
 }
 
 // tailWriter keeps the last n lines written to it.

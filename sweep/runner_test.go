@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -357,15 +358,39 @@ func TestRunnerResume(t *testing.T) {
 			t.Errorf("%s: failed %q, doc %v, wall %v", o.File, o.Failed, o.Doc != nil, o.Wall)
 		}
 	}
-	// Other run flags: every point runs again.
+	// Other run flags: refused, nothing runs, no complete result replaced.
 	r.Args = []string{"-runs=6"}
 	n := len(counted(t, r))
-	if _, err := r.Run(context.Background(), points); err != nil {
+	before := dirBytes(t, r.Dir)
+	if _, err := r.Run(context.Background(), points); !errors.Is(err, ErrConflict) {
+		t.Fatalf("resuming with other flags: %v, want ErrConflict", err)
+	}
+	if ran := len(counted(t, r)) - n; ran != 0 {
+		t.Errorf("with other flags, %d points ran again, want none", ran)
+	}
+	if after := dirBytes(t, r.Dir); !maps.Equal(before, after) {
+		t.Errorf("resuming with other flags changed the directory")
+	}
+}
+
+// dirBytes reads every regular file of dir.
+func dirBytes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ran := len(counted(t, r)) - n; ran != 4 {
-		t.Errorf("with other flags, %d points ran again, want 4", ran)
+	files := map[string]string{}
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[e.Name()] = string(b)
+		}
 	}
+	return files
 }
 
 func TestRunnerStop(t *testing.T) {
@@ -494,3 +519,29 @@ func TestRunnerProgress(t *testing.T) {
 
 // grown keeps what the growing test child allocates alive.
 var grown [][]byte
+
+// The automatic point timeout follows the repeats that succeeded (issue
+// 10, item 11): no point runs unbounded by default.
+func TestAutoTimeout(t *testing.T) {
+	ok := func(d time.Duration) Outcome { return Outcome{Wall: d} }
+	failed := func(d time.Duration) Outcome { return Outcome{Wall: d, Failed: "exit status 1"} }
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		outs    []Outcome
+		want    time.Duration
+	}{
+		{"fixed", 5 * time.Second, []Outcome{ok(time.Hour)}, 5 * time.Second},
+		{"off", 0, []Outcome{ok(time.Hour)}, 0},
+		{"auto, nothing yet", AutoTimeout, nil, FirstAutoTimeout},
+		{"auto, only failures", AutoTimeout, []Outcome{failed(time.Hour)}, FirstAutoTimeout},
+		{"auto, short repeats", AutoTimeout, []Outcome{ok(time.Second), ok(2 * time.Second)}, MinAutoTimeout},
+		{"auto, long repeats", AutoTimeout, []Outcome{ok(3 * time.Minute), failed(time.Hour), ok(time.Minute)}, 30 * time.Minute},
+	}
+	for _, tt := range tests {
+		r := &Runner{Timeout: tt.timeout}
+		if got := r.timeout(tt.outs); got != tt.want {
+			t.Errorf("%s: timeout %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -24,6 +24,9 @@ type Outcome struct {
 	File   string        `json:"file"` // the child's JSON result, relative to the sweep's directory
 	Wall   time.Duration `json:"wall_ns"`
 	Failed string        `json:"failed,omitempty"` // why the point failed; empty when it did not
+	// LogError says why the child's log could not be written (a full
+	// disk), for a point that succeeded nonetheless.
+	LogError string `json:"log_error,omitempty"`
 	// StderrTail holds the last lines the child wrote on stderr, for a
 	// failed point.
 	StderrTail []string         `json:"stderr_tail,omitempty"`
