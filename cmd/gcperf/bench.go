@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,9 +17,12 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/workload"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // benchOptions are the engine's flags, shared by gcperf and gcperf run.
@@ -47,6 +50,7 @@ type benchOptions struct {
 	profileRunsOK bool // -profile-runs was given
 	profileInline bool
 	httpAddr      string
+	httpPublic    bool // -http-public: serve -http on an address other machines reach
 	outliersSet   bool // -outliers was given: an impossible value is an error, not trimmed
 }
 
@@ -91,7 +95,8 @@ func (o *benchOptions) register(fs *flag.FlagSet, def workload.Config) {
 	fs.StringVar(&o.profileDir, "profile", "", "write every profile to `dir`, created if missing: cpu.pprof, heap.pprof, block.pprof, mutex.pprof, trace.out, fgprof.pprof")
 	fs.IntVar(&o.profileRuns, "profile-runs", 0, "timed runs of the separate profiled pass (default: -runs)")
 	fs.BoolVar(&o.profileInline, "profile-inline", false, "profile the measured runs instead of a separate pass (the report then says its figures were taken under a profiler)")
-	fs.StringVar(&o.httpAddr, "http", "", "serve net/http/pprof and a runtime/metrics snapshot on `addr` (such as 127.0.0.1:6060) during the run")
+	fs.StringVar(&o.httpAddr, "http", "", "serve net/http/pprof and a runtime/metrics snapshot on `addr` (such as 127.0.0.1:6060) during the run; loopback only unless -http-public")
+	fs.BoolVar(&o.httpPublic, "http-public", false, "let -http listen on an address other machines reach (0.0.0.0:6060, :6060): anyone who can connect reads the command line, heap and CPU profiles and goroutine stacks")
 }
 
 // profileFlags are the profile flags, named as go test names them.
@@ -124,43 +129,30 @@ func (o *benchOptions) profileRequests() []profiles.Request {
 	return reqs
 }
 
-// checkProfiles refuses, before anything runs, profiles that could not be
-// written, and an address that cannot be listened on. It creates -profile's
-// directory.
-func (o *benchOptions) checkProfiles() ([]profiles.Request, error) {
+// profileConfig is the configuration of the separate profiled pass,
+// validated with the rest before anything runs: -profile-runs runs with the
+// measured runs' settings, no outliers discarded. ok is false when no
+// separate pass will run.
+func (o *benchOptions) profileConfig(ops int, reqs []profiles.Request) (cfg workload.Config, ok bool, err error) {
 	if o.profileRunsOK && o.profileRuns < 1 {
-		return nil, usagef("-profile-runs must be at least 1, got %d", o.profileRuns)
+		return cfg, false, usagef("-profile-runs must be at least 1, got %d", o.profileRuns)
 	}
 	if !o.profileRunsOK {
 		o.profileRuns = o.cfg.Runs
 	}
-	reqs := o.profileRequests()
-	if len(reqs) == 0 {
-		return nil, nil
+	if len(reqs) == 0 || o.profileInline {
+		return cfg, false, nil
 	}
-	if o.profileDir != "" {
-		if err := makeDir(o.profileDir); err != nil {
-			return nil, usagef("-profile %s: %v", o.profileDir, err)
+	cfg = o.cfg
+	cfg.Runs, cfg.Outliers = o.profileRuns, 0
+	if err := cfg.Validate(ops); err != nil {
+		var ce *workload.ConfigError
+		if errors.As(err, &ce) && ce.Field == "runs" {
+			return cfg, false, usagef("-profile-runs %s", ce.Msg)
 		}
+		return cfg, false, err
 	}
-	if err := profiles.Check(reqs, o.overwrite); err != nil {
-		return nil, usagef("%s", flagOf(o, err.Error()))
-	}
-	return reqs, nil
-}
-
-// flagOf prefixes a profile error (which names its file) with the flag that
-// asked for that file.
-func flagOf(o *benchOptions, msg string) string {
-	for _, p := range profileFlags {
-		if path := *o.profile[p.kind]; path != "" && strings.HasPrefix(msg, path+":") {
-			return "-" + p.flag + " " + msg
-		}
-	}
-	if o.profileDir != "" {
-		return "-profile " + msg
-	}
-	return msg
+	return cfg, true, nil
 }
 
 // finish derives the Config from the parsed flags.
@@ -210,30 +202,30 @@ func (o *benchOptions) finish(fs *flag.FlagSet) error {
 }
 
 // execute validates everything, runs the benchmark and writes the reports.
-// flagsHint names the flags that set the mix's memory, for the error when
-// it cannot fit.
+// memHint names the flags that set the mix's memory, for the error when
+// it cannot fit ("" in gcperf run: the operation is named instead).
 func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err := o.cfg.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
-	if err := o.checkMemory(mix, memHint); err != nil {
-		return fail(stderr, err)
-	}
-	// Last of the checks: they create -out's and -profile's directories.
-	if err := o.checkOutput(); err != nil {
-		return fail(stderr, err)
-	}
-	reqs, err := o.checkProfiles()
+	reqs := o.profileRequests()
+	profCfg, err := o.checkFootprint(mix, reqs, memHint)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if err := o.checkHTTP(); err != nil {
+		return fail(stderr, err)
+	}
+	// Last of the checks: it creates -out's and -profile's directories.
+	if err := o.checkOutput(reqs); err != nil {
+		return fail(stderr, err)
+	}
 	if o.httpAddr != "" {
-		srv, err := profiles.Serve(o.httpAddr)
+		srv, err := o.serveHTTP(stderr)
 		if err != nil {
-			return fail(stderr, usagef("-http %s: %v", o.httpAddr, errors.Unwrap(err)))
+			return fail(stderr, err)
 		}
 		defer srv.Close()
-		fmt.Fprintf(stderr, "gcperf: serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs\n", srv.Addr())
 	}
 
 	stderr = &lockedWriter{w: stderr}
@@ -241,30 +233,8 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	defer cancel()
 	stop := make(chan struct{})
 	o.cfg.Stop = stop
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-sig:
-				n++
-				switch n {
-				case 1:
-					fmt.Fprintln(stderr, "gcperf: interrupted: stopping after the runs in progress (interrupt again to cancel them)")
-					close(stop)
-				case 2:
-					fmt.Fprintln(stderr, "gcperf: interrupted again: cancelling the operations in progress (a third time exits at once)")
-					cancel()
-				default:
-					fmt.Fprintln(stderr, "gcperf: interrupted three times: exiting without a report")
-					os.Exit(130)
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
+	in := watch(sig, stderr, func() { close(stop) }, cancel, false)
+	defer in.Close()
 
 	var obs []workload.Observer
 	if o.verbose {
@@ -296,14 +266,19 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	}
 	fmt.Fprintf(stderr, "gcperf: running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run\n",
 		strings.Join(names, ", "), o.cfg.Warmups, o.cfg.Runs, o.cfg.Seed)
-	res, err := workload.Run(ctx, o.cfg, mix, obs...)
+	res, err, ok := unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, o.cfg, mix, obs...) })
+	if !ok || !in.Enter(profiling) {
+		safefile.RemoveTemps() // an inline profile's
+		return exitAborted
+	}
 	if err != nil && res == nil {
+		in.Enter(writing)
 		return fail(stderr, err)
 	}
 	meta := report.Meta{Version: version, Command: o.command, Env: captured}
 	if len(reqs) > 0 {
 		var perr error
-		meta.Profiles, perr = o.profileRun(ctx, inline, reqs, mix, res, stderr)
+		meta.Profiles, perr = o.profileRun(ctx, in.Abandon(), inline, profCfg, reqs, mix, res, stderr)
 		meta.Inline, meta.ProfileRuns = o.profileInline, o.profileRuns
 		if o.profileInline {
 			meta.ProfileRuns = len(res.Runs)
@@ -312,6 +287,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 			err = errors.Join(err, fmt.Errorf("profiles: %w", perr)) // printed once, with the exit status below
 		}
 	}
+	in.Enter(writing)
 	doc := report.New(res, meta)
 
 	targets := o.targets()
@@ -328,8 +304,8 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	}
 	for _, t := range targets {
 		write := t.format.write
-		if werr := report.WriteFile(t.path, stdout, o.overwrite, func(w io.Writer) error { return write(w, doc) }); werr != nil {
-			fmt.Fprintf(stderr, "gcperf: %s: %v\n", t.label, werr)
+		if werr := safefile.Write(t.path, stdout, o.overwrite, func(w io.Writer) error { return write(w, doc) }); werr != nil {
+			fmt.Fprintf(stderr, "gcperf: %s: %s\n", t.label, strings.TrimPrefix(outputError(werr), t.path+": "))
 			code = exitFail
 		}
 	}
@@ -372,44 +348,62 @@ func (o *benchOptions) targets() []target {
 }
 
 // profileRun returns the profiles: those of the measured runs when inline,
-// else those of a separate pass of -profile-runs runs with the same
-// configuration, run after the measured one (and not after an interrupted
-// or halted one). The profiled pass's own figures are discarded.
-func (o *benchOptions) profileRun(ctx context.Context, inline *profiles.Profiler, reqs []profiles.Request,
-	mix workload.Mix, measured *workload.Result, stderr io.Writer) ([]profiles.Profile, error) {
+// else those of a separate pass of cfg (-profile-runs runs with the same
+// configuration), run after the measured one (and not after an interrupted
+// or halted one). The profiled pass's own figures are discarded. When
+// abandon is closed the pass is given up: its profiles are lost, the
+// measured runs are not.
+func (o *benchOptions) profileRun(ctx context.Context, abandon <-chan struct{}, inline *profiles.Profiler, cfg workload.Config,
+	reqs []profiles.Request, mix workload.Mix, measured *workload.Result, stderr io.Writer) ([]profiles.Profile, error) {
 	if inline != nil {
 		return inline.Profiles()
 	}
 	if !measured.Complete() {
 		return nil, errors.New("no profiled pass after an incomplete benchmark")
 	}
-	cfg := o.cfg
-	cfg.Runs, cfg.Outliers = o.profileRuns, 0
 	fmt.Fprintf(stderr, "gcperf: profiling a separate pass of %d runs\n", cfg.Runs)
 	p := profiles.NewProfiler(reqs)
-	res, err := workload.Run(ctx, cfg, mix, p)
-	if err != nil && res == nil {
-		return nil, err
+	type pass struct {
+		res  *workload.Result
+		got  []profiles.Profile
+		perr error
 	}
-	got, err := p.Profiles()
+	r, err, ok := unless(abandon, func() (pass, error) {
+		res, err := workload.Run(ctx, cfg, mix, p)
+		if err != nil && res == nil {
+			return pass{}, err
+		}
+		got, perr := p.Profiles()
+		return pass{res, got, perr}, nil
+	})
 	switch {
+	case !ok:
+		safefile.RemoveTemps() // the abandoned profiler's
+		return nil, errors.New("the profiled pass was abandoned at an interrupt: no profiles")
 	case err != nil:
-		return got, err
-	case res.Interrupted:
-		return got, fmt.Errorf("the profiled pass was interrupted after %d of %d runs: its profiles cover those only", len(res.Runs), cfg.Runs)
-	case res.Halted != "":
-		return got, fmt.Errorf("the profiled pass halted after %d of %d runs: %s", len(res.Runs), cfg.Runs, res.Halted)
+		return nil, err
+	case r.perr != nil:
+		return r.got, r.perr
+	case r.res.Interrupted:
+		return r.got, fmt.Errorf("the profiled pass was interrupted after %d of %d runs: its profiles cover those only", len(r.res.Runs), cfg.Runs)
+	case r.res.Halted != "":
+		return r.got, fmt.Errorf("the profiled pass halted after %d of %d runs: %s", len(r.res.Runs), cfg.Runs, r.res.Halted)
 	}
-	return got, nil
+	return r.got, nil
 }
 
-// checkOutput refuses, before anything runs, an output file that exists
-// (without -overwrite), a directory that cannot be written, two formats on
-// stdout or two flags writing one file, so that a long benchmark is never
-// lost at the end. It creates -out's directory when missing, last.
-func (o *benchOptions) checkOutput() error {
+// checkOutput refuses, before anything runs, any output that could not be
+// written at the end, so that a long benchmark is never lost: an existing
+// file (without -overwrite), anything but a regular file, two outputs on one
+// file (results, profiles, the files -out and -profile will hold, compared
+// by resolved path), two formats on stdout, a directory that cannot be
+// written. Last, it creates -out's and -profile's directories when missing.
+func (o *benchOptions) checkOutput(reqs []profiles.Request) error {
 	if o.outDir == "-" {
 		return usagef("-out -: -out takes a directory; - (stdout) is for one format's flag")
+	}
+	if o.profileDir == "-" {
+		return usagef("-profile -: -profile takes a directory")
 	}
 	ts := o.targets()
 	var toStdout []string
@@ -421,114 +415,176 @@ func (o *benchOptions) checkOutput() error {
 	if len(toStdout) > 1 {
 		return usagef("%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
 	}
-	createDir := false
-	if o.outDir != "" {
-		st, err := os.Stat(o.outDir)
-		switch {
-		case err == nil && !st.IsDir():
-			return usagef("-out %s: not a directory", o.outDir)
-		case errors.Is(err, fs.ErrNotExist):
-			createDir = true
-		case err != nil:
-			return usagef("-out %s: %v", o.outDir, errors.Unwrap(err))
-		}
-	}
-	seen := map[string]string{}
-	checked := map[string]bool{}
+	var outs, dirs []safefile.Output
 	for _, t := range ts {
-		if t.path == "-" {
-			continue
-		}
-		clean := filepath.Clean(t.path)
-		if prev, dup := seen[clean]; dup {
-			return usagef("%s: the same file as %s", t.label, prev)
-		}
-		seen[clean] = t.label
-		if st, err := os.Stat(t.path); err == nil {
-			if st.IsDir() {
-				return usagef("%s: is a directory", t.label)
-			}
-			if !o.overwrite {
-				return usagef("%s: file exists (use -overwrite to replace it)", t.label)
-			}
-		}
-		dir := filepath.Dir(t.path)
-		if checked[dir] || createDir && dir == filepath.Clean(o.outDir) {
-			continue
-		}
-		checked[dir] = true
-		if err := canWrite(dir); err != nil {
-			return usagef("%s: cannot write there: %v", t.label, err)
-		}
+		outs = append(outs, safefile.Output{Label: t.label, Path: t.path})
 	}
-	if createDir {
-		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
-			return usagef("-out %s: cannot create it: %v", o.outDir, errors.Unwrap(err))
-		}
-		if err := canWrite(o.outDir); err != nil {
-			return usagef("-out %s: cannot write there: %v", o.outDir, err)
+	for _, r := range reqs {
+		outs = append(outs, safefile.Output{Label: o.profileLabel(r), Path: r.Path})
+	}
+	if o.outDir != "" {
+		dirs = append(dirs, safefile.Output{Label: "-out " + o.outDir, Path: o.outDir})
+	}
+	if o.profileDir != "" && len(reqs) > 0 {
+		dirs = append(dirs, safefile.Output{Label: "-profile " + o.profileDir, Path: o.profileDir})
+	}
+	if err := safefile.Check(outs, o.overwrite, dirs...); err != nil {
+		return usagef("%s", outputError(err))
+	}
+	for _, d := range dirs {
+		if err := safefile.MakeDir(d.Path); err != nil {
+			return usagef("%s: %v", d.Label, err)
 		}
 	}
 	return nil
 }
 
-// makeDir creates dir when missing and checks that files can be created in
-// it: "not a directory", "permission denied", "cannot write there: ...".
-func makeDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return errors.New("not a directory")
+// profileLabel names a profile's file as the flag that asked for it:
+// "-cpuprofile c.pprof" or "-profile dir: dir/cpu.pprof".
+func (o *benchOptions) profileLabel(r profiles.Request) string {
+	for _, p := range profileFlags {
+		if p.kind == r.Kind && *o.profile[p.kind] == r.Path {
+			return "-" + p.flag + " " + r.Path
+		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return errors.Unwrap(err)
-	}
-	if err := canWrite(dir); err != nil {
-		return fmt.Errorf("cannot write there: %w", err)
-	}
-	return nil
+	return "-profile " + o.profileDir + ": " + r.Path
 }
 
-// canWrite checks that a file can be created in dir, by creating one.
-func canWrite(dir string) error {
-	f, err := os.CreateTemp(dir, ".gcperf-check*")
+// outputError is the text of an output file's error, with the flag that
+// replaces an existing file.
+func outputError(err error) string {
+	if errors.Is(err, safefile.ErrExists) {
+		return err.Error() + " (use -overwrite to replace it)"
+	}
+	return err.Error()
+}
+
+// checkFootprint checks, before anything runs, that the mix fits in memory
+// with the engine's records, then with those of the separate profiled pass
+// too (the measured runs' stay alive during it), and returns that pass's
+// configuration (Runs 0 when there is none).
+func (o *benchOptions) checkFootprint(mix workload.Mix, reqs []profiles.Request, memHint string) (workload.Config, error) {
+	profCfg, profPass, err := o.profileConfig(len(mix), reqs)
 	if err != nil {
-		return errors.Unwrap(err)
+		return profCfg, err
 	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
+	engine := o.cfg.Footprint(len(mix))
+	if err := checkMemory(mix, o.cfg.Threads, engine, memHint); err != nil {
+		return profCfg, err
+	}
+	if !profPass {
+		return workload.Config{}, nil
+	}
+	prof := profCfg.Footprint(len(mix))
+	if err := checkMemory(mix, o.cfg.Threads, satAdd(engine, prof), memHint); err != nil {
+		mem, _ := env.ReadMemory(context.Background(), "/")
+		return profCfg, usagef("-profile-runs %d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs fits)",
+			o.profileRuns, env.Bytes(prof), env.Bytes(engine), env.Bytes(mem.Available))
+	}
+	return profCfg, nil
 }
 
-// checkMemory refuses a mix whose live set, with what the engine
-// preallocates, cannot fit in the memory available, before allocating any of it.
-func (o *benchOptions) checkMemory(mix workload.Mix, hint string) error {
+// checkMemory refuses a mix whose live set (with threads copies of the
+// operations that clone themselves per thread), plus engine bytes of the
+// engine's records, cannot fit in the memory available, before allocating
+// any of it. hint names what sets the mix's memory; when it is "" the
+// operation needing the most is named, with its parameters.
+func checkMemory(mix workload.Mix, threads int, engine int64, hint string) error {
 	mem, err := env.ReadMemory(context.Background(), "/")
 	if err != nil {
 		return nil // not Linux, or no /proc: nothing to check against
 	}
-	var live int64
+	var live, most int64
+	var biggest workload.Operation
 	for _, op := range mix {
 		if f, ok := op.(workload.Footprinter); ok {
 			n := f.LiveBytes()
 			if _, ok := op.(workload.Cloner); ok {
-				n = satMul(n, int64(o.cfg.Threads))
+				n = satMul(n, int64(threads))
 			}
 			live = satAdd(live, n)
+			if biggest == nil || n > most {
+				biggest, most = op, n
+			}
 		}
 	}
-	engine := o.cfg.Footprint(len(mix))
-	if need := satAdd(live, engine); need > mem.Available {
-		where := "on this machine"
-		if mem.Limit == "cgroup" {
-			where = "under this cgroup's memory.max"
+	need := satAdd(live, engine)
+	if need <= mem.Available {
+		return nil
+	}
+	where := "on this machine"
+	if mem.Limit == "cgroup" {
+		where = "under this cgroup's memory.max"
+	}
+	size := func(n int64) string {
+		if n == math.MaxInt64 {
+			return "more than 8EiB"
 		}
-		needs := env.Bytes(live)
-		if live == math.MaxInt64 {
-			needs = "more than 8EiB"
+		return env.Bytes(n)
+	}
+	if hint == "" && biggest != nil {
+		hint = biggest.Name()
+		if d, ok := biggest.(workload.Describer); ok {
+			hint += " " + quote.Clip(d.Describe())
+		}
+		if threads > 1 {
+			if _, ok := biggest.(workload.Cloner); ok {
+				hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
+			}
+		}
+		if len(mix) > 1 && most != live {
+			hint += fmt.Sprintf(" (the mix: %s live in all)", size(live))
 		}
 		return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
-			hint, needs, env.Bytes(engine), env.Bytes(mem.Available), where)
+			hint, size(most), env.Bytes(engine), env.Bytes(mem.Available), where)
 	}
-	return nil
+	if hint == "" {
+		hint = "the mix"
+	}
+	return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
+		hint, size(live), env.Bytes(engine), env.Bytes(mem.Available), where)
+}
+
+// checkHTTP refuses an -http address that other machines could reach,
+// unless -http-public says so: pprof's pages hold the command line, the
+// heap, every goroutine's stack and CPU profiles on demand.
+func (o *benchOptions) checkHTTP() error {
+	if o.httpAddr == "" {
+		if o.httpPublic {
+			return usagef("-http-public goes with -http ADDR")
+		}
+		return nil
+	}
+	host, _, err := net.SplitHostPort(o.httpAddr)
+	if err != nil {
+		return usagef("-http %s: not host:port, such as 127.0.0.1:6060", quote.Clip(o.httpAddr))
+	}
+	if o.httpPublic || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && !ip.IsLoopback() {
+		return usagef("-http %s: not a loopback address: other machines could read the profiles, heap and stacks it serves (-http-public allows it)", o.httpAddr)
+	}
+	return nil // a host name: serveHTTP checks the address it listens on
+}
+
+// serveHTTP starts -http's server, before the runs.
+func (o *benchOptions) serveHTTP(stderr io.Writer) (*profiles.Server, error) {
+	srv, err := profiles.Serve(o.httpAddr)
+	if err != nil {
+		return nil, usagef("-http %s: %v", o.httpAddr, errors.Unwrap(err))
+	}
+	tcp, _ := net.ResolveTCPAddr("tcp", srv.Addr())
+	loopback := tcp != nil && tcp.IP.IsLoopback()
+	switch {
+	case !loopback && !o.httpPublic:
+		srv.Close()
+		return nil, usagef("-http %s: listens on %s, not a loopback address: other machines could read the profiles, heap and stacks it serves (-http-public allows it)", o.httpAddr, srv.Addr())
+	case !loopback:
+		fmt.Fprintf(stderr, "gcperf: warning: -http-public: anyone who can connect to %s reads this process's command line, heap and CPU profiles and goroutine stacks\n", srv.Addr())
+	}
+	fmt.Fprintf(stderr, "gcperf: serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs\n", srv.Addr())
+	return srv, nil
 }
 
 var processStart = time.Now()

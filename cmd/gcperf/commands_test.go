@@ -178,7 +178,7 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{bad("noschema.json")}, "gcperf: report: " + bad("noschema.json") + `: not a gcperf result: no "schema" key`},
 		{[]string{bad("notes.txt")}, "gcperf: report: " + bad("notes.txt") + ": not a gcperf result: invalid character 'o' in literal null (expecting 'u')"},
 		{[]string{"-format", "yaml", list}, "gcperf: report: -format yaml: unknown format (json, csv, xml, bench, hgrm, html or text)"},
-		{[]string{"-o", filepath.Join(dir, "no", "such", "out.txt"), list}, "gcperf: report: -o " + filepath.Join(dir, "no", "such", "out.txt") + ": no such file or directory"},
+		{[]string{"-o", filepath.Join(dir, "no", "such", "out.txt"), list}, "gcperf: report: -o " + filepath.Join(dir, "no", "such", "out.txt") + ": cannot write there: no such file or directory"},
 		{[]string{}, "gcperf: report takes one saved result, FILE.json; got 0 arguments"},
 		{[]string{list, list}, "gcperf: report takes one saved result, FILE.json; got 2 arguments"},
 		{[]string{"-x", list}, "gcperf: flag provided but not defined: -x (gcperf report -h lists the flags)"},

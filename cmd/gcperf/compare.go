@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -100,7 +100,7 @@ Flags:
 
 // readSamples reads one side of a comparison.
 func readSamples(path string) (*report.Samples, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/workload"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // Mix files (gcperf run -mix FILE, gcperf sweep -mix FILE) list operations,
@@ -79,12 +83,13 @@ func loadMix(path string, args []string) (workload.Mix, []string, error) {
 // operations, in the order of their lines. Every error is a usage error
 // naming the file, and its line when it has one.
 func parseMixFile(path string) ([]mixOp, error) {
-	data, info, err := readMixFile(path)
+	f, info, err := openMixFile(path)
 	if err != nil {
 		return nil, usagef("-mix %s: %s", path, ioReason(err))
 	}
+	defer f.Close()
 	r := &mixReader{}
-	switch err := r.read(path, info, data); {
+	switch err := r.read(path, info, f); {
 	case errors.Is(err, errNoOperation):
 		return nil, usagef("%s: no operation", path)
 	case err != nil:
@@ -120,20 +125,43 @@ type mixFrame struct {
 	info fs.FileInfo
 }
 
-// read reads the mix file name, whose content is data, appending its
+// Limits of a mix file: it is read line by line, each line at most
+// maxMixLine bytes, each file at most maxMixFile bytes.
+const (
+	maxMixLine = 64 << 10
+	maxMixFile = 16 << 20
+)
+
+// read reads the mix file name, open as in, line by line, appending its
 // operations to r.ops.
-func (r *mixReader) read(name string, info fs.FileInfo, data []byte) error {
+func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 	depth := len(r.stack)
 	r.stack = append(r.stack, mixFrame{name, info})
 	defer func() { r.stack = r.stack[:depth] }()
 	before := len(r.ops)
-	// A byte order mark, which some editors write, is dropped; the \r of a
-	// CRLF line end is a space to strings.Fields.
-	text := strings.TrimPrefix(string(data), "\ufeff")
-	for i, line := range strings.Split(text, "\n") {
-		pos := fmt.Sprintf("%s:%d", name, i+1)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 4096), maxMixLine)
+	for i := 1; ; i++ {
+		pos := fmt.Sprintf("%s:%d", name, i)
 		at := func(format string, args ...any) error {
 			return usagef("%s: %s", pos, fmt.Sprintf(format, args...))
+		}
+		if !sc.Scan() {
+			switch err := sc.Err(); {
+			case errors.Is(err, bufio.ErrTooLong):
+				return at("a line longer than %dKiB: not a mix file", maxMixLine>>10)
+			case errors.Is(err, safefile.ErrTooLarge):
+				return usagef("%s: larger than %dMiB: not a mix file", name, maxMixFile>>20)
+			case err != nil:
+				return usagef("%s: %s", name, ioReason(err))
+			}
+			break
+		}
+		line := sc.Text()
+		if i == 1 {
+			// A byte order mark, which some editors write, is dropped; the
+			// \r of a CRLF line end is a space to strings.Fields.
+			line = strings.TrimPrefix(line, "\ufeff")
 		}
 		fields := strings.Fields(stripComment(line))
 		if len(fields) == 0 {
@@ -166,17 +194,17 @@ func (r *mixReader) read(name string, info fs.FileInfo, data []byte) error {
 				return at("mix %s: %s", target, ioReason(err))
 			}
 		case strings.HasPrefix(first, "-") || strings.Contains(first, "="):
-			return at("%s before any operation name: a line is OP key=value ...", first)
+			return at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
 		default:
 			if _, ok := workload.Lookup(first); !ok {
-				return at("unknown operation %q (gcperf list shows them)", first)
+				return at("unknown operation %q (gcperf list shows them)", quote.Clip(first))
 			}
 			ot, n, err := scanOp(fields)
 			if err != nil {
 				return at("%v", err)
 			}
 			if n < len(fields) {
-				return at("%s: %s is not a parameter (key=value or -key value): one operation a line", first, fields[n])
+				return at("%s: %s is not a parameter (key=value or -key value): one operation a line", first, quote.Clip(fields[n]))
 			}
 			op, err := workload.New(first, ot.params)
 			if err != nil {
@@ -206,10 +234,11 @@ func (r *mixReader) include(name, target string) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(name), target)
 	}
-	data, info, err := readMixFile(path)
+	in, info, err := openMixFile(path)
 	if err != nil {
 		return err
 	}
+	defer in.Close()
 	for i, f := range r.stack {
 		if os.SameFile(f.info, info) {
 			c := &mixCycle{depth: i}
@@ -224,25 +253,22 @@ func (r *mixReader) include(name, target string) error {
 	if len(r.stack) >= maxMixDepth {
 		return errTooDeep
 	}
-	return r.read(path, info, data)
+	return r.read(path, info, in)
 }
 
-// readMixFile reads a mix file and stats it, for the cycle check.
-func readMixFile(path string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
+// openMixFile opens a mix file, a regular file of at most maxMixFile
+// bytes, and stats it, for the cycle check.
+func openMixFile(path string) (*safefile.File, fs.FileInfo, error) {
+	f, err := safefile.Open(path, maxMixFile)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, nil, err
 	}
-	if info.IsDir() {
-		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
-	}
-	data, err := io.ReadAll(f)
-	return data, info, err
+	return f, info, nil
 }
 
 // ioReason is the reason of a file error, without the operation and path

@@ -6,11 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 )
@@ -107,10 +107,8 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	err := report.WriteFile(*out, stdout, *overwrite, draw)
 	switch {
-	case errors.Is(err, report.ErrExists):
-		return fail(stderr, usagef("plot: -o %s: %v", *out, report.ErrExists))
 	case err != nil:
-		return fail(stderr, usagef("plot: -o %s: %s", *out, fileError(err)))
+		return fail(stderr, usagef("plot: -o %s", outputError(err)))
 	}
 	return exitOK
 }
@@ -130,7 +128,7 @@ func plotFileError(err error, kind string) string {
 // readSweepPoints reads a sweep.json and makes its rows the points of the
 // sweep charts; slo is the P99 bound of its advice's SLO, 0 for none.
 func readSweepPoints(path string) (pts []report.SweepPoint, slo time.Duration, err error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, 0, err
 	}

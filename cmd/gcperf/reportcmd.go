@@ -1,14 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -39,10 +38,8 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.write(w, d) })
 	switch {
-	case errors.Is(err, report.ErrExists):
-		return fail(stderr, usagef("report: -o %s: %v", *out, report.ErrExists))
 	case err != nil && *out != "-":
-		return fail(stderr, usagef("report: -o %s: %s", *out, fileError(err)))
+		return fail(stderr, usagef("report: -o %s", outputError(err)))
 	case err != nil:
 		return fail(stderr, fmt.Errorf("report: %v", err))
 	}
@@ -60,11 +57,12 @@ Flags:
 
 // readResult reads a gcperf JSON result.
 func readResult(path string) (*report.Document, error) {
-	data, err := os.ReadFile(path)
+	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
 	}
-	return report.ReadJSON(bytes.NewReader(data))
+	defer f.Close()
+	return report.ReadJSON(f)
 }
 
 // fileError is err without the operation and path an *fs.PathError repeats:

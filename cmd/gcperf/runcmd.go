@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gcperf/gcperf/workload"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // runCmd runs named operations: gcperf run [flags] OP [-param value...] ...
@@ -32,7 +34,7 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	return o.execute(mix, "the mix", stdout, stderr, sig)
+	return o.execute(mix, "", stdout, stderr, sig)
 }
 
 const runUsage = `Usage: gcperf run [flags] OP [-param value ...] [OP ...]
@@ -56,6 +58,9 @@ first, then the command line's. A bad line is reported as FILE:LINE.
 Flags:
 `
 
+// errDashDash is a "--" among the operations: gcperf run starts no program.
+var errDashDash = usagef("--: gcperf run starts no program after --; operations follow the flags: OP key=value ... (gcperf list shows them)")
+
 // parseMix reads OP [params] OP [params]... into operations.
 func parseMix(args []string) (workload.Mix, error) {
 	if len(args) == 0 {
@@ -64,11 +69,14 @@ func parseMix(args []string) (workload.Mix, error) {
 	var mix workload.Mix
 	for len(args) > 0 {
 		name := args[0]
+		if name == "--" {
+			return nil, errDashDash
+		}
 		if strings.HasPrefix(name, "-") {
-			return nil, usagef("flag %s after the operations: flags go before the first operation", name)
+			return nil, usagef("flag %s after the operations: flags go before the first operation", quote.Clip(name))
 		}
 		if _, ok := workload.Lookup(name); !ok {
-			return nil, usagef("unknown operation %q (gcperf list shows them)", name)
+			return nil, usagef("unknown operation %q (gcperf list shows them)", quote.Clip(name))
 		}
 		ot, n, err := scanOp(args)
 		if err != nil {
@@ -127,6 +135,9 @@ func scanOp(args []string) (opText, int, error) {
 	i := 1
 	for i < len(args) {
 		a := args[i]
+		if a == "--" {
+			return opText{}, 0, errDashDash
+		}
 		key, val, hasEq := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		dashed := strings.HasPrefix(a, "-")
 		if !dashed && !hasEq {
@@ -135,13 +146,16 @@ func scanOp(args []string) (opText, int, error) {
 		i++
 		if dashed && !hasEq {
 			if i == len(args) {
-				return opText{}, 0, usagef("%s: parameter %s needs a value", name, a)
+				return opText{}, 0, usagef("%s: parameter %s needs a value", name, quote.Clip(a))
 			}
 			val = args[i]
 			i++
 		}
+		if key == "" {
+			return opText{}, 0, usagef("%s: %s is not a parameter: key=value or -key value", name, quote.Clip(a))
+		}
 		if _, dup := ot.params[key]; dup {
-			return opText{}, 0, usagef("%s: parameter %s given twice", name, key)
+			return opText{}, 0, usagef("%s: parameter %s given twice", name, quote.Clip(key))
 		}
 		ot.params[key] = val
 		ot.keys = append(ot.keys, key)

@@ -11,15 +11,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // sweepFlags are gcperf sweep's own flags; -out and -overwrite, declared by
@@ -51,6 +55,7 @@ var notInSweep = map[string]string{
 	"bench":        "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR",
 	"hgrm":         "the points' results are JSON files in -out DIR (gcperf report -format hgrm renders one)",
 	"http":         "the points run one after another in child processes: serve one with gcperf run -http",
+	"http-public":  "the points run one after another in child processes: serve one with gcperf run -http",
 	"v":            "the children's output goes to their .log files in -out DIR",
 	"cpuprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
 	"memprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
@@ -68,9 +73,11 @@ func newSweepFlags(list bool) (*flag.FlagSet, *benchOptions, *sweepFlags, []*int
 	sf := &sweepFlags{}
 	fs.StringVar(&sf.gogc, "gogc", "50,100,200,400", "GOGC `values`, comma-separated: off or a percentage")
 	fs.StringVar(&sf.memlimit, "memlimit", "off", "GOMEMLIMIT `values`, comma-separated: off or a size in Go's syntax (256MiB, 1GiB)")
-	fs.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, a third axis (default: not an axis; the children inherit it)")
+	fs.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, at most 1024, a third axis (default: not an axis; the children inherit it)")
 	fs.IntVar(&sf.count, "count", 1, "repeats of every point, interleaved: repeat 1 of every point, then repeat 2...")
-	fs.DurationVar(&sf.pointTimeout, "point-timeout", 0, "stop a point that runs longer than `d`, recording it as failed (0: no timeout)")
+	sf.pointTimeout = sweep.AutoTimeout
+	fs.Var((*pointTimeout)(&sf.pointTimeout), "point-timeout", "stop a point that runs longer than `d`, recording it as failed: a duration, off, or auto: "+
+		"10× the longest repeat that succeeded before it, at least 1m, and 30m until one has")
 	fs.StringVar(&sf.pointMemory, "point-memory", "80%", "stop a point whose RSS grows above `size` (4GiB), a percentage of the memory available (cgroup included), or off")
 	fs.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=")
 	fs.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
@@ -132,8 +139,10 @@ operations follow the flags or -mix names a file of them, gcperf run's mix.
 The run flags you set are passed to every child as given. A point that fails
 (exits non-zero, is killed, exceeds -point-timeout or -point-memory) is
 recorded with its reason and the sweep goes on; the exit status is then 1.
-Interrupt stops the running point and prints the table of the finished ones;
--resume finishes the sweep.
+Interrupt stops the running point and prints the table of the finished ones
+(exit status 1); a third interrupt exits at once (130), writing no table. The
+finished points stay in -out either way: -resume finishes the sweep, with the
+flags it recorded there.
 
 -shard i/n runs a part of the grid (in a batch job, say); gcperf sweep -merge
 joins the shards' directories into one sweep.
@@ -146,18 +155,40 @@ joins the shards' directories into one sweep.
 
 // sweepCmd is gcperf sweep.
 func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	began := time.Now()
-	// The run flags are gcperf's unless operations follow them: a first
-	// parse with gcperf's, which hold gcperf run's, finds out.
-	fs, o, sf, sizes := newSweepFlags(true)
+	return sweepWith(time.Now(), args, false, stdout, stderr, sig)
+}
+
+// nonDefining are the sweep's flags that do not change what it measures:
+// a resumed sweep may give them anew, and its plan does not record them.
+// (-mix is not recorded either: its operations are.)
+var nonDefining = map[string]bool{
+	"resume": true, "out": true, "overwrite": true, "q": true, "html": true, "slo": true,
+	"point-timeout": true, "point-memory": true, "mix": true, "merge": true,
+}
+
+// parseSweep parses gcperf sweep's command line. The run flags are gcperf's
+// unless operations follow them: a first parse with gcperf's, which hold
+// gcperf run's, finds out. code is -1 when the caller should go on.
+func parseSweep(args []string, stdout, stderr io.Writer) (fs *flag.FlagSet, o *benchOptions, sf *sweepFlags, sizes []*int, code int) {
+	fs, o, sf, sizes = newSweepFlags(true)
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
-		return code
+		return nil, nil, nil, nil, code
 	}
 	if (fs.NArg() > 0 || sf.mix != "") && !sf.merge {
 		fs, o, sf, sizes = newSweepFlags(false)
 		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
-			return code
+			return nil, nil, nil, nil, code
 		}
+	}
+	return fs, o, sf, sizes, -1
+}
+
+// sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
+// plan with the command line's own flags, so that it never adopts twice.
+func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	fs, o, sf, sizes, code := parseSweep(args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	var set []*flag.Flag
 	fs.Visit(func(f *flag.Flag) { set = append(set, f) })
@@ -176,9 +207,6 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
 			}
 		}
-		if err := checkSweepHTML(*o.out["html"], o.overwrite); err != nil {
-			return fail(stderr, err)
-		}
 		return sweepMerge(fs.Args(), o.outDir, *o.out["html"], o.overwrite, slo, sf.slo != "", stdout, stderr)
 	}
 
@@ -190,15 +218,12 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	plan.sloSet = sf.slo != ""
 	plan.html, plan.overwrite = *o.out["html"], o.overwrite
 	plan.quiet = o.quiet
-	if err := checkSweepHTML(plan.html, o.overwrite); err != nil {
-		return fail(stderr, err)
-	}
 	plan.slo = slo
 	if err := o.finish(fs); err != nil {
 		return fail(stderr, err)
 	}
 	var mix workload.Mix
-	hint := "the mix"
+	hint := ""
 	if sizes != nil {
 		l, err := alloc.NewList(*sizes[0], *sizes[1], *sizes[2])
 		if err != nil {
@@ -219,7 +244,44 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	if err := o.cfg.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
-	if err := o.checkMemory(mix, hint); err != nil {
+	// What the sweep measures, as its plan records it: -resume compares it
+	// with the directory's, or takes the directory's.
+	var defining []string
+	for _, f := range set {
+		if nonDefining[f.Name] || f.Value.String() == f.DefValue {
+			continue
+		}
+		v := f.Value.String()
+		if f.Name == "profile" {
+			if abs, err := filepath.Abs(v); err == nil {
+				v = abs
+			}
+		}
+		defining = append(defining, "-"+f.Name+"="+v)
+	}
+	if sf.resume && !adopted {
+		// The sweep in the directory, as its plan records it, with this
+		// command line's own flags (-q, -slo, -point-timeout...); a flag
+		// or operation that would measure something else is refused.
+		rec, err := sweep.ReadPlan(o.outDir)
+		if err != nil {
+			return fail(stderr, resumeError(o.outDir, err))
+		}
+		opsGiven := fs.NArg() > 0 || sf.mix != ""
+		if msg := resumeDiff(set, plan.runner.Ops, opsGiven, rec.Args); msg != "" {
+			return fail(stderr, usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)",
+				msg, o.outDir, o.outDir))
+		}
+		var own []string
+		for _, f := range set {
+			if nonDefining[f.Name] && f.Name != "mix" {
+				own = append(own, "-"+f.Name+"="+f.Value.String())
+			}
+		}
+		return sweepWith(began, slices.Concat(own, rec.Args), true, stdout, stderr, sig)
+	}
+	// The children's profiles, for the memory check only.
+	if _, err := o.checkFootprint(mix, o.profileRequests(), hint); err != nil {
 		return fail(stderr, err)
 	}
 	for _, f := range set {
@@ -229,14 +291,12 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 			// checked now, before anything runs.
 			d, err := filepath.Abs(f.Value.String())
 			if err == nil {
-				err = makeDir(d)
+				err = safefile.MakeDir(d)
 			}
 			if err != nil {
 				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
 			}
 			plan.runner.ProfileDir = d
-		case f.Name == "profile-runs" && o.profileRuns < 1:
-			return fail(stderr, usagef("-profile-runs must be at least 1, got %d", o.profileRuns))
 		case !sweepOwn[f.Name]:
 			plan.runner.Args = append(plan.runner.Args, "-"+f.Name+"="+f.Value.String())
 		}
@@ -245,12 +305,73 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	if err != nil {
 		return fail(stderr, fmt.Errorf("sweep: cannot find this executable to run the points: %w", err))
 	}
+	if err := plan.checkOutputs(o.outDir); err != nil {
+		return fail(stderr, err)
+	}
 	// Last: the directory is created.
 	dir, err := sweepDir(o.outDir, sf.resume, o.overwrite, "-resume finishes the sweep there, -overwrite runs it again")
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if err := sweep.WritePlan(dir, sweep.Plan{Args: slices.Concat(defining, plan.runner.Ops)}); err != nil {
+		return fail(stderr, fmt.Errorf("sweep: %v", err))
+	}
 	return plan.run(began, exe, dir, stdout, stderr, sig)
+}
+
+// resumeError says why -resume cannot read the plan of dir.
+func resumeError(dir string, err error) error {
+	if !errors.Is(err, sweep.ErrNoPlan) {
+		return usagef("-resume: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, sweep.SummaryFile)); serr == nil {
+		return usagef("-resume -out %s: the sweep there has no %s (an earlier gcperf wrote it): run it again with -overwrite", dir, sweep.PlanFile)
+	}
+	return usagef("-resume -out %s: no sweep to finish there (no %s)", dir, sweep.PlanFile)
+}
+
+// resumeDiff says how the flags set on a -resume command line, and its
+// operations ops when opsGiven, differ from the sweep recorded as rec
+// ("" when they ask for nothing else): the first flag whose value differs
+// from the recorded one (a flag not given takes the recorded value), or
+// the operations.
+func resumeDiff(set []*flag.Flag, ops []string, opsGiven bool, rec []string) string {
+	recFS, _, _, _, code := parseSweep(rec, io.Discard, io.Discard)
+	if code >= 0 {
+		return fmt.Sprintf("%s cannot be read as a sweep's flags:", quote.Clip(strings.Join(rec, " ")))
+	}
+	for _, f := range set {
+		if nonDefining[f.Name] {
+			continue
+		}
+		r := recFS.Lookup(f.Name)
+		if r == nil {
+			return fmt.Sprintf("-%s is not a flag of the benchmark", f.Name)
+		}
+		v, rv := f.Value.String(), r.Value.String()
+		if f.Name == "profile" {
+			if abs, err := filepath.Abs(v); err == nil {
+				v = abs
+			}
+		}
+		if v != rv {
+			shown := func(s string) string {
+				if s == "" {
+					return `""`
+				}
+				return quote.Clip(s)
+			}
+			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(v), f.Name, shown(rv))
+		}
+	}
+	if opsGiven && !slices.Equal(ops, recFS.Args()) {
+		what := "gcperf's alloc.list"
+		if len(recFS.Args()) > 0 {
+			what = strings.Join(recFS.Args(), " ")
+		}
+		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(what))
+	}
+	return ""
 }
 
 // sweepPlan is a validated sweep.
@@ -296,9 +417,6 @@ func (sf *sweepFlags) plan(o *benchOptions) (*sweepPlan, error) {
 		if r.Shards > len(p.points) {
 			return nil, usagef("-shard %s: the grid has %d points, fewer than %d shards", sf.shard, len(p.points), r.Shards)
 		}
-	}
-	if sf.pointTimeout < 0 {
-		return nil, usagef("-point-timeout must not be negative, got %v", sf.pointTimeout)
 	}
 	r.Timeout = sf.pointTimeout
 	if r.MemCap, p.memNote, err = pointMemory(sf.pointMemory); err != nil {
@@ -380,8 +498,8 @@ func sweepDir(dir string, resume, overwrite bool, notEmpty string) (string, erro
 			return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
 		}
 	}
-	if err := canWrite(dir); err != nil {
-		return "", usagef("-out %s: cannot write there: %v", dir, err)
+	if err := safefile.MakeDir(dir); err != nil {
+		return "", usagef("-out %s: %v", dir, err)
 	}
 	return dir, nil
 }
@@ -409,25 +527,10 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	r.Env = childEnv(os.Environ(), len(p.grid.GOMAXPROCS) > 0)
 	stop := make(chan struct{})
 	r.Stop = stop
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-sig:
-				n++
-				if n == 1 {
-					close(stop) // the runner says so on its progress line
-					continue
-				}
-				fmt.Fprintln(stderr, "\ngcperf: sweep: interrupted again: exiting without the table")
-				os.Exit(130)
-			case <-done:
-				return
-			}
-		}
-	}()
+	// The runner says so on its progress line when it stops a point; there
+	// is nothing more to cancel after that.
+	in := watch(sig, stderr, func() { close(stop) }, nil, true)
+	defer in.Close()
 
 	n := 0
 	for _, pt := range p.points {
@@ -440,7 +543,10 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		of = fmt.Sprintf(" (shard %s of %d)", p.shard, len(p.points))
 	}
 	timeout := "no point timeout"
-	if r.Timeout > 0 {
+	switch {
+	case r.Timeout == sweep.AutoTimeout:
+		timeout = "point timeout auto (-point-timeout)"
+	case r.Timeout > 0:
 		timeout = "point timeout " + r.Timeout.String()
 	}
 	fmt.Fprintf(stderr, "gcperf: sweep: %d %s%s × %d %s into %s; %s; %s\n", n, plural(n, "point", "points"), of,
@@ -456,9 +562,15 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		r.Stderr, r.Progress = bar, bar.Progress
 		bar.Start()
 	}
-	outs, err := r.Run(context.Background(), p.points)
+	outs, err, ok := unless(in.Abort(), func() ([]sweep.Outcome, error) { return r.Run(context.Background(), p.points) })
 	if bar != nil {
 		bar.End()
+	}
+	if !ok || !in.Enter(writing) {
+		// Each finished point's result is in dir already: -resume finds it.
+		safefile.RemoveTemps()
+		fmt.Fprintf(stderr, "gcperf: sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)\n", dir, dir)
+		return exitAborted
 	}
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
@@ -477,8 +589,9 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		code = exitFail
 	}
 	sum := &sweep.Summary{Grid: p.grid, Count: r.Count, Shard: p.shard, Outcomes: outs, Rows: rows, Advice: adv}
-	if werr := writeSweep(dir, p.html, p.overwrite, sum, stdout); werr != nil {
-		fmt.Fprintf(stderr, "gcperf: %v\n", werr)
+	written, werr := writeSweep(dir, p.html, p.overwrite, sum, stdout)
+	if werr != nil {
+		fmt.Fprintf(stderr, "gcperf: sweep: %v\n", oneLine(werr))
 		code = exitFail
 	}
 	var children time.Duration
@@ -500,8 +613,15 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	} else {
 		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
 	}
-	fmt.Fprintf(stderr, "gcperf: sweep: results in %s: sweep.json, sweep.csv, bench.txt, sweep.html (benchstat -col /gogc %s)\n",
-		dir, filepath.Join(dir, "bench.txt"))
+	switch {
+	case len(written) == 0:
+		fmt.Fprintf(stderr, "gcperf: sweep: the points' results are in %s; none of the sweep's own files could be written\n", dir)
+	case slices.Contains(written, "bench.txt"):
+		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s (benchstat -col /gogc %s)\n",
+			dir, strings.Join(written, ", "), filepath.Join(dir, "bench.txt"))
+	default:
+		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s\n", dir, strings.Join(written, ", "))
+	}
 	switch {
 	case p.sloSet && p.shard != "":
 		fmt.Fprintln(stderr, "gcperf: sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
@@ -509,7 +629,7 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "gcperf: sweep: no advice for an interrupted sweep")
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "gcperf: sweep: interrupted: %d finished %s kept; -resume -out %s with the same flags runs the rest\n",
+		fmt.Fprintf(stderr, "gcperf: sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest\n",
 			len(outs), plural(len(outs), "repeat", "repeats"), dir)
 		code = exitFail
 	}
@@ -521,52 +641,69 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 }
 
 // writeSweep writes a sweep's sweep.json, sweep.csv, bench.txt and
-// sweep.html to dir, and with html (-html FILE, - for stdout) the page there too.
-func writeSweep(dir, html string, overwrite bool, s *sweep.Summary, stdout io.Writer) error {
+// sweep.html to dir, and with html (-html FILE, - for stdout) the page there
+// too. It returns the names, in dir, of the files it wrote (not -html's),
+// and every error, each naming its file.
+func writeSweep(dir, html string, overwrite bool, s *sweep.Summary, stdout io.Writer) ([]string, error) {
 	page := func(w io.Writer) error { return sweepPage(w, s) }
-	files := []struct {
-		path      string
-		overwrite bool
-		write     func(io.Writer) error
-	}{
-		{filepath.Join(dir, sweep.SummaryFile), true, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
-		{filepath.Join(dir, "sweep.csv"), true, func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
-		{filepath.Join(dir, "bench.txt"), true, func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
-		{filepath.Join(dir, "sweep.html"), true, page},
+	type file struct {
+		name  string // in dir; "" for -html's
+		write func(io.Writer) error
+	}
+	var files []file
+	if dir != "" { // -merge without -out writes the -html page only
+		files = []file{
+			{sweep.SummaryFile, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
+			{"sweep.csv", func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
+			{"bench.txt", func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
+			{"sweep.html", page},
+		}
 	}
 	if html != "" {
-		files = append(files, struct {
-			path      string
-			overwrite bool
-			write     func(io.Writer) error
-		}{html, overwrite, page})
+		files = append(files, file{"", page})
 	}
-	if dir == "" {
-		files = files[len(files)-1:] // -merge without -out: the -html page only
-	}
+	var written []string
 	var errs []error
 	for _, f := range files {
-		if err := report.WriteFile(f.path, stdout, f.overwrite, f.write); err != nil {
-			if f.path == html {
-				err = fmt.Errorf("-html %s: %w", html, err)
+		var err error
+		if f.name == "" {
+			if err = safefile.Write(html, stdout, overwrite, f.write); err != nil {
+				err = fmt.Errorf("-html %s", outputError(err))
 			}
+		} else if err = safefile.Write(filepath.Join(dir, f.name), stdout, true, f.write); err == nil {
+			written = append(written, f.name)
+		}
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	return written, errors.Join(errs...)
 }
 
-// checkSweepHTML refuses, before the sweep runs, an -html FILE that exists
-// (without -overwrite) or whose directory is missing.
-func checkSweepHTML(path string, overwrite bool) error {
-	if path == "" || path == "-" {
-		return nil
+// checkOutputs refuses, before the sweep runs, an -html FILE that could
+// not be written at the end (it exists without -overwrite, it is not a
+// regular file, its directory is missing) or that is one of the files the
+// sweep writes in dir (its summary, a point's result or log).
+func (p *sweepPlan) checkOutputs(dir string) error {
+	var outs []safefile.Output
+	if p.html != "" && p.html != "-" {
+		outs = append(outs, safefile.Output{Label: "-html " + p.html, Path: p.html})
 	}
-	if _, err := os.Stat(path); err == nil && !overwrite {
-		return usagef("-html %s: %v", path, report.ErrExists)
+	if dir != "" {
+		own := []string{sweep.SummaryFile, sweep.PlanFile, "sweep.csv", "bench.txt", "sweep.html"}
+		for _, pt := range p.points {
+			for rep := 1; rep <= p.runner.Count; rep++ {
+				name := pt.FileName(rep)
+				own = append(own, name, sweep.FailedName(name), strings.TrimSuffix(name, ".json")+".log")
+			}
+		}
+		for _, name := range own {
+			path := filepath.Join(dir, name)
+			outs = append(outs, safefile.Output{Label: "-out " + dir + ": " + path, Path: path, Replace: true})
+		}
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return usagef("-html %s: no such directory", path)
+	if err := safefile.Check(outs, p.overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
+		return usagef("%s", outputError(err))
 	}
 	return nil
 }
@@ -596,11 +733,16 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 		return fail(stderr, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR..."))
 	}
 	if out != "" {
+		ost, oerr := os.Stat(out)
 		for _, d := range dirs {
-			if filepath.Clean(d) == filepath.Clean(out) {
+			dst, derr := os.Stat(d)
+			if filepath.Clean(d) == filepath.Clean(out) || oerr == nil && derr == nil && os.SameFile(ost, dst) {
 				return fail(stderr, usagef("-out %s is one of the directories to merge", out))
 			}
 		}
+	}
+	if err := (&sweepPlan{html: html, overwrite: overwrite}).checkOutputs(out); err != nil {
+		return fail(stderr, err)
 	}
 	s, err := sweep.Merge(dirs...)
 	if err != nil {
@@ -623,7 +765,7 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 			if o.File == "" {
 				continue
 			}
-			data, err := os.ReadFile(o.File)
+			data, err := safefile.Read(o.File, safefile.ResultLimit)
 			if err != nil && o.Failed != "" {
 				o.File = "" // a failed result set aside is worth a copy, not a failed merge
 				continue
@@ -632,7 +774,7 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 				return fail(stderr, err)
 			}
 			name := filepath.Base(o.File)
-			if err := report.WriteFile(filepath.Join(out, name), stdout, true, func(w io.Writer) error {
+			if err := safefile.Write(filepath.Join(out, name), stdout, true, func(w io.Writer) error {
 				_, err := w.Write(data)
 				return err
 			}); err != nil {
@@ -647,8 +789,8 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 		code = exitFail
 	}
 	if out != "" || html != "" {
-		if err := writeSweep(out, html, overwrite, s, stdout); err != nil {
-			fmt.Fprintf(stderr, "gcperf: %v\n", err)
+		if _, err := writeSweep(out, html, overwrite, s, stdout); err != nil {
+			fmt.Fprintf(stderr, "gcperf: sweep: %v\n", oneLine(err))
 			code = exitFail
 		}
 	}
@@ -677,4 +819,39 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// pointTimeout is -point-timeout's value: a positive duration, off (0), or
+// auto (sweep.AutoTimeout).
+type pointTimeout time.Duration
+
+func (t *pointTimeout) String() string {
+	switch d := time.Duration(*t); {
+	case d == sweep.AutoTimeout:
+		return "auto"
+	case d == 0:
+		return "off"
+	default:
+		return d.String()
+	}
+}
+
+func (t *pointTimeout) Set(s string) error {
+	switch s {
+	case "auto":
+		*t = pointTimeout(sweep.AutoTimeout)
+		return nil
+	case "off", "0":
+		*t = 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration (30m), off or auto")
+	case d <= 0:
+		return errors.New("must be positive, off or auto")
+	}
+	*t = pointTimeout(d)
+	return nil
 }

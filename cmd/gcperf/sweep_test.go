@@ -87,7 +87,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	for _, re := range []string{
-		`^gcperf: sweep: 4 points × 2 repeats into ` + regexp.QuoteMeta(dir) + `; memory cap \S+ per point \(80% of the \S+ available( under this cgroup)?\); no point timeout\n`,
+		`^gcperf: sweep: 4 points × 2 repeats into ` + regexp.QuoteMeta(dir) + `; memory cap \S+ per point \(80% of the \S+ available( under this cgroup)?\); point timeout auto \(-point-timeout\)\n`,
 		`(?m)^gcperf: sweep: point 1/4 gogc=50,memlimit=off rep 1/2 \.\.\. ok in \S+: P99 \S+, peak RSS \S+$`,
 		`(?m)^gcperf: sweep: point 4/4 gogc=off,memlimit=64MiB rep 2/2 \.\.\. ok in `,
 		`(?m)^gcperf: sweep: results in ` + regexp.QuoteMeta(dir) + `: sweep.json, sweep.csv, bench.txt`,
@@ -216,7 +216,7 @@ func TestSweepMemoryCap(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ +\* +200 +off +1/1 `).MatchString(stdout) {
 		t.Errorf("gogc=200 did not complete:\n%s", stdout)
 	}
-	if !strings.Contains(stderr, "memory cap 256MiB per point; no point timeout\n") {
+	if !strings.Contains(stderr, "memory cap 256MiB per point; point timeout auto (-point-timeout)\n") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
@@ -249,7 +249,7 @@ func TestSweepInterruptResume(t *testing.T) {
 	}
 	for _, want := range []string{
 		"gcperf: sweep: point 2/3 gogc=100,memlimit=off rep 1/1 ... interrupted: the point was stopped and is not kept\n",
-		"gcperf: sweep: interrupted: 1 finished repeat kept; -resume -out " + dir + " with the same flags runs the rest\n",
+		"gcperf: sweep: interrupted: 1 finished repeat kept; -resume -out " + dir + " runs the rest\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not hold %q:\n%s", want, stderr)
@@ -421,8 +421,9 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"-point-memory", "-1"}, `gcperf: -point-memory: "-1" is not a size such as 4GiB, a percentage of the available memory such as 80%, or off`},
 		{[]string{"-point-memory", "0"}, `gcperf: -point-memory: "0" is not a size such as 4GiB`},
 		{[]string{"-point-memory", "180%"}, `gcperf: -point-memory: "180%" is not a percentage above 0 and at most 100`},
-		{[]string{"-point-timeout", "-1s"}, "gcperf: -point-timeout must not be negative, got -1s"},
-		{[]string{"-point-timeout", "soon"}, `gcperf: invalid value "soon" for flag -point-timeout: parse error (gcperf sweep -h lists the flags)`},
+		{[]string{"-point-timeout", "-1s"}, `gcperf: invalid value "-1s" for flag -point-timeout: must be positive, off or auto (gcperf sweep -h lists the flags)`},
+		{[]string{"-point-timeout", "soon"}, `gcperf: invalid value "soon" for flag -point-timeout: not a duration (30m), off or auto (gcperf sweep -h lists the flags)`},
+		{[]string{"-gomaxprocs", "100000"}, `gcperf: -gomaxprocs: 100000 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
 		{[]string{"-slo", "p99=abc"}, `gcperf: -slo: p99 "abc" is not a positive duration such as 20ms`},
 		{[]string{"-runs", "0"}, "gcperf: -runs must be at least 1, got 0"},
 		{[]string{"-size", "0"}, "gcperf: -size must be at least 1 (KB), got 0"},
