@@ -78,7 +78,8 @@ func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) 
 		}
 	}()
 	if err := write(t.File); err != nil {
-		return err
+		// Named by the file being written, not by its temporary name.
+		return fmt.Errorf("%s: %w", path, cause(err))
 	}
 	return t.Commit()
 }
