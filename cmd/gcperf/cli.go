@@ -9,6 +9,7 @@ import (
 
 	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
 	"github.com/gcperf/gcperf/workload"
+	"github.com/gcperf/gcperf/workload/mixfile"
 )
 
 // version is gcperf's version, written into every report.
@@ -94,7 +95,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, ce.Msg)
 		return exitUsage
 	case errors.Is(err, workload.ErrUnknownOperation), errors.Is(err, workload.ErrUnknownParam),
-		errors.Is(err, workload.ErrBadParam):
+		errors.Is(err, workload.ErrBadParam), errors.Is(err, mixfile.ErrInvalid):
 		fmt.Fprintf(stderr, "gcperf: %v\n", err)
 		return exitUsage
 	}

@@ -8,27 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/workload/mixfile"
 )
-
-// goodMix is testdata/mix/good.mix's operations, with where each was read.
-var goodMix = []string{
-	"good.mix:3: spin d=10us",
-	"good.mix:4: sleep d=100us",
-	"good.mix:5: noop",
-	"good.mix:6: spin d=20us",
-	"sub/common.mix:2: sleep d=50us",
-	"sub/leaf.mix:1: noop",
-	"good.mix:9: spin d=10us",
-}
-
-// describe lists the operations of a mix file as goodMix does.
-func describe(ops []mixOp) []string {
-	var got []string
-	for _, o := range ops {
-		got = append(got, o.pos+": "+strings.Join(o.args, " "))
-	}
-	return got
-}
 
 // writeFiles writes files (name: content) under dir, creating directories.
 func writeFiles(t *testing.T, dir string, files map[string]string) {
@@ -40,84 +22,6 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
-		}
-	}
-}
-
-func TestMixFileGood(t *testing.T) {
-	t.Chdir(filepath.Join("testdata", "mix"))
-	ops, err := parseMixFile("good.mix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := describe(ops); !slices.Equal(got, goodMix) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(goodMix, "\n"))
-	}
-	// The operations are built with their parameters.
-	var names []string
-	for _, o := range ops {
-		names = append(names, o.op.Name())
-	}
-	if want := []string{"spin", "sleep", "noop", "spin", "sleep", "noop", "spin"}; !slices.Equal(names, want) {
-		t.Errorf("operations %q, want %q", names, want)
-	}
-}
-
-// A mix file read from another directory names its files from there.
-func TestMixFilePaths(t *testing.T) {
-	ops, err := parseMixFile(filepath.Join("testdata", "mix", "good.mix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := describe(ops)
-	for i, w := range goodMix {
-		if want := filepath.Join("testdata", "mix", w); got[i] != want {
-			t.Errorf("operation %d: %q, want %q", i, got[i], want)
-		}
-	}
-	// An absolute path in a mix line is used as it is.
-	dir := t.TempDir()
-	abs, err := filepath.Abs(filepath.Join("testdata", "mix", "sub", "leaf.mix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, dir, map[string]string{"a.mix": "mix " + abs + "\n"})
-	ops, err = parseMixFile(filepath.Join(dir, "a.mix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := describe(ops), []string{abs + ":1: noop"}; !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// A byte order mark and CRLF line ends, as some editors write, are read.
-func TestMixFileBOMAndCRLF(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"w.mix": "\ufeffnoop\r\n# comment\r\n\r\nspin d=1ms # fast\r\n"})
-	ops, err := parseMixFile(filepath.Join(dir, "w.mix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{filepath.Join(dir, "w.mix") + ":1: noop", filepath.Join(dir, "w.mix") + ":4: spin d=1ms"}
-	if got := describe(ops); !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-func TestStripComment(t *testing.T) {
-	for line, want := range map[string]string{
-		"":                      "",
-		"# all":                 "",
-		"spin d=1ms # trailing": "spin d=1ms ",
-		"spin d=1ms\t#tab":      "spin d=1ms\t",
-		"  # indented":          "  ",
-		"x name=a#b":            "x name=a#b",
-		"x name=a#b # c":        "x name=a#b ",
-		"x#":                    "x#",
-	} {
-		if got := stripComment(line); got != want {
-			t.Errorf("stripComment(%q) = %q, want %q", line, got, want)
 		}
 	}
 }
@@ -190,8 +94,8 @@ func TestMixFileBad(t *testing.T) {
 			`gcperf: b.mix:2: mix c.mix: includes b.mix again`},
 		{"cycle through a symbolic link", map[string]string{"a.mix": ok + "mix link/a.mix\n"},
 			`gcperf: a.mix:2: mix link/a.mix: includes a.mix again`},
-		{"nested too deep", nested(maxMixDepth + 1),
-			fmt.Sprintf("gcperf: d%d.mix:1: mix d%d.mix: mix files nest more than %d deep", maxMixDepth, maxMixDepth+1, maxMixDepth)},
+		{"nested too deep", nested(mixfile.MaxDepth + 1),
+			fmt.Sprintf("gcperf: d%d.mix:1: mix d%d.mix: mix files nest more than %d deep", mixfile.MaxDepth, mixfile.MaxDepth+1, mixfile.MaxDepth)},
 	}
 	if err := os.Symlink(".", "link"); err != nil {
 		t.Fatal(err)
@@ -243,26 +147,6 @@ func nested(n int) map[string]string {
 	return files
 }
 
-// maxMixDepth files nest, one more do not (TestMixFileBad).
-func TestMixFileDepth(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, nested(maxMixDepth))
-	ops, err := parseMixFile(filepath.Join(dir, "d1.mix"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{filepath.Join(dir, fmt.Sprintf("d%d.mix", maxMixDepth)) + ":1: noop"}
-	if got := describe(ops); !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// A file included twice, not inside itself, is no cycle.
-	writeFiles(t, dir, map[string]string{"twice.mix": "mix d16.mix\nmix d16.mix\n"})
-	ops, err = parseMixFile(filepath.Join(dir, "twice.mix"))
-	if err != nil || len(ops) != 2 {
-		t.Errorf("a file included twice: %d operations, %v", len(ops), err)
-	}
-}
-
 // runOps runs gcperf run with -json - and returns its operations: name
 // and parameters.
 func runOps(t *testing.T, args ...string) []string {
@@ -291,7 +175,7 @@ func runOps(t *testing.T, args ...string) []string {
 // TestRunMix runs gcperf run -mix end to end: the file's operations, in the
 // file's order, then the command line's.
 func TestRunMix(t *testing.T) {
-	t.Chdir(filepath.Join("testdata", "mix"))
+	t.Chdir(filepath.Join("..", "..", "workload", "mixfile", "testdata"))
 	fromFile := []string{"spin d=10µs", "sleep d=100µs", "noop", "spin#2 d=20µs", "sleep#2 d=50µs", "noop#2", "spin#3 d=10µs"}
 	tests := []struct {
 		args []string
@@ -313,7 +197,7 @@ func TestRunMix(t *testing.T) {
 // file's operations as arguments, then the command line's.
 func TestSweepMix(t *testing.T) {
 	sweepTest(t)
-	mixPath := filepath.Join("testdata", "mix", "good.mix")
+	mixPath := filepath.Join("..", "..", "workload", "mixfile", "testdata", "good.mix")
 	dir := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := gcperf(t, nil, "sweep", "-gogc", "100", "-out", dir, "-warmup", "1", "-runs", "5", "-mix", mixPath, "noop")
 	if code != 0 {

@@ -1,24 +1,8 @@
-package main
-
-import (
-	"bufio"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/workload"
-
-	"github.com/gcperf/gcperf/internal/quote"
-)
-
-// Mix files (gcperf run -mix FILE, gcperf sweep -mix FILE) list operations,
-// one a line, as the command line gives them after the flags:
+// Package mixfile reads operations written as text, as gcperf's command
+// line and mix files (gcperf run -mix FILE, gcperf sweep -mix FILE) give
+// them: a name and its parameters, OP [-key value | -key=value | key=value]...
+//
+// A mix file lists operations, one a line:
 //
 //	# a comment, from # at the start of a line or after a space to its end
 //	spin d=100us
@@ -27,49 +11,85 @@ import (
 //	mix common.mix        # the operations of another file, here
 //
 // Blank lines are ignored. The path of a nested mix is relative to the
-// directory of the file that names it; files nest at most maxMixDepth deep,
-// and a file that includes itself, directly or not, is refused. A bad line is
-// reported as FILE:LINE: message before anything runs. Mix files are read
-// here, not in package workload, which knows nothing of files.
+// directory of the file that names it; files nest at most MaxDepth deep,
+// and a file that includes itself, directly or not, is refused. A file is
+// read line by line, from a regular file of at most MaxFile bytes, each line
+// at most MaxLine bytes. A bad line is reported as FILE:LINE: message.
+//
+// Every error about the text wraps ErrInvalid; ReadFile's error for the
+// file given to it (missing, not a regular file, too large) is the file's
+// own, an *fs.PathError. Package workload builds the operations and knows
+// nothing of files; this package knows nothing of flags but what
+// Reader.IsFlag tells it.
+package mixfile
 
-// maxMixDepth is how deep mix files may nest, the file given to -mix being
-// the first.
-const maxMixDepth = 16
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
-// mixUsage is the help of the -mix flag.
-const mixUsage = "read operations from `file`, one a line: name key=value ... (# comments, mix other.mix includes another); they come before the command line's"
+	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/workload"
+)
 
-// registerMix declares -mix on fs.
-func registerMix(fs *flag.FlagSet) *string {
-	return fs.String("mix", "", mixUsage)
+// ErrInvalid is wrapped by every error about the text of operations.
+var ErrInvalid = errors.New("invalid operations")
+
+// invalid is an error about the text of operations: its message only.
+type invalid struct{ msg string }
+
+func (e *invalid) Error() string        { return e.msg }
+func (e *invalid) Is(target error) bool { return target == ErrInvalid }
+
+func invalidf(format string, args ...any) error {
+	return &invalid{fmt.Sprintf(format, args...)}
 }
 
-// mixOp is one operation of a mix file.
-type mixOp struct {
-	op   workload.Operation
-	args []string // as command-line arguments: name key=value...
-	pos  string   // where it was read: FILE:LINE
+// A Reader reads operations.
+type Reader struct {
+	// IsFlag reports whether a name is one of the command's flags, so that
+	// a flag given among the operations is named as one; nil: none is.
+	IsFlag func(name string) bool
 }
 
-// loadMix builds the mix of gcperf run and gcperf sweep: the operations of
-// the mix file at path (none when path is ""), then those of args, the
-// command line's. It also returns them as command-line arguments, the mix
-// file's written as name key=value..., for a sweep's children.
-func loadMix(path string, args []string) (workload.Mix, []string, error) {
+func (r Reader) isFlag(name string) bool { return r.IsFlag != nil && r.IsFlag(name) }
+
+// MaxDepth is how deep mix files may nest, the file given to ReadFile
+// being the first.
+const MaxDepth = 16
+
+// An Op is one operation of a mix file.
+type Op struct {
+	Op   workload.Operation
+	Args []string // as command-line arguments: name key=value...
+	Pos  string   // where it was read: FILE:LINE
+}
+
+// Load builds a mix: the operations of the mix file at path (none when path
+// is ""), then those of args, a command line's. It also returns them as
+// command-line arguments, the mix file's written as name key=value..., which
+// Args reads back into the same operations.
+func (r Reader) Load(path string, args []string) (workload.Mix, []string, error) {
 	var mix workload.Mix
 	var text []string
 	if path != "" {
-		ops, err := parseMixFile(path)
+		ops, err := r.ReadFile(path)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, o := range ops {
-			mix = append(mix, o.op)
-			text = append(text, o.args...)
+			mix = append(mix, o.Op)
+			text = append(text, o.Args...)
 		}
 	}
 	if len(args) > 0 || path == "" {
-		m, err := parseMix(args)
+		m, err := r.Args(args)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -79,31 +99,32 @@ func loadMix(path string, args []string) (workload.Mix, []string, error) {
 	return mix, text, nil
 }
 
-// parseMixFile reads the mix file at path, and those it includes, into
-// operations, in the order of their lines. Every error is a usage error
-// naming the file, and its line when it has one.
-func parseMixFile(path string) ([]mixOp, error) {
-	f, info, err := openMixFile(path)
+// ReadFile reads the mix file at path, and those it includes, into
+// operations, in the order of their lines. An error opening path itself is
+// the file's (*fs.PathError); every other wraps ErrInvalid and names the
+// file, and its line when it has one.
+func (r Reader) ReadFile(path string) ([]Op, error) {
+	f, info, err := openFile(path)
 	if err != nil {
-		return nil, usagef("-mix %s: %s", path, ioReason(err))
+		return nil, err
 	}
 	defer f.Close()
-	r := &mixReader{}
-	switch err := r.read(path, info, f); {
+	mr := &mixReader{Reader: r}
+	switch err := mr.read(path, info, f); {
 	case errors.Is(err, errNoOperation):
-		return nil, usagef("%s: no operation", path)
+		return nil, invalidf("%s: no operation", path)
 	case err != nil:
 		return nil, err
 	}
-	return r.ops, nil
+	return mr.ops, nil
 }
 
 // errNoOperation is a mix file that gives no operation, itself or through
 // the files it includes.
 var errNoOperation = errors.New("no operation")
 
-// errTooDeep is a mix line that would nest files deeper than maxMixDepth.
-var errTooDeep = fmt.Errorf("mix files nest more than %d deep", maxMixDepth)
+// errTooDeep is a mix line that would nest files deeper than MaxDepth.
+var errTooDeep = fmt.Errorf("mix files nest more than %d deep", MaxDepth)
 
 // mixCycle is a file that includes itself, on its way up the files being
 // read to the line that started the cycle, which reports it.
@@ -116,8 +137,9 @@ func (c *mixCycle) Error() string { return "mix files include each other" }
 
 // mixReader reads nested mix files.
 type mixReader struct {
+	Reader
 	stack []mixFrame // the files being read, the outermost first
-	ops   []mixOp
+	ops   []Op
 }
 
 type mixFrame struct {
@@ -125,11 +147,11 @@ type mixFrame struct {
 	info fs.FileInfo
 }
 
-// Limits of a mix file: it is read line by line, each line at most
-// maxMixLine bytes, each file at most maxMixFile bytes.
+// Limits of a mix file: it is read line by line, each line at most MaxLine
+// bytes, each file at most MaxFile bytes.
 const (
-	maxMixLine = 64 << 10
-	maxMixFile = 16 << 20
+	MaxLine = 64 << 10
+	MaxFile = 16 << 20
 )
 
 // read reads the mix file name, open as in, line by line, appending its
@@ -140,20 +162,20 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 	defer func() { r.stack = r.stack[:depth] }()
 	before := len(r.ops)
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), maxMixLine)
+	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	for i := 1; ; i++ {
 		pos := fmt.Sprintf("%s:%d", name, i)
 		at := func(format string, args ...any) error {
-			return usagef("%s: %s", pos, fmt.Sprintf(format, args...))
+			return invalidf("%s: %s", pos, fmt.Sprintf(format, args...))
 		}
 		if !sc.Scan() {
 			switch err := sc.Err(); {
 			case errors.Is(err, bufio.ErrTooLong):
-				return at("a line longer than %dKiB: not a mix file", maxMixLine>>10)
+				return at("a line longer than %dKiB: not a mix file", MaxLine>>10)
 			case errors.Is(err, safefile.ErrTooLarge):
-				return usagef("%s: larger than %dMiB: not a mix file", name, maxMixFile>>20)
+				return invalidf("%s: larger than %dMiB: not a mix file", name, MaxFile>>20)
 			case err != nil:
-				return usagef("%s: %s", name, ioReason(err))
+				return invalidf("%s: %s", name, ioReason(err))
 			}
 			break
 		}
@@ -175,7 +197,7 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 			}
 			target := fields[1]
 			if err := r.include(name, target); err != nil {
-				var ue *usageError
+				var ue *invalid
 				var c *mixCycle
 				switch {
 				case errors.As(err, &ue):
@@ -208,7 +230,7 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 			}
 			op, err := workload.New(first, ot.params)
 			if err != nil {
-				switch key := ot.engineFlag(); {
+				switch key := r.engineFlag(ot); {
 				case key == "" || !errors.Is(err, workload.ErrUnknownParam):
 				case key == "mix":
 					return at("%v; a line of its own, mix FILE, includes a file", err)
@@ -217,7 +239,7 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 				}
 				return at("%v", err)
 			}
-			r.ops = append(r.ops, mixOp{op: op, args: ot.args(), pos: pos})
+			r.ops = append(r.ops, Op{Op: op, Args: ot.args(), Pos: pos})
 		}
 	}
 	if len(r.ops) == before {
@@ -234,7 +256,7 @@ func (r *mixReader) include(name, target string) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(name), target)
 	}
-	in, info, err := openMixFile(path)
+	in, info, err := openFile(path)
 	if err != nil {
 		return err
 	}
@@ -250,16 +272,16 @@ func (r *mixReader) include(name, target string) error {
 			return c
 		}
 	}
-	if len(r.stack) >= maxMixDepth {
+	if len(r.stack) >= MaxDepth {
 		return errTooDeep
 	}
 	return r.read(path, info, in)
 }
 
-// openMixFile opens a mix file, a regular file of at most maxMixFile
+// openFile opens a mix file, a regular file of at most MaxFile
 // bytes, and stats it, for the cycle check.
-func openMixFile(path string) (*safefile.File, fs.FileInfo, error) {
-	f, err := safefile.Open(path, maxMixFile)
+func openFile(path string) (*safefile.File, fs.FileInfo, error) {
+	f, err := safefile.Open(path, MaxFile)
 	if err != nil {
 		return nil, nil, err
 	}
