@@ -7,17 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/alloc"
-	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
@@ -309,7 +306,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		return fail(stderr, err)
 	}
 	// Last: the directory is created.
-	dir, err := sweepDir(o.outDir, sf.resume, o.overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	dir, err := sweepDir(o.outDir, sf.resume || o.overwrite, "-resume finishes the sweep there, -overwrite runs it again")
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -419,8 +416,8 @@ func (sf *sweepFlags) plan(o *benchOptions) (*sweepPlan, error) {
 		}
 	}
 	r.Timeout = sf.pointTimeout
-	if r.MemCap, p.memNote, err = pointMemory(sf.pointMemory); err != nil {
-		return nil, err
+	if r.MemCap, p.memNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
+		return nil, usagef("%v", err)
 	}
 	if r.MemCap > 0 && runtime.GOOS != "linux" {
 		r.MemCap, p.memNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
@@ -435,88 +432,24 @@ func (sf *sweepFlags) plan(o *benchOptions) (*sweepPlan, error) {
 	return p, nil
 }
 
-// pointMemory reads -point-memory: the cap in bytes (0: none) and how it
-// was chosen.
-func pointMemory(s string) (int64, string, error) {
-	bad := usagef("-point-memory: %q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", s)
-	if strings.EqualFold(s, "off") {
-		return 0, "no memory cap", nil
-	}
-	if num, ok := strings.CutSuffix(s, "%"); ok {
-		pct, err := strconv.ParseFloat(num, 64)
-		if err != nil || !(pct > 0 && pct <= 100) {
-			return 0, "", usagef("-point-memory: %q is not a percentage above 0 and at most 100", s)
-		}
-		mem, err := env.ReadMemory(context.Background(), "/")
-		if err != nil {
-			return 0, "no memory cap: the memory available is unknown here (-point-memory SIZE sets one)", nil
-		}
-		where := ""
-		if mem.Limit == "cgroup" {
-			where = " under this cgroup"
-		}
-		c := int64(float64(mem.Available) * pct / 100)
-		return c, fmt.Sprintf("memory cap %s per point (%s of the %s available%s)", env.Bytes(c), s, env.Bytes(mem.Available), where), nil
-	}
-	n, ok := sweep.MemLimitBytes(s)
-	if !ok || n <= 0 {
-		return 0, "", bad
-	}
-	return n, "memory cap " + env.Bytes(n) + " per point", nil
-}
-
-// sweepDir checks -out and creates it: a new temporary directory when not
-// given, else an empty or missing one unless resuming or overwriting.
-// notEmpty says what to do about a -out that is not empty.
-func sweepDir(dir string, resume, overwrite bool, notEmpty string) (string, error) {
-	if dir == "" {
-		d, err := os.MkdirTemp("", "gcperf-sweep-")
-		if err != nil {
-			return "", fmt.Errorf("sweep: cannot create a directory for the results (give -out): %w", err)
-		}
-		return d, nil
-	}
+// sweepDir checks -out and creates it (sweep.PrepareDir): a new temporary
+// directory when not given, else an empty or missing one unless keep (a
+// resumed or overwritten sweep). notEmpty says what to do about a -out that
+// is not empty.
+func sweepDir(dir string, keep bool, notEmpty string) (string, error) {
 	if dir == "-" {
 		return "", usagef("-out -: a sweep writes a directory of files")
 	}
-	st, err := os.Stat(dir)
+	d, err := sweep.PrepareDir(dir, keep)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", usagef("-out %s: cannot create it: %v", dir, errors.Unwrap(err))
-		}
+	case errors.Is(err, sweep.ErrNotEmpty):
+		return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
+	case err != nil && dir == "":
+		return "", fmt.Errorf("%w (give -out)", err)
 	case err != nil:
-		return "", usagef("-out %s: %v", dir, errors.Unwrap(err))
-	case !st.IsDir():
-		return "", usagef("-out %s: not a directory", dir)
-	default:
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return "", usagef("-out %s: %v", dir, errors.Unwrap(err))
-		}
-		if len(entries) > 0 && !resume && !overwrite {
-			return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
-		}
-	}
-	if err := safefile.MakeDir(dir); err != nil {
 		return "", usagef("-out %s: %v", dir, err)
 	}
-	return dir, nil
-}
-
-// childEnv is the parent's environment without the settings the points
-// set: GOGC and GOMEMLIMIT, and GOMAXPROCS when it is an axis (else the
-// children inherit it).
-func childEnv(environ []string, procs bool) []string {
-	var out []string
-	for _, kv := range environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "GOGC" || k == "GOMEMLIMIT" || procs && k == "GOMAXPROCS" {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	return d, nil
 }
 
 // run runs the sweep and writes its table and files.
@@ -524,7 +457,7 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	stderr = &lockedWriter{w: stderr}
 	r := &p.runner
 	r.Exe, r.Dir, r.Stderr, r.ProcRoot = exe, dir, stderr, "/"
-	r.Env = childEnv(os.Environ(), len(p.grid.GOMAXPROCS) > 0)
+	r.Env = sweep.ChildEnv(os.Environ(), p.grid)
 	stop := make(chan struct{})
 	r.Stop = stop
 	// The runner says so on its progress line when it stops a point; there
@@ -616,9 +549,9 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	switch {
 	case len(written) == 0:
 		fmt.Fprintf(stderr, "gcperf: sweep: the points' results are in %s; none of the sweep's own files could be written\n", dir)
-	case slices.Contains(written, "bench.txt"):
+	case slices.Contains(written, sweep.BenchFile):
 		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s (benchstat -col /gogc %s)\n",
-			dir, strings.Join(written, ", "), filepath.Join(dir, "bench.txt"))
+			dir, strings.Join(written, ", "), filepath.Join(dir, sweep.BenchFile))
 	default:
 		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s\n", dir, strings.Join(written, ", "))
 	}
@@ -640,41 +573,21 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	return code
 }
 
-// writeSweep writes a sweep's sweep.json, sweep.csv, bench.txt and
-// sweep.html to dir, and with html (-html FILE, - for stdout) the page there
-// too. It returns the names, in dir, of the files it wrote (not -html's),
-// and every error, each naming its file.
+// writeSweep writes a sweep's own files to dir (sweep.WriteDir), when dir
+// is not "", and with html (-html FILE, - for stdout) its page there too. It
+// returns the names, in dir, of the files it wrote, and every error, each
+// naming its file.
 func writeSweep(dir, html string, overwrite bool, s *sweep.Summary, stdout io.Writer) ([]string, error) {
-	page := func(w io.Writer) error { return sweepPage(w, s) }
-	type file struct {
-		name  string // in dir; "" for -html's
-		write func(io.Writer) error
-	}
-	var files []file
-	if dir != "" { // -merge without -out writes the -html page only
-		files = []file{
-			{sweep.SummaryFile, func(w io.Writer) error { return sweep.WriteJSON(w, s) }},
-			{"sweep.csv", func(w io.Writer) error { return sweep.CSV(w, s.Rows) }},
-			{"bench.txt", func(w io.Writer) error { return sweep.Bench(w, s.Outcomes) }},
-			{"sweep.html", page},
-		}
-	}
-	if html != "" {
-		files = append(files, file{"", page})
-	}
 	var written []string
 	var errs []error
-	for _, f := range files {
+	if dir != "" { // -merge without -out writes the -html page only
 		var err error
-		if f.name == "" {
-			if err = safefile.Write(html, stdout, overwrite, f.write); err != nil {
-				err = fmt.Errorf("-html %s", outputError(err))
-			}
-		} else if err = safefile.Write(filepath.Join(dir, f.name), stdout, true, f.write); err == nil {
-			written = append(written, f.name)
-		}
-		if err != nil {
-			errs = append(errs, err)
+		written, err = sweep.WriteDir(dir, s, sweepPage)
+		errs = append(errs, err)
+	}
+	if html != "" {
+		if err := safefile.Write(html, stdout, overwrite, func(w io.Writer) error { return sweepPage(w, s) }); err != nil {
+			errs = append(errs, fmt.Errorf("-html %s", outputError(err)))
 		}
 	}
 	return written, errors.Join(errs...)
@@ -690,14 +603,7 @@ func (p *sweepPlan) checkOutputs(dir string) error {
 		outs = append(outs, safefile.Output{Label: "-html " + p.html, Path: p.html})
 	}
 	if dir != "" {
-		own := []string{sweep.SummaryFile, sweep.PlanFile, "sweep.csv", "bench.txt", "sweep.html"}
-		for _, pt := range p.points {
-			for rep := 1; rep <= p.runner.Count; rep++ {
-				name := pt.FileName(rep)
-				own = append(own, name, sweep.FailedName(name), strings.TrimSuffix(name, ".json")+".log")
-			}
-		}
-		for _, name := range own {
+		for _, name := range sweep.Files(p.points, p.runner.Count) {
 			path := filepath.Join(dir, name)
 			outs = append(outs, safefile.Output{Label: "-out " + dir + ": " + path, Path: path, Replace: true})
 		}
@@ -755,32 +661,13 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 		s.Advice = &a
 	}
 	if out != "" {
-		if _, err := sweepDir(out, false, overwrite, "-overwrite replaces its files"); err != nil {
+		if _, err := sweepDir(out, overwrite, "-overwrite replaces its files"); err != nil {
 			return fail(stderr, err)
 		}
 		// The results are copied, so that the merged directory is a sweep
 		// like any other (gcperf sweep -merge takes it again).
-		for i := range s.Outcomes {
-			o := &s.Outcomes[i]
-			if o.File == "" {
-				continue
-			}
-			data, err := safefile.Read(o.File, safefile.ResultLimit)
-			if err != nil && o.Failed != "" {
-				o.File = "" // a failed result set aside is worth a copy, not a failed merge
-				continue
-			}
-			if err != nil {
-				return fail(stderr, err)
-			}
-			name := filepath.Base(o.File)
-			if err := safefile.Write(filepath.Join(out, name), stdout, true, func(w io.Writer) error {
-				_, err := w.Write(data)
-				return err
-			}); err != nil {
-				return fail(stderr, err)
-			}
-			o.File = name
+		if err := sweep.CopyResults(s, out); err != nil {
+			return fail(stderr, err)
 		}
 	}
 	code := exitOK
