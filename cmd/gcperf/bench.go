@@ -23,6 +23,8 @@ import (
 	"github.com/gcperf/gcperf/workload"
 
 	"github.com/gcperf/gcperf/internal/quote"
+
+	"github.com/gcperf/gcperf/internal/interrupt"
 )
 
 // benchOptions are the engine's flags, shared by gcperf and gcperf run.
@@ -233,7 +235,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	defer cancel()
 	stop := make(chan struct{})
 	o.cfg.Stop = stop
-	in := watch(sig, stderr, func() { close(stop) }, cancel, false)
+	in := interrupt.Watch(sig, stderr, func() { close(stop) }, cancel, false)
 	defer in.Close()
 
 	var obs []workload.Observer
@@ -266,13 +268,13 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	}
 	fmt.Fprintf(stderr, "gcperf: running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run\n",
 		strings.Join(names, ", "), o.cfg.Warmups, o.cfg.Runs, o.cfg.Seed)
-	res, err, ok := unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, o.cfg, mix, obs...) })
-	if !ok || !in.Enter(profiling) {
+	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, o.cfg, mix, obs...) })
+	if !ok || !in.Enter(interrupt.Profiling) {
 		safefile.RemoveTemps() // an inline profile's
-		return exitAborted
+		return interrupt.ExitAborted
 	}
 	if err != nil && res == nil {
-		in.Enter(writing)
+		in.Enter(interrupt.Writing)
 		return fail(stderr, err)
 	}
 	meta := report.Meta{Version: version, Command: o.command, Env: captured}
@@ -287,7 +289,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 			err = errors.Join(err, fmt.Errorf("profiles: %w", perr)) // printed once, with the exit status below
 		}
 	}
-	in.Enter(writing)
+	in.Enter(interrupt.Writing)
 	doc := report.New(res, meta)
 
 	targets := o.targets()
@@ -368,7 +370,7 @@ func (o *benchOptions) profileRun(ctx context.Context, abandon <-chan struct{}, 
 		got  []profiles.Profile
 		perr error
 	}
-	r, err, ok := unless(abandon, func() (pass, error) {
+	r, err, ok := interrupt.Unless(abandon, func() (pass, error) {
 		res, err := workload.Run(ctx, cfg, mix, p)
 		if err != nil && res == nil {
 			return pass{}, err

@@ -21,6 +21,8 @@ import (
 	"github.com/gcperf/gcperf/workload"
 
 	"github.com/gcperf/gcperf/internal/quote"
+
+	"github.com/gcperf/gcperf/internal/interrupt"
 )
 
 // sweepFlags are gcperf sweep's own flags; -out and -overwrite, declared by
@@ -462,7 +464,7 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 	r.Stop = stop
 	// The runner says so on its progress line when it stops a point; there
 	// is nothing more to cancel after that.
-	in := watch(sig, stderr, func() { close(stop) }, nil, true)
+	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
 	defer in.Close()
 
 	n := 0
@@ -495,15 +497,15 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		r.Stderr, r.Progress = bar, bar.Progress
 		bar.Start()
 	}
-	outs, err, ok := unless(in.Abort(), func() ([]sweep.Outcome, error) { return r.Run(context.Background(), p.points) })
+	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]sweep.Outcome, error) { return r.Run(context.Background(), p.points) })
 	if bar != nil {
 		bar.End()
 	}
-	if !ok || !in.Enter(writing) {
+	if !ok || !in.Enter(interrupt.Writing) {
 		// Each finished point's result is in dir already: -resume finds it.
 		safefile.RemoveTemps()
 		fmt.Fprintf(stderr, "gcperf: sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)\n", dir, dir)
-		return exitAborted
+		return interrupt.ExitAborted
 	}
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {

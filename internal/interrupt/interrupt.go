@@ -1,4 +1,11 @@
-package main
+// Package interrupt gives meaning to the signals of one gcperf command
+// (Ctrl-C, SIGTERM), the same for gcperf, gcperf run and gcperf sweep: the
+// first stops the runs and reports what finished, the second cancels the
+// operations in progress, the third gives up at once (exit status
+// ExitAborted, nothing written); once the reports are being written,
+// nothing is given up. The signal channel is passed in, so that the
+// commands' tests send interrupts without signals.
+package interrupt
 
 import (
 	"fmt"
@@ -7,20 +14,21 @@ import (
 	"sync"
 )
 
-// exitAborted is the exit status of a command that a third interrupt made
+// ExitAborted is the exit status of a command that a third interrupt made
 // give up its runs, writing nothing (128 + SIGINT, as a shell reports it).
-const exitAborted = 130
+const ExitAborted = 130
 
-// phase is where a command is, for what an interrupt means.
-type phase int
+// A Phase is where a command is, for what an interrupt means.
+type Phase int
 
+// The phases of a command.
 const (
-	running   phase = iota // the measured runs, or a sweep's points
-	profiling              // the separate profiled pass, after the measured runs
-	writing                // the reports
+	Running   Phase = iota // the measured runs, or a sweep's points
+	Profiling              // the separate profiled pass, after the measured runs
+	Writing                // the reports
 )
 
-// interrupts gives meaning to the signals of one command (Ctrl-C, SIGTERM),
+// A Watcher gives meaning to the signals of one command (Ctrl-C, SIGTERM),
 // the same for gcperf, gcperf run and gcperf sweep. During the runs:
 //
 //  1. the first stops the runs after those in progress (a sweep: kills the
@@ -33,7 +41,7 @@ const (
 // closed) and the measured runs are reported. Once the reports are being
 // written, interrupts give nothing up: what was measured is written whole,
 // then the command exits 1.
-type interrupts struct {
+type Watcher struct {
 	stderr io.Writer
 	stop   func() // the first interrupt
 	cancel func() // the second; nil when there is nothing more to cancel
@@ -43,15 +51,15 @@ type interrupts struct {
 
 	mu      sync.Mutex
 	n       int
-	phase   phase
+	phase   Phase
 	abort   chan struct{}
 	abandon chan struct{}
 	done    chan struct{}
 }
 
-// watch starts reading sig (nil: no signals) until Close.
-func watch(sig <-chan os.Signal, stderr io.Writer, stop, cancel func(), quiet1 bool) *interrupts {
-	in := &interrupts{stderr: stderr, stop: stop, cancel: cancel, quiet1: quiet1,
+// Watch starts reading sig (nil: no signals) until Close.
+func Watch(sig <-chan os.Signal, stderr io.Writer, stop, cancel func(), quiet1 bool) *Watcher {
+	in := &Watcher{stderr: stderr, stop: stop, cancel: cancel, quiet1: quiet1,
 		abort: make(chan struct{}), abandon: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		for {
@@ -66,15 +74,15 @@ func watch(sig <-chan os.Signal, stderr io.Writer, stop, cancel func(), quiet1 b
 	return in
 }
 
-func (in *interrupts) interrupt() {
+func (in *Watcher) interrupt() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.n++
 	say := func(msg string) { fmt.Fprintln(in.stderr, "gcperf: "+msg) }
 	switch {
-	case in.phase == writing:
+	case in.phase == Writing:
 		say("interrupted: writing what was measured first; it is not given up")
-	case in.phase == profiling:
+	case in.phase == Profiling:
 		select {
 		case <-in.abandon:
 			say("interrupted: writing what was measured first; it is not given up")
@@ -102,14 +110,14 @@ func (in *interrupts) interrupt() {
 }
 
 // Abort is closed by the third interrupt during the runs.
-func (in *interrupts) Abort() <-chan struct{} { return in.abort }
+func (in *Watcher) Abort() <-chan struct{} { return in.abort }
 
 // Abandon is closed by an interrupt during the profiled pass.
-func (in *interrupts) Abandon() <-chan struct{} { return in.abandon }
+func (in *Watcher) Abandon() <-chan struct{} { return in.abandon }
 
 // Enter moves the command to phase p. It reports false when the runs were
 // given up (Abort closed) before it could.
-func (in *interrupts) Enter(p phase) bool {
+func (in *Watcher) Enter(p Phase) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	select {
@@ -122,12 +130,12 @@ func (in *interrupts) Enter(p phase) bool {
 }
 
 // Close stops reading the signals.
-func (in *interrupts) Close() { close(in.done) }
+func (in *Watcher) Close() { close(in.done) }
 
-// unless runs f in a goroutine and returns its result, or ok false as soon
+// Unless runs f in a goroutine and returns its result, or ok false as soon
 // as quit is closed, leaving f to finish on its own (the process exits, or
 // a test goes on).
-func unless[T any](quit <-chan struct{}, f func() (T, error)) (res T, err error, ok bool) {
+func Unless[T any](quit <-chan struct{}, f func() (T, error)) (res T, err error, ok bool) {
 	type result struct {
 		res T
 		err error
