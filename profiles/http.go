@@ -100,3 +100,42 @@ func serveMetrics(w http.ResponseWriter, _ *http.Request) {
 }
 
 const maxFloat = 1.7976931348623157e308
+
+// ErrNotLoopback is wrapped by CheckAddr's and ServeLocal's errors for an
+// address other machines could reach.
+var ErrNotLoopback = errors.New("not a loopback address: other machines could read the profiles, heap and stacks it serves")
+
+// CheckAddr checks, before anything runs, an address Serve will listen on:
+// host:port, and unless public a loopback address ("localhost", 127.0.0.1,
+// ::1); a host name is checked by ServeLocal once it listens.
+func CheckAddr(addr string, public bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("not host:port, such as 127.0.0.1:6060")
+	}
+	if public || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && !ip.IsLoopback() {
+		return ErrNotLoopback
+	}
+	return nil
+}
+
+// ServeLocal is Serve, refusing (ErrNotLoopback) to go on listening on an
+// address other machines reach unless public; exposed says when it does.
+func ServeLocal(addr string, public bool) (s *Server, exposed bool, err error) {
+	s, err = Serve(addr)
+	if err != nil {
+		return nil, false, err
+	}
+	tcp, _ := net.ResolveTCPAddr("tcp", s.Addr())
+	if tcp != nil && tcp.IP.IsLoopback() {
+		return s, false, nil
+	}
+	if !public {
+		s.Close()
+		return nil, false, fmt.Errorf("listens on %s: %w", s.Addr(), ErrNotLoopback)
+	}
+	return s, true, nil
+}

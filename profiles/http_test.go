@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -60,4 +61,45 @@ func TestServe(t *testing.T) {
 	if _, err := http.Get("http://" + addr + "/"); err == nil {
 		t.Errorf("the server still answers after Close")
 	}
+}
+
+// -http serves on loopback unless asked (issue 10, item 13).
+func TestCheckAddr(t *testing.T) {
+	tests := []struct {
+		addr   string
+		public bool
+		err    error // nil: accepted; ErrNotLoopback; errAny: another error
+	}{
+		{"127.0.0.1:6060", false, nil},
+		{"[::1]:6060", false, nil},
+		{"localhost:0", false, nil},
+		{"0.0.0.0:6060", false, ErrNotLoopback},
+		{":6060", false, ErrNotLoopback},
+		{"[::]:6060", false, ErrNotLoopback},
+		{"10.1.2.3:6060", false, ErrNotLoopback},
+		{"0.0.0.0:6060", true, nil},
+		{":6060", true, nil},
+		{"nope", false, errAny},
+		{"nope", true, errAny},
+	}
+	for _, tt := range tests {
+		err := CheckAddr(tt.addr, tt.public)
+		switch {
+		case tt.err == nil && err != nil, tt.err == ErrNotLoopback && !errors.Is(err, ErrNotLoopback),
+			tt.err == errAny && (err == nil || errors.Is(err, ErrNotLoopback)):
+			t.Errorf("CheckAddr(%q, %t) = %v, want %v", tt.addr, tt.public, err, tt.err)
+		}
+	}
+}
+
+var errAny = errors.New("any error but ErrNotLoopback")
+
+func TestServeLocal(t *testing.T) {
+	s, exposed, err := ServeLocal("127.0.0.1:0", false)
+	if err != nil || exposed {
+		t.Fatalf("ServeLocal on loopback: exposed %t, %v", exposed, err)
+	}
+	s.Close()
+	// (Listening on every interface, even for a moment, is not for a test:
+	// CheckAddr refuses those addresses before ServeLocal is reached.)
 }

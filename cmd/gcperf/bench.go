@@ -145,8 +145,7 @@ func (o *benchOptions) profileConfig(ops int, reqs []profiles.Request) (cfg work
 	if len(reqs) == 0 || o.profileInline {
 		return cfg, false, nil
 	}
-	cfg = o.cfg
-	cfg.Runs, cfg.Outliers = o.profileRuns, 0
+	cfg = profiles.PassConfig(o.cfg, o.profileRuns)
 	if err := cfg.Validate(ops); err != nil {
 		var ce *workload.ConfigError
 		if errors.As(err, &ce) && ce.Field == "runs" {
@@ -280,7 +279,12 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	meta := report.Meta{Version: version, Command: o.command, Env: captured}
 	if len(reqs) > 0 {
 		var perr error
-		meta.Profiles, perr = o.profileRun(ctx, in.Abandon(), inline, profCfg, reqs, mix, res, stderr)
+		if inline != nil {
+			meta.Profiles, perr = inline.Profiles()
+		} else {
+			fmt.Fprintf(stderr, "gcperf: profiling a separate pass of %d runs\n", profCfg.Runs)
+			meta.Profiles, perr = profiles.Pass(ctx, profCfg, mix, reqs, res, in.Abandon())
+		}
 		meta.Inline, meta.ProfileRuns = o.profileInline, o.profileRuns
 		if o.profileInline {
 			meta.ProfileRuns = len(res.Runs)
@@ -347,51 +351,6 @@ func (o *benchOptions) targets() []target {
 		}
 	}
 	return ts
-}
-
-// profileRun returns the profiles: those of the measured runs when inline,
-// else those of a separate pass of cfg (-profile-runs runs with the same
-// configuration), run after the measured one (and not after an interrupted
-// or halted one). The profiled pass's own figures are discarded. When
-// abandon is closed the pass is given up: its profiles are lost, the
-// measured runs are not.
-func (o *benchOptions) profileRun(ctx context.Context, abandon <-chan struct{}, inline *profiles.Profiler, cfg workload.Config,
-	reqs []profiles.Request, mix workload.Mix, measured *workload.Result, stderr io.Writer) ([]profiles.Profile, error) {
-	if inline != nil {
-		return inline.Profiles()
-	}
-	if !measured.Complete() {
-		return nil, errors.New("no profiled pass after an incomplete benchmark")
-	}
-	fmt.Fprintf(stderr, "gcperf: profiling a separate pass of %d runs\n", cfg.Runs)
-	p := profiles.NewProfiler(reqs)
-	type pass struct {
-		res  *workload.Result
-		got  []profiles.Profile
-		perr error
-	}
-	r, err, ok := interrupt.Unless(abandon, func() (pass, error) {
-		res, err := workload.Run(ctx, cfg, mix, p)
-		if err != nil && res == nil {
-			return pass{}, err
-		}
-		got, perr := p.Profiles()
-		return pass{res, got, perr}, nil
-	})
-	switch {
-	case !ok:
-		safefile.RemoveTemps() // the abandoned profiler's
-		return nil, errors.New("the profiled pass was abandoned at an interrupt: no profiles")
-	case err != nil:
-		return nil, err
-	case r.perr != nil:
-		return r.got, r.perr
-	case r.res.Interrupted:
-		return r.got, fmt.Errorf("the profiled pass was interrupted after %d of %d runs: its profiles cover those only", len(r.res.Runs), cfg.Runs)
-	case r.res.Halted != "":
-		return r.got, fmt.Errorf("the profiled pass halted after %d of %d runs: %s", len(r.res.Runs), cfg.Runs, r.res.Halted)
-	}
-	return r.got, nil
 }
 
 // checkOutput refuses, before anything runs, any output that could not be
@@ -551,38 +510,36 @@ func checkMemory(mix workload.Mix, threads int, engine int64, hint string) error
 // unless -http-public says so: pprof's pages hold the command line, the
 // heap, every goroutine's stack and CPU profiles on demand.
 func (o *benchOptions) checkHTTP() error {
-	if o.httpAddr == "" {
-		if o.httpPublic {
-			return usagef("-http-public goes with -http ADDR")
+	switch {
+	case o.httpAddr == "" && o.httpPublic:
+		return usagef("-http-public goes with -http ADDR")
+	case o.httpAddr == "":
+		return nil
+	}
+	return o.httpError(profiles.CheckAddr(o.httpAddr, o.httpPublic))
+}
+
+// httpError is err about -http's address, with the flag that allows it.
+func (o *benchOptions) httpError(err error) error {
+	switch {
+	case errors.Is(err, profiles.ErrNotLoopback):
+		return usagef("-http %s: %v (-http-public allows it)", quote.Clip(o.httpAddr), err)
+	case err != nil:
+		if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+			err = oe.Err // "address already in use", without the operation and address
 		}
-		return nil
+		return usagef("-http %s: %v", quote.Clip(o.httpAddr), err)
 	}
-	host, _, err := net.SplitHostPort(o.httpAddr)
-	if err != nil {
-		return usagef("-http %s: not host:port, such as 127.0.0.1:6060", quote.Clip(o.httpAddr))
-	}
-	if o.httpPublic || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && !ip.IsLoopback() {
-		return usagef("-http %s: not a loopback address: other machines could read the profiles, heap and stacks it serves (-http-public allows it)", o.httpAddr)
-	}
-	return nil // a host name: serveHTTP checks the address it listens on
+	return nil
 }
 
 // serveHTTP starts -http's server, before the runs.
 func (o *benchOptions) serveHTTP(stderr io.Writer) (*profiles.Server, error) {
-	srv, err := profiles.Serve(o.httpAddr)
+	srv, exposed, err := profiles.ServeLocal(o.httpAddr, o.httpPublic)
 	if err != nil {
-		return nil, usagef("-http %s: %v", o.httpAddr, errors.Unwrap(err))
+		return nil, o.httpError(err)
 	}
-	tcp, _ := net.ResolveTCPAddr("tcp", srv.Addr())
-	loopback := tcp != nil && tcp.IP.IsLoopback()
-	switch {
-	case !loopback && !o.httpPublic:
-		srv.Close()
-		return nil, usagef("-http %s: listens on %s, not a loopback address: other machines could read the profiles, heap and stacks it serves (-http-public allows it)", o.httpAddr, srv.Addr())
-	case !loopback:
+	if exposed {
 		fmt.Fprintf(stderr, "gcperf: warning: -http-public: anyone who can connect to %s reads this process's command line, heap and CPU profiles and goroutine stacks\n", srv.Addr())
 	}
 	fmt.Fprintf(stderr, "gcperf: serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs\n", srv.Addr())
