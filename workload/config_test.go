@@ -1,7 +1,9 @@
 package workload_test
 
 import (
+	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 	"unsafe"
@@ -132,5 +134,36 @@ func TestFootprint(t *testing.T) {
 	c.Threads = 3
 	if got := c.Footprint(3) - one; got != 2*perThread {
 		t.Errorf("Footprint of 2 extra threads = %d, want %d", got, 2*perThread)
+	}
+}
+
+// fatOp keeps n bytes alive; fatCloner is one that clones itself per
+// goroutine.
+type fatOp struct{ n int64 }
+
+func (f fatOp) Name() string                               { return "fat" }
+func (f fatOp) Run(context.Context, *workload.Probe) error { return nil }
+func (f fatOp) LiveBytes() int64                           { return f.n }
+
+type fatCloner struct{ fatOp }
+
+func (f fatCloner) Clone() workload.Operation { return f }
+
+func TestNeed(t *testing.T) {
+	c := workload.Config{Runs: 10, Threads: 3}
+	shared, perThread := fatOp{n: 100}, fatCloner{fatOp{n: 50}}
+	n := c.Need(workload.Mix{shared, perThread, workload.Noop{}})
+	if n.Live != 100+3*50 || n.Biggest != workload.Operation(perThread) || n.Most != 150 {
+		t.Errorf("Need: live %d, biggest %v with %d; want 250, the cloner with 150", n.Live, n.Biggest, n.Most)
+	}
+	if n.Engine != c.Footprint(3) || n.Total() != n.Live+n.Engine {
+		t.Errorf("Need: engine %d, total %d", n.Engine, n.Total())
+	}
+	huge := c.Need(workload.Mix{fatCloner{fatOp{n: math.MaxInt64 / 2}}})
+	if huge.Live != math.MaxInt64 || huge.Total() != math.MaxInt64 {
+		t.Errorf("Need saturates: live %d, total %d", huge.Live, huge.Total())
+	}
+	if none := c.Need(workload.Mix{workload.Noop{}}); none.Live != 0 || none.Biggest != nil {
+		t.Errorf("Need of a noop: %+v", none)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -611,3 +612,58 @@ const HistResident = 32 << 10
 
 // StackResident is a worker goroutine's stack, as it starts.
 const StackResident = 8 << 10
+
+// A Need is the memory a benchmark needs once it starts, before it
+// allocates any of it: the mix's live set and the engine's records.
+type Need struct {
+	// Live is what the mix's operations keep alive (Footprinter), an
+	// operation that clones itself per goroutine (Cloner) counted once per
+	// thread; it saturates at math.MaxInt64.
+	Live int64
+	// Engine is the engine's records (Config.Footprint).
+	Engine int64
+	// Biggest is the operation whose live set is the largest, with its
+	// share of Live; nil when no operation says (none is a Footprinter).
+	Biggest Operation
+	Most    int64
+}
+
+// Need is what running mix with c needs.
+func (c Config) Need(mix Mix) Need {
+	n := Need{Engine: c.Footprint(len(mix))}
+	for _, op := range mix {
+		f, ok := op.(Footprinter)
+		if !ok {
+			continue
+		}
+		b := f.LiveBytes()
+		if _, ok := op.(Cloner); ok {
+			b = SatMul(b, int64(max(c.Threads, 1)))
+		}
+		n.Live = SatAdd(n.Live, b)
+		if n.Biggest == nil || b > n.Most {
+			n.Biggest, n.Most = op, b
+		}
+	}
+	return n
+}
+
+// Total is Live and Engine together, saturating at math.MaxInt64.
+func (n Need) Total() int64 { return SatAdd(n.Live, n.Engine) }
+
+// SatAdd and SatMul add and multiply non-negative sizes, saturating at
+// math.MaxInt64 instead of wrapping.
+func SatAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// SatMul: see SatAdd.
+func SatMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}

@@ -429,48 +429,29 @@ func (o *benchOptions) checkFootprint(mix workload.Mix, reqs []profiles.Request,
 	if err != nil {
 		return profCfg, err
 	}
-	engine := o.cfg.Footprint(len(mix))
-	if err := checkMemory(mix, o.cfg.Threads, engine, memHint); err != nil {
+	mem, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		return profCfg, nil // not Linux, or no /proc: nothing to check against
+	}
+	need := o.cfg.Need(mix)
+	if err := checkMemory(need, o.cfg.Threads, len(mix), mem, memHint); err != nil || !profPass {
 		return profCfg, err
 	}
-	if !profPass {
-		return workload.Config{}, nil
-	}
+	// The measured runs' records stay alive during the profiled pass.
 	prof := profCfg.Footprint(len(mix))
-	if err := checkMemory(mix, o.cfg.Threads, satAdd(engine, prof), memHint); err != nil {
-		mem, _ := env.ReadMemory(context.Background(), "/")
+	if workload.SatAdd(need.Total(), prof) > mem.Available {
 		return profCfg, usagef("-profile-runs %d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs fits)",
-			o.profileRuns, env.Bytes(prof), env.Bytes(engine), env.Bytes(mem.Available))
+			o.profileRuns, env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
 	}
 	return profCfg, nil
 }
 
-// checkMemory refuses a mix whose live set (with threads copies of the
-// operations that clone themselves per thread), plus engine bytes of the
-// engine's records, cannot fit in the memory available, before allocating
-// any of it. hint names what sets the mix's memory; when it is "" the
-// operation needing the most is named, with its parameters.
-func checkMemory(mix workload.Mix, threads int, engine int64, hint string) error {
-	mem, err := env.ReadMemory(context.Background(), "/")
-	if err != nil {
-		return nil // not Linux, or no /proc: nothing to check against
-	}
-	var live, most int64
-	var biggest workload.Operation
-	for _, op := range mix {
-		if f, ok := op.(workload.Footprinter); ok {
-			n := f.LiveBytes()
-			if _, ok := op.(workload.Cloner); ok {
-				n = satMul(n, int64(threads))
-			}
-			live = satAdd(live, n)
-			if biggest == nil || n > most {
-				biggest, most = op, n
-			}
-		}
-	}
-	need := satAdd(live, engine)
-	if need <= mem.Available {
+// checkMemory refuses a benchmark whose need (workload.Config.Need) does
+// not fit in the memory available, before allocating any of it. hint names
+// what sets the mix's memory; when it is "" the operation needing the most
+// is named, with its parameters.
+func checkMemory(need workload.Need, threads, ops int, mem env.Memory, hint string) error {
+	if need.Total() <= mem.Available {
 		return nil
 	}
 	where := "on this machine"
@@ -483,27 +464,25 @@ func checkMemory(mix workload.Mix, threads int, engine int64, hint string) error
 		}
 		return env.Bytes(n)
 	}
-	if hint == "" && biggest != nil {
-		hint = biggest.Name()
-		if d, ok := biggest.(workload.Describer); ok {
+	live := need.Live
+	if hint == "" && need.Biggest != nil {
+		hint = need.Biggest.Name()
+		if d, ok := need.Biggest.(workload.Describer); ok {
 			hint += " " + quote.Clip(d.Describe())
 		}
-		if threads > 1 {
-			if _, ok := biggest.(workload.Cloner); ok {
-				hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
-			}
+		if _, ok := need.Biggest.(workload.Cloner); ok && threads > 1 {
+			hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
 		}
-		if len(mix) > 1 && most != live {
-			hint += fmt.Sprintf(" (the mix: %s live in all)", size(live))
+		if ops > 1 && need.Most != need.Live {
+			hint += fmt.Sprintf(" (the mix: %s live in all)", size(need.Live))
 		}
-		return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
-			hint, size(most), env.Bytes(engine), env.Bytes(mem.Available), where)
+		live = need.Most
 	}
 	if hint == "" {
 		hint = "the mix"
 	}
 	return usagef("%s needs %s live plus %s for the engine's records, but only %s is available %s",
-		hint, size(live), env.Bytes(engine), env.Bytes(mem.Available), where)
+		hint, size(live), env.Bytes(need.Engine), env.Bytes(mem.Available), where)
 }
 
 // checkHTTP refuses an -http address that other machines could reach,
@@ -547,22 +526,6 @@ func (o *benchOptions) serveHTTP(stderr io.Writer) (*profiles.Server, error) {
 }
 
 var processStart = time.Now()
-
-// satAdd and satMul add and multiply non-negative sizes, saturating at
-// math.MaxInt64 instead of wrapping.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-func satMul(a, b int64) int64 {
-	if b != 0 && a > math.MaxInt64/b {
-		return math.MaxInt64
-	}
-	return a * b
-}
 
 // lockedWriter serialises the writes of the goroutines that share stderr
 // (the run, the signal handler, -v's lines) so that lines never interleave.
