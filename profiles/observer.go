@@ -11,12 +11,13 @@ import (
 // it starts the profilers as the first timed run starts (after the
 // warmups, between runs) and stops them when the benchmark ends.
 type Profiler struct {
-	reqs     []Request
-	once     sync.Once
-	mu       sync.Mutex
-	sess     *Session
-	err      error
-	profiles []Profile
+	reqs      []Request
+	once      sync.Once
+	mu        sync.Mutex
+	sess      *Session
+	err       error
+	profiles  []Profile
+	abandoned bool // Abandon was called: nothing starts, nothing is written
 }
 
 // NewProfiler returns a Profiler for reqs; check them with Check first.
@@ -29,10 +30,12 @@ func (p *Profiler) RunStart(phase workload.Phase, _ int) {
 		return
 	}
 	p.once.Do(func() {
-		s, err := Start(p.reqs)
 		p.mu.Lock()
-		p.sess, p.err = s, err
-		p.mu.Unlock()
+		defer p.mu.Unlock()
+		if p.abandoned {
+			return
+		}
+		p.sess, p.err = Start(p.reqs)
 	})
 }
 
@@ -45,6 +48,20 @@ func (p *Profiler) End(*workload.Result) {
 		p.profiles, p.err = p.sess.Stop()
 		p.sess = nil
 	}
+}
+
+// Abandon gives the profiles up: the profilers stop if they run, their
+// temporary files are removed, and none starts after, so that a benchmark
+// left to finish on its own (an interrupted profiled pass) writes nothing.
+func (p *Profiler) Abandon() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.abandoned = true
+	if p.sess != nil {
+		p.sess.Abort()
+		p.sess = nil
+	}
+	p.err = errors.New("the profiles were abandoned")
 }
 
 // Profiles returns the profiles written, and the first error met starting

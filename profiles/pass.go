@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/gcperf/gcperf/internal/interrupt"
-	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -41,6 +40,12 @@ func Pass(ctx context.Context, cfg workload.Config, mix workload.Mix, reqs []Req
 		return nil, errors.New("no profiled pass after an incomplete benchmark")
 	}
 	p := NewProfiler(reqs)
+	// An abandoned pass is stopped, not waited for: its operations may
+	// ignore their context.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	cfg.Stop = stop
 	type pass struct {
 		res  *workload.Result
 		got  []Profile
@@ -56,7 +61,8 @@ func Pass(ctx context.Context, cfg workload.Config, mix workload.Mix, reqs []Req
 	})
 	switch {
 	case !ok:
-		safefile.RemoveTemps() // the abandoned profiler's
+		p.Abandon() // its temporary files, and no profile started after this
+		close(stop)
 		return nil, ErrAbandoned
 	case err != nil:
 		return nil, err

@@ -327,6 +327,20 @@ func (f *outFile) commit() error {
 	return nil
 }
 
+// Abort stops the profilers and removes their temporary files, writing no
+// profile.
+func (s *Session) Abort() {
+	runningMu.Lock()
+	defer runningMu.Unlock()
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	running = false
+	s.stopProfilers()
+	s.removeTemps()
+}
+
 // removeTemps closes and removes the temporary files not renamed into place.
 func (s *Session) removeTemps() {
 	for _, f := range s.files {

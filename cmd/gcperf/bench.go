@@ -269,7 +269,10 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 		strings.Join(names, ", "), o.cfg.Warmups, o.cfg.Runs, o.cfg.Seed)
 	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, o.cfg, mix, obs...) })
 	if !ok || !in.Enter(interrupt.Profiling) {
-		safefile.RemoveTemps() // an inline profile's
+		if inline != nil {
+			inline.Abandon() // its temporary files, and none started after this
+		}
+		safefile.RemoveTemps()
 		return interrupt.ExitAborted
 	}
 	if err != nil && res == nil {
