@@ -10,6 +10,8 @@ import (
 	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
 	"github.com/gcperf/gcperf/workload"
 	"github.com/gcperf/gcperf/workload/mixfile"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // version is gcperf's version, written into every report.
@@ -89,17 +91,17 @@ func fail(stderr io.Writer, err error) int {
 	var ce *workload.ConfigError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "gcperf: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(ue.msg))
 		return exitUsage
 	case errors.As(err, &ce):
-		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, ce.Msg)
+		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, quote.Line(ce.Msg))
 		return exitUsage
 	case errors.Is(err, workload.ErrUnknownOperation), errors.Is(err, workload.ErrUnknownParam),
 		errors.Is(err, workload.ErrBadParam), errors.Is(err, mixfile.ErrInvalid):
-		fmt.Fprintf(stderr, "gcperf: %v\n", err)
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "gcperf: %v\n", err)
+	fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
 	return exitFail
 }
 
@@ -115,7 +117,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "gcperf: %v (gcperf %s-h lists the flags)\n", err, subName(fs))
+		fmt.Fprintf(stderr, "gcperf: %s (gcperf %s-h lists the flags)\n", quote.Line(err.Error()), subName(fs))
 		return exitUsage
 	}
 	return -1

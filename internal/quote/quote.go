@@ -3,7 +3,10 @@
 // line or parameter is quoted by its first 80 bytes or so, never whole.
 package quote
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Max is about the most bytes of a value an error quotes.
 const Max = 80
@@ -19,4 +22,46 @@ func Clip(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// LongWord is the length from which Line clips a run of non-space bytes.
+const LongWord = 256
+
+// Line returns msg with every run of non-space bytes longer than LongWord
+// clipped as Clip does: the net under every error line gcperf prints, so
+// that a value some message quotes whole (a flag package error, say) still
+// gives a short line. Paths and ordinary values are left alone.
+func Line(msg string) string {
+	if len(msg) <= LongWord {
+		return msg
+	}
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			b.WriteString(msg[start:end]) // at most LongWord: kept whole
+			start = -1
+		}
+	}
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == ' ' || msg[i] == '\t' || msg[i] == '\n' {
+			flush(i)
+			b.WriteByte(msg[i])
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		if i+1-start > LongWord {
+			// A long word: keep scanning to its end, then clip it.
+			j := i
+			for j < len(msg) && msg[j] != ' ' && msg[j] != '\t' && msg[j] != '\n' {
+				j++
+			}
+			b.WriteString(Clip(msg[start:j]))
+			start, i = -1, j-1
+		}
+	}
+	flush(len(msg))
+	return b.String()
 }

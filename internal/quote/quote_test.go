@@ -46,3 +46,21 @@ func FuzzClip(f *testing.F) {
 		}
 	})
 }
+
+func TestLine(t *testing.T) {
+	long := strings.Repeat("9", 2<<20)
+	path := "/tmp/" + strings.Repeat("d", 200) + "/result.json"
+	tests := []struct{ in, want string }{
+		{"short", "short"},
+		{`invalid value "` + long + `" for flag -runs: parse error`,
+			`invalid value "` + strings.Repeat("9", Max-1) + `…` + ` for flag -runs: parse error`},
+		{"-json " + path + ": file exists " + strings.Repeat("x ", 200), "-json " + path + ": file exists " + strings.Repeat("x ", 200)},
+		{long, strings.Repeat("9", Max) + "…"},
+		{"a " + long + " b " + long, "a " + strings.Repeat("9", Max) + "… b " + strings.Repeat("9", Max) + "…"},
+	}
+	for _, tt := range tests {
+		if got := Line(tt.in); got != tt.want {
+			t.Errorf("Line(%.40q...) = %.200q, want %.200q", tt.in, got, tt.want)
+		}
+	}
+}
