@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/procfs"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // readCgroup reads the cgroup v2 limits of the process that root/proc/self
@@ -132,7 +134,7 @@ func parseCPUMax(b []byte) (*float64, error) {
 	s := strings.TrimSpace(string(b))
 	f := strings.Fields(s)
 	bad := func(why string) (*float64, error) {
-		return nil, fmt.Errorf("env: cpu.max %q: %s: %w", s, why, fs.ErrInvalid)
+		return nil, fmt.Errorf("env: cpu.max %q: %s: %w", quote.Clip(s), why, fs.ErrInvalid)
 	}
 	if len(f) == 0 || len(f) > 2 {
 		return bad("want \"$MAX $PERIOD\"")

@@ -3,7 +3,6 @@ package env
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/shirou/gopsutil/v4/common"
 	"github.com/shirou/gopsutil/v4/mem"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // Memory is what a benchmark can allocate before the kernel refuses or kills.
@@ -66,8 +67,8 @@ func parseCgroupValue(b []byte) (int64, error) {
 		return -1, nil
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return -1, fmt.Errorf("env: cgroup value %q: %w", s, errors.Join(err, fs.ErrInvalid))
+	if err != nil || v < 0 {
+		return -1, fmt.Errorf("env: cgroup value %q: not max or a count of bytes: %w", quote.Clip(s), fs.ErrInvalid)
 	}
 	return v, nil
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/gcperf/gcperf/latency"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // Units of the metrics a gcperf result gives a comparison.
@@ -134,7 +136,7 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, fmt.Errorf("line %d: %s", rec.Line, rec.Msg)
+			return nil, fmt.Errorf("line %d: %s", rec.Line, quote.Line(rec.Msg))
 		case *benchfmt.Result:
 			results++
 			name := rec.Name.String()
@@ -143,6 +145,11 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 				unit, val := v.Unit, v.Value
 				if v.OrigUnit != "" {
 					unit, val = v.OrigUnit, v.OrigValue
+				}
+				if math.IsNaN(val) || math.IsInf(val, 0) {
+					// The statistics (benchmath's U test) have no meaning
+					// for them, and a NaN makes one loop forever.
+					return nil, fmt.Errorf("%s: %v %s is not a finite number", quote.Clip(rec.Name.String()), val, quote.Clip(unit))
 				}
 				k := [2]string{name, unit}
 				i, ok := index[k]

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // JSON writes the document as indented JSON.
@@ -30,15 +32,15 @@ func ReadJSON(r io.Reader) (*Document, error) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%w: truncated JSON", ErrNotResult)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrNotResult, err)
+		return nil, fmt.Errorf("%w: %s", ErrNotResult, quote.Line(err.Error()))
 	}
 	switch {
 	case d.Schema == "":
 		return nil, fmt.Errorf("%w: no \"schema\" key", ErrNotResult)
 	case !strings.HasPrefix(d.Schema, "gcperf/"):
-		return nil, fmt.Errorf("%w: schema %q", ErrNotResult, d.Schema)
+		return nil, fmt.Errorf("%w: schema %q", ErrNotResult, quote.Clip(d.Schema))
 	case d.Schema != Schema:
-		return nil, fmt.Errorf("%w %q: this gcperf reads %q", ErrSchema, d.Schema, Schema)
+		return nil, fmt.Errorf("%w %q: this gcperf reads %q", ErrSchema, quote.Clip(d.Schema), Schema)
 	}
 	return &d, nil
 }

@@ -27,6 +27,11 @@ func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
 func (e *FlagError) Unwrap() error { return ErrUsage }
 
 func badFlag(flag, format string, args ...any) error {
+	for i, a := range args { // the values quoted: at most about 80 bytes each
+		if s, ok := a.(string); ok {
+			args[i] = quote.Clip(s)
+		}
+	}
 	return &FlagError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -304,7 +309,7 @@ func CheckApplied(p Point, d *report.Document) error {
 	if p.GOGC != "off" {
 		n, err := strconv.Atoi(p.GOGC)
 		if err != nil {
-			return fmt.Errorf("GOGC %q is not off or a percentage", p.GOGC)
+			return fmt.Errorf("GOGC %q is not off or a percentage", quote.Clip(p.GOGC))
 		}
 		gogc = n
 	}
@@ -315,7 +320,7 @@ func CheckApplied(p Point, d *report.Document) error {
 	if p.MemLimit != "off" {
 		n, ok := MemLimitBytes(p.MemLimit)
 		if !ok {
-			return fmt.Errorf("GOMEMLIMIT %q is not off or a size", p.MemLimit)
+			return fmt.Errorf("GOMEMLIMIT %q is not off or a size", quote.Clip(p.MemLimit))
 		}
 		limit = n
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // SummarySchema identifies the layout of sweep.json.
@@ -174,15 +176,15 @@ func ReadSummary(r io.Reader) (*Summary, error) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%w: truncated JSON", ErrNotSweep)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrNotSweep, err)
+		return nil, fmt.Errorf("%w: %s", ErrNotSweep, quote.Line(err.Error()))
 	}
 	switch {
 	case s.Schema == "":
 		return nil, fmt.Errorf("%w: no \"schema\" key", ErrNotSweep)
 	case !strings.HasPrefix(s.Schema, "gcperf-sweep/"):
-		return nil, fmt.Errorf("%w: schema %q", ErrNotSweep, s.Schema)
+		return nil, fmt.Errorf("%w: schema %q", ErrNotSweep, quote.Clip(s.Schema))
 	case s.Schema != SummarySchema:
-		return nil, fmt.Errorf("%w %q: this gcperf reads %q", report.ErrSchema, s.Schema, SummarySchema)
+		return nil, fmt.Errorf("%w %q: this gcperf reads %q", report.ErrSchema, quote.Clip(s.Schema), SummarySchema)
 	}
 	return &s, nil
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // HaltPolicy says which failures stop a benchmark. The zero value never
@@ -118,7 +120,7 @@ func (e *ConfigError) Error() string { return e.Field + " " + e.Msg }
 func (e *ConfigError) Unwrap() error { return ErrConfig }
 
 func badConfig(field, format string, args ...any) error {
-	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, clipArgs(args)...)}
 }
 
 // OpsPerRun is the number of operations one run executes for a mix of n.
@@ -180,3 +182,14 @@ const (
 	maxExecutions = 1 << 31
 	maxSchedule   = 100 * 365 * 24 * time.Hour // the open-loop schedule fits a time.Duration
 )
+
+// clipArgs clips the strings among an error's arguments, the values it
+// quotes, to about 80 bytes (quote.Clip).
+func clipArgs(args []any) []any {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = quote.Clip(s)
+		}
+	}
+	return args
+}

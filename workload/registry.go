@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -234,7 +235,7 @@ func (d Param) parse(text string) (any, error) {
 		return v, nil
 	case Float:
 		v, err := strconv.ParseFloat(text, 64)
-		if err != nil {
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, bad("not a number")
 		}
 		if d.Min != "" {

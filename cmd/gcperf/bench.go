@@ -552,7 +552,7 @@ func oneLine(err error) string {
 func parseRate(s string) (float64, error) {
 	r, err := strconv.ParseFloat(strings.TrimSuffix(s, "/s"), 64)
 	if err != nil || r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
-		return 0, usagef("-rate: %q is not operations per second such as 200/s", s)
+		return 0, usagef("-rate: %q is not operations per second such as 200/s", quote.Clip(s))
 	}
 	return r, nil
 }

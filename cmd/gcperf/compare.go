@@ -119,5 +119,5 @@ func parsePercent(s string) (float64, error) {
 	case v < 0:
 		return 0, errors.New("must not be negative")
 	}
-	return v, nil
+	return v + 0, nil // -0 is 0
 }

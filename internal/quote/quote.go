@@ -4,6 +4,7 @@
 package quote
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -64,4 +65,17 @@ func Line(msg string) string {
 	}
 	flush(len(msg))
 	return b.String()
+}
+
+// Word is Clip for a value printed bare (%s) in a message: clipped, and
+// quoted as Go quotes strings when it holds a control character, so that a
+// "\r" or "\n" in an argument cannot break the message's line.
+func Word(s string) string {
+	c := Clip(s)
+	for _, r := range c {
+		if r < ' ' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return strconv.Quote(c)
+		}
+	}
+	return c
 }

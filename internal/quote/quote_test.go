@@ -64,3 +64,16 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+func TestWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"-x":                    "-x",
+		"-\r":                   `"-\r"`,
+		"a\nb":                  `"a\nb"`,
+		strings.Repeat("z", 90): strings.Repeat("z", Max) + "…",
+	} {
+		if got := Word(in); got != want {
+			t.Errorf("Word(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func (r Reader) Args(args []string) (workload.Mix, error) {
 			return nil, errDashDash
 		}
 		if strings.HasPrefix(name, "-") {
-			return nil, invalidf("flag %s after the operations: flags go before the first operation", quote.Clip(name))
+			return nil, invalidf("flag %s after the operations: flags go before the first operation", quote.Word(name))
 		}
 		if _, ok := workload.Lookup(name); !ok {
 			return nil, invalidf("unknown operation %q (gcperf list shows them)", quote.Clip(name))
@@ -97,16 +97,16 @@ func scanOp(args []string) (opText, int, error) {
 		i++
 		if dashed && !hasEq {
 			if i == len(args) {
-				return opText{}, 0, invalidf("%s: parameter %s needs a value", name, quote.Clip(a))
+				return opText{}, 0, invalidf("%s: parameter %s needs a value", name, quote.Word(a))
 			}
 			val = args[i]
 			i++
 		}
 		if key == "" {
-			return opText{}, 0, invalidf("%s: %s is not a parameter: key=value or -key value", name, quote.Clip(a))
+			return opText{}, 0, invalidf("%s: %s is not a parameter: key=value or -key value", name, quote.Word(a))
 		}
 		if _, dup := ot.params[key]; dup {
-			return opText{}, 0, invalidf("%s: parameter %s given twice", name, quote.Clip(key))
+			return opText{}, 0, invalidf("%s: parameter %s given twice", name, quote.Word(key))
 		}
 		ot.params[key] = val
 		ot.keys = append(ot.keys, key)

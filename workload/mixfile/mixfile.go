@@ -207,13 +207,13 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 					if len(c.through) > 0 {
 						via = " (through " + strings.Join(c.through, ", ") + ")"
 					}
-					return at("mix %s: includes %s again%s", target, name, via)
+					return at("mix %s: includes %s again%s", quote.Clip(target), name, via)
 				case c != nil:
 					return err // for the line that started the cycle
 				case errors.Is(err, errNoOperation), errors.Is(err, errTooDeep):
-					return at("mix %s: %v", target, err)
+					return at("mix %s: %v", quote.Clip(target), err)
 				}
-				return at("mix %s: %s", target, ioReason(err))
+				return at("mix %s: %s", quote.Clip(target), ioReason(err))
 			}
 		case strings.HasPrefix(first, "-") || strings.Contains(first, "="):
 			return at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
