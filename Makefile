@@ -39,3 +39,37 @@ run:
 
 clean:
 	rm -rf bin
+
+# Every fuzz target, FUZZTIME each (make test runs their seed corpora).
+# It goes on after a failure and lists the failing targets at the end; a
+# failing input is kept under its package's testdata/fuzz/.
+FUZZTIME ?= 30s
+FUZZMINIMIZE ?= 5s
+FUZZ_TARGETS := \
+	./sweep:FuzzParseGOGC \
+	./sweep:FuzzParseMemLimit \
+	./sweep:FuzzParseGOMAXPROCS \
+	./sweep:FuzzParseShard \
+	./sweep:FuzzParseSLO \
+	./sweep:FuzzReadSummary \
+	./report:FuzzReadJSON \
+	./report:FuzzReadBench \
+	./report:FuzzReadSamples \
+	./workload:FuzzParseGCStats \
+	./workload:FuzzSpecParse \
+	./workload/mixfile:FuzzParseMix \
+	./workload/mixfile:FuzzParseMixFile \
+	./env:FuzzParseCgroupValue \
+	./env:FuzzParseCPUMax \
+	./internal/quote:FuzzClip \
+	./cmd/gcperf:FuzzParseRate \
+	./cmd/gcperf:FuzzParsePercent
+
+fuzz:
+	@failed=; for pt in $(FUZZ_TARGETS); do \
+		pkg=$${pt%%:*}; target=$${pt##*:}; \
+		echo "== $$pkg $$target ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) \
+			-fuzzminimizetime $(FUZZMINIMIZE) $$pkg || failed="$$failed $$pkg:$$target"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failing:$$failed (inputs under each package's testdata/fuzz/)"; exit 1; fi

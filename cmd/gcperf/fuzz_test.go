@@ -1,0 +1,144 @@
+package main
+
+// Fuzz targets for the command line's parsers of untrusted input: -rate and
+// compare's -fail (the operations and mix files: workload/mixfile). go test
+// runs the seeds; go test -run '^$' -fuzz '^FuzzParseRate$' ./cmd/gcperf
+// explores.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fuzzMaxErr is the most bytes an error message may hold, whatever the size
+// of the input: an error quotes a value clipped to about 80 bytes
+// (internal/quote), which %q may escape to four times as many, never the
+// whole input.
+const fuzzMaxErr = 1024
+
+// fuzzCheckErrText checks that err, when not nil, is one line of at most
+// fuzzMaxErr bytes.
+func fuzzCheckErrText(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	msg := err.Error()
+	if msg == "" {
+		t.Errorf("empty error message (%T)", err)
+	}
+	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
+		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
+	}
+	if len(msg) > fuzzMaxErr {
+		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
+	}
+}
+
+// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
+// kilobytes, so a gigabyte means that a count in the input sized an
+// allocation, or a loop that never ends.
+const fuzzMaxHeap = 1 << 30
+
+// fuzzWatchdog makes an input that runs longer than d, or grows the heap
+// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
+// limit of its own, and it records the input of a crash. Use:
+// defer fuzzWatchdog(10 * time.Second)().
+func fuzzWatchdog(d time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.Now().Add(d)
+		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				metrics.Read(heap)
+				why := ""
+				switch {
+				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
+					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
+				case now.After(deadline):
+					why = fmt.Sprintf("fuzz input still running after %v", d)
+				default:
+					continue
+				}
+				debug.SetTraceback("all")
+				panic(why)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// fuzzIsUsage reports whether err is a usage error (exit status 2).
+func fuzzIsUsage(err error) bool {
+	var ue *usageError
+	return errors.As(err, &ue)
+}
+
+func FuzzParseRate(f *testing.F) {
+	for _, s := range []string{
+		"200/s", "200", "500/s", "500", "fast", "200/m", "-5/s", "NaN", "0", "0/s", "2.5/s", "1e9/s", "Inf",
+		"+Inf/s", "1e309", "0x1p4/s", "1_000", " 200/s", "200/s/s", "", "/s", "200 /s", "1e-320/s",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := parseRate(s)
+		if err != nil {
+			if r != 0 || !fuzzIsUsage(err) {
+				t.Errorf("parseRate(%q) = %v, %v (%T): want 0 and a usage error", s, r, err, err)
+			}
+			fuzzCheckErrText(t, err)
+			return
+		}
+		if !(r >= 0) || math.IsInf(r, 0) {
+			t.Fatalf("parseRate(%q) = %v", s, r)
+		}
+		for _, text := range []string{strconv.FormatFloat(r, 'g', -1, 64), strconv.FormatFloat(r, 'g', -1, 64) + "/s"} {
+			if back, err := parseRate(text); err != nil || back != r {
+				t.Errorf("parseRate(%q) = %v, but parseRate(%q) = %v, %v", s, r, text, back, err)
+			}
+		}
+	})
+}
+
+func FuzzParsePercent(f *testing.F) {
+	for _, s := range []string{
+		"-0", "-0%", // once -0, shown as "-fail -0%"
+		"5%", "5", "20%", "60%", "2.5%", "abc", "-5%", "", " 5% ", "5%%", "5 %", "NaN", "Inf", "1e400",
+		"0", "0%", "0x10", "1e-400%", "%", "100%",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parsePercent(s)
+		if err != nil {
+			if v != 0 {
+				t.Errorf("parsePercent(%q) = %v and error %v", s, v, err)
+			}
+			fuzzCheckErrText(t, err)
+			return
+		}
+		// The threshold as the regression message writes it: never
+		// negative, and it reads back as itself.
+		text := strconv.FormatFloat(v, 'g', -1, 64)
+		if !(v >= 0) || math.IsInf(v, 0) || strings.HasPrefix(text, "-") {
+			t.Fatalf("parsePercent(%q) = %v, shown as -fail %s%%", s, v, text)
+		}
+		if back, err := parsePercent(text + "%"); err != nil || back != v {
+			t.Errorf("parsePercent(%q) = %v, but parsePercent(%q) = %v, %v", s, v, text+"%", back, err)
+		}
+	})
+}

@@ -1,0 +1,393 @@
+package report
+
+// Fuzz targets for the readers of the files gcperf report and gcperf
+// compare are given: a gcperf/v1 result (ReadJSON), the Go benchmark
+// format (ReadBench), and either (ReadSamples). go test runs the seeds;
+// go test -run '^$' -fuzz '^FuzzReadJSON$' ./report explores.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// fuzzMaxErr is the most bytes an error message may hold, whatever the size
+// of the input: an error quotes a value clipped to about 80 bytes
+// (internal/quote), which %q may escape to four times as many, never the
+// whole input.
+const fuzzMaxErr = 1024
+
+// fuzzCheckErrText checks that err, when not nil, is one line of at most
+// fuzzMaxErr bytes.
+func fuzzCheckErrText(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	msg := err.Error()
+	if msg == "" {
+		t.Errorf("empty error message (%T)", err)
+	}
+	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
+		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
+	}
+	if len(msg) > fuzzMaxErr {
+		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
+	}
+}
+
+// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
+// kilobytes, so a gigabyte means that a count in the input sized an
+// allocation, or a loop that never ends.
+const fuzzMaxHeap = 1 << 30
+
+// fuzzWatchdog makes an input that runs longer than d, or grows the heap
+// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
+// limit of its own, and it records the input of a crash. Use:
+// defer fuzzWatchdog(10 * time.Second)().
+func fuzzWatchdog(d time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.Now().Add(d)
+		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				metrics.Read(heap)
+				why := ""
+				switch {
+				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
+					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
+				case now.After(deadline):
+					why = fmt.Sprintf("fuzz input still running after %v", d)
+				default:
+					continue
+				}
+				debug.SetTraceback("all")
+				panic(why)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// fuzzFixture reads testdata/name.
+func fuzzFixture(f *testing.F, name string) []byte {
+	f.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
+// fuzzSmall is the result in testdata/name cut down to a few runs and
+// histogram buckets, so that the fuzzer mutates a realistic document of a
+// few kilobytes rather than one of a hundred.
+func fuzzSmall(f *testing.F, name string) []byte {
+	f.Helper()
+	d, err := ReadJSON(bytes.NewReader(fuzzFixture(f, name)))
+	if err != nil {
+		f.Fatalf("%s: %v", name, err)
+	}
+	d.Runs = d.Runs[:min(len(d.Runs), 3)]
+	for i := range d.Operations {
+		h := d.Operations[i].Histogram
+		d.Operations[i].Histogram = h[:min(len(h), 3)]
+	}
+	d.Mix.Histogram = d.Mix.Histogram[:min(len(d.Mix.Histogram), 3)]
+	var b bytes.Buffer
+	if err := JSON(&b, d); err != nil {
+		f.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// fuzzResultSeeds adds the result documents of the tests, and broken ones.
+func fuzzResultSeeds(f *testing.F) {
+	list := fuzzSmall(f, "list.json")
+	f.Add(list)
+	f.Add(fuzzSmall(f, "threads.json"))
+	f.Add(fuzzSmall(f, "errors.json"))
+	f.Add(list[:100])
+	f.Add(list[:len(list)/2])
+	for _, s := range []string{
+		"", "hello", `{"runs": []}`, `{"schema": "jmh/1"}`, `{"schema": "gcperf/v9"}`, `{"schema": "gcperf/v0"}`,
+		`{"schema": "gcperf/v1", "runs": 3}`, `{"schema": "gcperf/v1"}`, `{"schema": "gcperf/v2"}`,
+		`{"schema": "gcperf/v1"} {"schema": "gcperf/v1"}`, `null`, `{"schema": "gcperf/v1", "operations": null}`,
+		`{"schema": "gcperf/v1", "operations": [{"name": "a", "runtime": {"count": 2, "p99_ns": 5}}], "runs": [{"runtime_ns": 7}, {"ops": [{"op": 3}, {"op": -1}]}]}`,
+		`{"schema": "gcperf/v1", "operations": [{"name": "x", "errors": {"by_category": {"a\nb": 1}}}]}`,
+		`{"schema": "gcperf/v1", "timing": {"started": "2024-01-01T00:00:00+01:00", "elapsed_ns": 1e30}}`,
+		`{"schema": "gcperf/v1", "env": {"go": {"gomaxprocs": -1, "gogc": -2, "gomemlimit": 1}}, "hiccup": {"count": 1, "interval_ns": -1}}`,
+		`{"schema": "gcperf/v1", "gc": {"cycles": 18446744073709551615}, "operations": [{"name": "a b", "params": "x=1\ny=2", "unit": "", "runs": 0, "runtime": {"count": 1}}]}`,
+		"\xef\xbb\xbf{\"schema\": \"gcperf/v1\"}", `{"schema": "gcperf/v1", "schema": "x"}`, `{"SCHEMA": "gcperf/v1"}`,
+	} {
+		f.Add([]byte(s))
+	}
+}
+
+func FuzzReadJSON(f *testing.F) {
+	fuzzResultSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzWatchdog(10 * time.Second)()
+		d, err := ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			if d != nil {
+				t.Errorf("ReadJSON = %+v and error %v", d, err)
+			}
+			if !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
+				t.Errorf("error %q wraps neither ErrNotResult nor ErrSchema", err)
+			}
+			fuzzCheckErrText(t, err)
+			return
+		}
+		if d == nil || d.Schema != Schema {
+			t.Fatalf("ReadJSON = %+v, no error", d)
+		}
+		// What was read writes back, and reads back, the same.
+		var j1, j2 bytes.Buffer
+		if err := JSON(&j1, d); err != nil {
+			t.Fatalf("JSON of what ReadJSON read: %v", err)
+		}
+		d2, err := ReadJSON(bytes.NewReader(j1.Bytes()))
+		if err != nil {
+			t.Fatalf("ReadJSON of JSON's output: %v\n%s", err, j1.Bytes())
+		}
+		if err := JSON(&j2, d2); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(j1.Bytes(), j2.Bytes()) {
+			t.Errorf("round trip differs:\n%s\nthen\n%s", j1.Bytes(), j2.Bytes())
+		}
+
+		// gcperf report renders what it read: no panic, whatever the
+		// figures. Errors are allowed (a document can be inconsistent).
+		for _, render := range []func(io.Writer, *Document) error{Text, CSV, HGRM} {
+			render(io.Discard, d)
+		}
+		// The benchmark format reads back as one result per operation
+		// with a successful run, and one for the hiccup meter.
+		var b bytes.Buffer
+		if err := Bench(&b, d); err != nil {
+			return
+		}
+		want := 0
+		for _, o := range d.Operations {
+			if o.Runtime.Count > 0 {
+				want++
+			}
+		}
+		if d.Hiccup != nil && d.Hiccup.Count > 0 {
+			want++
+		}
+		got := 0
+		br := benchfmt.NewReader(bytes.NewReader(b.Bytes()), "bench.txt")
+		for br.Scan() {
+			switch rec := br.Result().(type) {
+			case *benchfmt.Result:
+				got++
+			case *benchfmt.SyntaxError:
+				t.Errorf("Bench wrote a line benchfmt refuses: %v\n%s", rec, b.Bytes())
+			}
+		}
+		if err := br.Err(); err != nil {
+			t.Errorf("reading Bench's output: %v", err)
+		}
+		if got != want {
+			t.Errorf("Bench wrote %d results, want %d:\n%s", got, want, b.Bytes())
+		}
+	})
+}
+
+// fuzzBenchSeeds adds benchmark files: the tests', gcperf's own and
+// broken ones.
+func fuzzBenchSeeds(f *testing.F) {
+	for _, name := range []string{"list.bench", "threads.bench", "errors.bench"} {
+		f.Add(fuzzFixture(f, name))
+	}
+	for _, s := range []string{
+		"goos: linux\npkg: example.com/m\nBenchmarkA-4   100   1500 ns/op   64 B/op   2 allocs/op   3.5 MB/s\n" +
+			"BenchmarkA-4   100   1700 ns/op   64 B/op   2 allocs/op   3.0 MB/s\nBenchmarkB/size=8-4   10   2.5 ns/op   17 p99-ns\nsome log line\nPASS\n",
+		"goos: linux\ngoarch: amd64\npkg: example.com/codec\ncpu: Example CPU @ 2.00GHz\n" +
+			"BenchmarkEncode-2   \t 1000000\t      1000 ns/op\t     512 B/op\t       4 allocs/op\n" +
+			"BenchmarkDecode-2   \t  500000\t      2000 ns/op\t   32.00 MB/s\t    1024 B/op\t       8 allocs/op\n" +
+			"BenchmarkLegacy-2   \t  100000\t     10000 ns/op\n",
+		"", "hello\nworld\n", "BenchmarkA 10 abc ns/op\n", "BenchmarkA-4 100 1500 ns/op\nBenchmarkA-4 100\n",
+		"BenchmarkA 1 5 ns/op\n", "BenchmarkA\n", "BenchmarkA 1\n", "BenchmarkA 1 2\n", "BenchmarkA x 2 ns/op\n",
+		"BenchmarkA 1 -0 ns/op 1e308 x/op\n",
+		"BenchmarkA 1 1e309 ns/op\n",
+		"Unit ns/op better=lower\nUnit ns/op better=higher\nBenchmarkA 1 1 ns/op\n", "Unit\n", "Unit x y\n",
+		"BenchmarkA 99999999999999999999 1 ns/op\n", "Benchmark 1 2 ns/op\n", "BenchmarkA 1 2 ns/op\r\n",
+		"pkg: a\nBenchmarkA/x=1/y=2-8 3 4 sec/op 5 B/s\npkg:\nBenchmarkA/x=1/y=2-8 3 4 sec/op\n",
+	} {
+		f.Add([]byte(s))
+	}
+}
+
+// fuzzSameFloat reports whether a and b are the same value: NaN is NaN,
+// -0 is not 0.
+func fuzzSameFloat(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return a == b && math.Signbit(a) == math.Signbit(b)
+}
+
+// fuzzSameMetrics reports whether two lists of metrics are the same.
+func fuzzSameMetrics(a, b []Metric) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Name != y.Name || x.Unit != y.Unit || x.Params != y.Params || len(x.Values) != len(y.Values) {
+			return false
+		}
+		for j := range x.Values {
+			if !fuzzSameFloat(x.Values[j], y.Values[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func FuzzReadBench(f *testing.F) {
+	fuzzBenchSeeds(f)
+	// Not values, but read as such (see FuzzReadSamples).
+	f.Add([]byte("BenchmarkA 1 NaN ns/op\nBenchmarkA 1 NaN ns/op\n"))
+	f.Add([]byte("BenchmarkA 1 +Inf ns/op\nBenchmarkA 1 -Inf ns/op\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzWatchdog(10 * time.Second)()
+		s, err := ReadBench(bytes.NewReader(data), "x.txt")
+		if err != nil {
+			if s != nil {
+				t.Errorf("ReadBench = %+v and error %v", s, err)
+			}
+			fuzzCheckErrText(t, err)
+			return
+		}
+		if s.Kind != KindBench || s.WithinProcess || len(s.Metrics) == 0 {
+			t.Fatalf("ReadBench = kind %q, within process %t, %d metrics", s.Kind, s.WithinProcess, len(s.Metrics))
+		}
+		// The metrics, written back one value a line, read back the same.
+		var b strings.Builder
+		for _, m := range s.Metrics {
+			if len(m.Values) == 0 {
+				t.Errorf("metric %q %q has no value", m.Name, m.Unit)
+			}
+			for _, v := range m.Values {
+				b.WriteString("Benchmark" + m.Name + " 1 " + strconv.FormatFloat(v, 'g', -1, 64) + " " + m.Unit + "\n")
+			}
+		}
+		back, err := ReadBench(strings.NewReader(b.String()), "y.txt")
+		if err != nil {
+			t.Fatalf("the metrics written back do not read: %v\n%s", err, b.String())
+		}
+		if !fuzzSameMetrics(s.Metrics, back.Metrics) {
+			t.Errorf("metrics %v, written back as\n%s\nread back as %v", s.Metrics, b.String(), back.Metrics)
+		}
+	})
+}
+
+func FuzzReadSamples(f *testing.F) {
+	fuzzResultSeeds(f)
+	fuzzBenchSeeds(f)
+	// Once a hang (NaN: go-moremath's U test loops, growing memory) and a
+	// failed -json (an infinite center): ReadBench now refuses them.
+	f.Add([]byte("BenchmarkA 1 1 ns/op\nBenchmarkA 1 NaN ns/op\n"))
+	f.Add([]byte("BenchmarkA 1 Inf ns/op\nBenchmarkA 1 -Inf ns/op\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzWatchdog(10 * time.Second)()
+		s, err := ReadSamples(bytes.NewReader(data), "x.txt")
+		isJSON := false
+		if trim := bytes.TrimLeft(data, " \t\r\n"); len(trim) > 0 && trim[0] == '{' {
+			isJSON = true
+		}
+		if !isJSON {
+			// Anything else is the benchmark format.
+			bs, berr := ReadBench(bytes.NewReader(data), "x.txt")
+			if (err == nil) != (berr == nil) || (err != nil && err.Error() != berr.Error()) ||
+				(err == nil && !fuzzSameMetrics(s.Metrics, bs.Metrics)) {
+				t.Errorf("ReadSamples = %v, %v; ReadBench = %v, %v", s, err, bs, berr)
+			}
+		}
+		if err != nil {
+			if s != nil {
+				t.Errorf("ReadSamples = %+v and error %v", s, err)
+			}
+			if isJSON && !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
+				t.Errorf("error %q for JSON wraps neither ErrNotResult nor ErrSchema", err)
+			}
+			fuzzCheckErrText(t, err)
+			return
+		}
+		if want := map[bool]string{true: KindResult, false: KindBench}[isJSON]; s.Kind != want || s.WithinProcess != isJSON {
+			t.Errorf("ReadSamples: kind %q, within process %t; want %q", s.Kind, s.WithinProcess, want)
+		}
+		type key struct{ name, unit string }
+		keys := map[key]bool{}
+		unique := true
+		for _, m := range s.Metrics {
+			if len(m.Values) == 0 {
+				t.Errorf("metric %q %q has no value", m.Name, m.Unit)
+			}
+			if isJSON && m.Unit != UnitRuntime && !(m.Unit == UnitP99 && len(m.Values) == 1) {
+				t.Errorf("a result's metric %q in %q with %d values", m.Name, m.Unit, len(m.Values))
+			}
+			k := key{m.Name, m.Unit}
+			unique = unique && !keys[k]
+			keys[k] = true
+		}
+
+		for _, m := range s.Metrics {
+			if slices.ContainsFunc(m.Values, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
+				t.Fatalf("ReadSamples kept a value that is not finite: %v", m.Values)
+			}
+		}
+
+		// gcperf compare x x: every metric is common, and nothing
+		// regresses against itself.
+		c, err := Compare(s, s, 0.05)
+		if len(s.Metrics) == 0 {
+			if !errors.Is(err, ErrNoCommon) {
+				t.Errorf("Compare of no metrics: %v, want ErrNoCommon", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Compare of a file with itself: %v", err)
+		}
+		if unique {
+			if len(c.Rows) != len(s.Metrics) {
+				t.Errorf("Compare of a file with itself: %d rows of %d metrics", len(c.Rows), len(s.Metrics))
+			}
+			if regs := c.Regressions(0); len(regs) > 0 {
+				t.Errorf("Compare of a file with itself regresses: %+v", regs)
+			}
+		}
+		if err := CompareText(io.Discard, c); err != nil {
+			t.Errorf("CompareText: %v", err)
+		}
+		if err := CompareJSON(io.Discard, c); err != nil {
+			t.Errorf("CompareJSON: %v", err)
+		}
+	})
+}
