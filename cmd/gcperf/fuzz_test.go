@@ -7,14 +7,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"math"
-	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // fuzzMaxErr is the most bytes an error message may hold, whatever the size
@@ -40,45 +36,6 @@ func fuzzCheckErrText(t *testing.T, err error) {
 	if len(msg) > fuzzMaxErr {
 		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
 	}
-}
-
-// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
-// kilobytes, so a gigabyte means that a count in the input sized an
-// allocation, or a loop that never ends.
-const fuzzMaxHeap = 1 << 30
-
-// fuzzWatchdog makes an input that runs longer than d, or grows the heap
-// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
-// limit of its own, and it records the input of a crash. Use:
-// defer fuzzWatchdog(10 * time.Second)().
-func fuzzWatchdog(d time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		deadline := time.Now().Add(d)
-		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				metrics.Read(heap)
-				why := ""
-				switch {
-				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
-					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
-				case now.After(deadline):
-					why = fmt.Sprintf("fuzz input still running after %v", d)
-				default:
-					continue
-				}
-				debug.SetTraceback("all")
-				panic(why)
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 // fuzzIsUsage reports whether err is a usage error (exit status 2).
