@@ -265,7 +265,8 @@ func fillDocument(v reflect.Value) {
 }
 
 // eachLeaf calls f with the path of every scalar field under v (of the
-// first element of a slice, of the first key of a map), whether xmlLeftOut
+// first element of a slice, of the first key of a map; none under a nil
+// pointer or an empty slice or map), whether xmlLeftOut
 // lists it or a field above it, and a function that changes its value and
 // returns the undoing of the change.
 func eachLeaf(v reflect.Value, path string, out bool, f func(path string, out bool, change func() (undo func()))) {
@@ -279,7 +280,9 @@ func eachLeaf(v reflect.Value, path string, out bool, f func(path string, out bo
 			return func() { v.Set(reflect.ValueOf(old)) }
 		})
 	case v.Kind() == reflect.Pointer:
-		eachLeaf(v.Elem(), path, out, f)
+		if !v.IsNil() {
+			eachLeaf(v.Elem(), path, out, f)
+		}
 	case v.Kind() == reflect.Struct:
 		for i := range v.NumField() {
 			if sf := v.Type().Field(i); sf.IsExported() {
@@ -287,8 +290,13 @@ func eachLeaf(v reflect.Value, path string, out bool, f func(path string, out bo
 			}
 		}
 	case v.Kind() == reflect.Slice:
-		eachLeaf(v.Index(0), path, out, f)
+		if v.Len() > 0 {
+			eachLeaf(v.Index(0), path, out, f)
+		}
 	case v.Kind() == reflect.Map:
+		if v.Len() == 0 {
+			return
+		}
 		k := v.MapKeys()[0]
 		for _, key := range v.MapKeys() {
 			if key.String() < k.String() {
