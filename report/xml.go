@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding"
 	"encoding/xml"
 	"io"
+	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,421 +43,124 @@ import (
 // A run's <gc> child is there with -gcstats run only, the only mode that
 // reads the collector around each run.
 func XML(w io.Writer, d *Document) error {
-	return writeXML(w, newXMLDoc(d))
-}
-
-func writeXML(w io.Writer, x *xmlDoc) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(x); err != nil {
-		return err
+	x := &xmlWriter{enc: xml.NewEncoder(w)}
+	x.enc.Indent("", "  ")
+	x.document(d)
+	if x.err == nil {
+		x.err = x.enc.Close()
 	}
-	if err := enc.Close(); err != nil {
-		return err
+	if x.err == nil {
+		_, x.err = io.WriteString(w, "\n")
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return x.err
 }
 
-type xmlDoc struct {
-	XMLName       xml.Name          `xml:"gcperf"`
-	Schema        string            `xml:"schema,attr"`
-	Interrupted   bool              `xml:"interrupted,attr"`
-	Halted        string            `xml:"halted,attr,omitempty"`
-	Tool          xmlTool           `xml:"tool"`
-	Configuration []xmlProperty     `xml:"configuration>property"`
-	Environment   xmlEnv            `xml:"environment"`
-	Timing        xmlTiming         `xml:"timing"`
-	Harness       xmlHarness        `xml:"harness"`
-	GC            *xmlGC            `xml:"gc"`
-	Process       xmlProcessSummary `xml:"process"`
-	Tail          *xmlTail          `xml:"tail"`
-	Runs          []xmlRun          `xml:"runs>run"`
-	Statistics    xmlStatistics     `xml:"statistics"`
-	GCPerfP99     xmlP99            `xml:"gcperfp99"`
-	Hiccup        *xmlHiccup        `xml:"hiccup"`
+// xmlWriter writes the XML form of a Document. The document's structs are
+// not mirrored: element and attrs read their fields by reflection, under
+// their JSON keys, so a field added to them is in the XML with no change
+// here. Only what differs from the JSON is written by hand: the order of
+// the top-level elements, the configuration's properties, the runs'
+// operations, the error categories, GOGC and GOMEMLIMIT as the environment
+// spells them. TestXMLHasEveryField fails when a document field reaches
+// the XML neither way, unless its xmlLeftOut says why.
+type xmlWriter struct {
+	enc *xml.Encoder
+	err error // the first error; every write after it does nothing
 }
 
-// xmlHiccup is the hiccup meter's figures, in nanoseconds.
-type xmlHiccup struct {
-	Interval time.Duration `xml:"interval_ns,attr"`
-	Count    int64         `xml:"count,attr"`
-	P50      time.Duration `xml:"p50_ns,attr"`
-	P90      time.Duration `xml:"p90_ns,attr"`
-	P99      time.Duration `xml:"p99_ns,attr"`
-	P999     time.Duration `xml:"p999_ns,attr"`
-	P9999    time.Duration `xml:"p9999_ns,attr"`
-	Max      time.Duration `xml:"max_ns,attr"`
-}
-
-type xmlTool struct {
-	Name    string   `xml:"name,attr"`
-	Version string   `xml:"version,attr"`
-	Args    []string `xml:"arg"`
-}
-
-type xmlProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type xmlEnv struct {
-	Host   xmlHost   `xml:"host"`
-	Cgroup xmlCgroup `xml:"cgroup"`
-	Go     xmlGo     `xml:"go"`
-	Build  xmlBuild  `xml:"build"`
-}
-
-type xmlHost struct {
-	Hostname             string   `xml:"hostname,attr"`
-	OS                   string   `xml:"os,attr"`
-	Platform             string   `xml:"platform,attr"`
-	PlatformVersion      string   `xml:"platform_version,attr"`
-	Kernel               string   `xml:"kernel,attr"`
-	Arch                 string   `xml:"arch,attr"`
-	Virtualization       string   `xml:"virtualization,attr"`
-	UptimeSeconds        uint64   `xml:"uptime_seconds,attr"`
-	CPUModel             string   `xml:"cpu_model,attr"`
-	PhysicalCPUs         int      `xml:"physical_cpus,attr"`
-	LogicalCPUs          int      `xml:"logical_cpus,attr"`
-	CPUMHz               xmlFloat `xml:"cpu_mhz,attr"`
-	MemoryTotalBytes     uint64   `xml:"memory_total_bytes,attr"`
-	MemoryAvailableBytes uint64   `xml:"memory_available_bytes,attr"`
-	Load1                xmlFloat `xml:"load1,attr"`
-	Load5                xmlFloat `xml:"load5,attr"`
-	Load15               xmlFloat `xml:"load15,attr"`
-}
-
-// xmlCgroup leaves out the limits that are not set ("max").
-type xmlCgroup struct {
-	Path           string    `xml:"path,attr,omitempty"`
-	CPUMax         *xmlFloat `xml:"cpu_max,attr,omitempty"`
-	MemoryMaxBytes *int64    `xml:"memory_max_bytes,attr,omitempty"`
-	MemoryCurrent  int64     `xml:"memory_current_bytes,attr"`
-}
-
-type xmlGo struct {
-	Version    string `xml:"version,attr"`
-	GOOS       string `xml:"goos,attr"`
-	GOARCH     string `xml:"goarch,attr"`
-	GOMAXPROCS int    `xml:"gomaxprocs,attr"`
-	NumCPU     int    `xml:"num_cpu,attr"`
-	GOGC       string `xml:"gogc,attr"`       // "100", "off"
-	GOMEMLIMIT string `xml:"gomemlimit,attr"` // bytes, "off"
-	GODEBUG    string `xml:"godebug,attr"`
-}
-
-type xmlBuild struct {
-	Path        string `xml:"path,attr"`
-	Module      string `xml:"module,attr"`
-	Version     string `xml:"version,attr"`
-	VCSRevision string `xml:"vcs_revision,attr"`
-	VCSTime     string `xml:"vcs_time,attr"`
-	VCSModified bool   `xml:"vcs_modified,attr"`
-}
-
-type xmlTiming struct {
-	Started time.Time     `xml:"started,attr"`
-	Ended   time.Time     `xml:"ended,attr"`
-	Elapsed time.Duration `xml:"elapsed_ns,attr"`
-	Warmup  time.Duration `xml:"warmup_elapsed_ns,attr"`
-	Done    int           `xml:"runs_done,attr"`
-}
-
-type xmlHarness struct {
-	HeapAllocBytes   uint64 `xml:"timed_heap_alloc_bytes,attr"`
-	HeapAllocObjects uint64 `xml:"timed_heap_alloc_objects,attr"`
-}
-
-type xmlGC struct {
-	Mode            string        `xml:"mode,attr"`
-	Cycles          uint64        `xml:"cycles,attr"`
-	Pauses          uint64        `xml:"stw_pauses,attr"`
-	STW             time.Duration `xml:"stw_ns,attr"`
-	STWMax          time.Duration `xml:"stw_max_ns,attr"`
-	PauseP50        time.Duration `xml:"stw_p50_ns,attr"`
-	PauseP90        time.Duration `xml:"stw_p90_ns,attr"`
-	PauseP99        time.Duration `xml:"stw_p99_ns,attr"`
-	PauseP999       time.Duration `xml:"stw_p999_ns,attr"`
-	AssistCPU       time.Duration `xml:"assist_cpu_ns,attr"`
-	DedicatedCPU    time.Duration `xml:"dedicated_cpu_ns,attr"`
-	IdleCPU         time.Duration `xml:"idle_cpu_ns,attr"`
-	PauseCPU        time.Duration `xml:"pause_cpu_ns,attr"`
-	GCCPU           time.Duration `xml:"gc_cpu_ns,attr"`
-	TotalCPU        time.Duration `xml:"total_cpu_ns,attr"`
-	CPUFraction     xmlFloat      `xml:"cpu_fraction,attr"`
-	AllocBytes      uint64        `xml:"alloc_bytes,attr"`
-	AllocObjects    uint64        `xml:"alloc_objects,attr"`
-	AllocRate       xmlFloat      `xml:"alloc_bytes_per_sec,attr"`
-	AllocBytesPerOp xmlFloat      `xml:"alloc_bytes_per_op,attr"`
-	HeapLive        uint64        `xml:"heap_live_bytes,attr"`
-	HeapGoal        uint64        `xml:"heap_goal_bytes,attr"`
-}
-
-type xmlProcessSummary struct {
-	PeakRSSBytes uint64     `xml:"peak_rss_bytes,attr"`
-	Before       xmlProcess `xml:"before"`
-	After        xmlProcess `xml:"after"`
-}
-
-type xmlProcess struct {
-	RSSBytes               uint64        `xml:"rss_bytes,attr"`
-	PeakRSSBytes           uint64        `xml:"peak_rss_bytes,attr"`
-	MinorFaults            uint64        `xml:"minor_faults,attr"`
-	MajorFaults            uint64        `xml:"major_faults,attr"`
-	VoluntaryCtxSwitches   uint64        `xml:"voluntary_ctx_switches,attr"`
-	InvoluntaryCtxSwitches uint64        `xml:"involuntary_ctx_switches,attr"`
-	UserCPU                time.Duration `xml:"user_cpu_ns,attr"`
-	SystemCPU              time.Duration `xml:"system_cpu_ns,attr"`
-}
-
-type xmlTail struct {
-	Worst       int `xml:"worst,attr"`
-	WorstWithGC int `xml:"worst_with_gc,attr"`
-	Runs        int `xml:"runs,attr"`
-	RunsWithGC  int `xml:"runs_with_gc,attr"`
-}
-
-type xmlRun struct {
-	Number   int           `xml:"number,attr"`
-	Thread   int           `xml:"thread,attr"`
-	Start    time.Duration `xml:"start_ns,attr"`
-	Runtime  time.Duration `xml:"runtime_ns,attr"`
-	Response time.Duration `xml:"response_ns,attr"`
-	Results  int64         `xml:"results,attr"`
-	Errors   int           `xml:"errors,attr"`
-	GC       *xmlRunGC     `xml:"gc"`
-	Ops      []xmlRunOp    `xml:"operation"`
-}
-
-// xmlRunGC is env.GCDelta with the JSON document's keys.
-type xmlRunGC struct {
-	Cycles       uint64        `xml:"gc_cycles,attr"`
-	Pauses       uint64        `xml:"stw_pauses,attr"`
-	STW          time.Duration `xml:"stw_ns,attr"`
-	STWMax       time.Duration `xml:"stw_max_ns,attr"`
-	AssistCPU    time.Duration `xml:"assist_cpu_ns,attr"`
-	DedicatedCPU time.Duration `xml:"dedicated_cpu_ns,attr"`
-	IdleCPU      time.Duration `xml:"idle_cpu_ns,attr"`
-	PauseCPU     time.Duration `xml:"pause_cpu_ns,attr"`
-	GCCPU        time.Duration `xml:"gc_cpu_ns,attr"`
-	TotalCPU     time.Duration `xml:"total_cpu_ns,attr"`
-	AllocBytes   uint64        `xml:"alloc_bytes,attr"`
-	AllocObjects uint64        `xml:"alloc_objects,attr"`
-	HeapLive     uint64        `xml:"heap_live_bytes,attr"`
-	HeapGoal     uint64        `xml:"heap_goal_bytes,attr"`
-}
-
-type xmlRunOp struct {
-	Order    int           `xml:"order,attr"` // 1-based position in the run
-	Name     string        `xml:"name,attr,omitempty"`
-	Start    time.Duration `xml:"start_ns,attr"`
-	Response time.Duration `xml:"response_ns,attr"`
-	Runtime  time.Duration `xml:"runtime_ns,attr"`
-	Results  int64         `xml:"results,attr"`
-	Error    string        `xml:"error,attr,omitempty"` // the failure's category
-}
-
-type xmlStatistics struct {
-	Operations []xmlOpStats `xml:"operation"`
-	Mix        xmlOpStats   `xml:"mix"`
-}
-
-// xmlOpStats is the statistics of one operation or of the mix.
-type xmlOpStats struct {
-	Name         string     `xml:"name,attr"`
-	Params       string     `xml:"params,attr,omitempty"`
-	Unit         string     `xml:"unit,attr"`
-	Runs         int64      `xml:"runs,attr"`
-	Results      int64      `xml:"results,attr"`
-	AvgResults   xmlFloat   `xml:"avg_results,attr"`
-	OpsPerSecond xmlFloat   `xml:"ops_per_sec,attr"`
-	OpsPerHour   xmlFloat   `xml:"ops_per_hour,attr"`
-	OpsPerRun    *int       `xml:"ops_per_run,attr,omitempty"`    // the mix only
-	MixesPerHour *xmlFloat  `xml:"mixes_per_hour,attr,omitempty"` // the mix only
-	Errors       xmlErrors  `xml:"errors"`
-	Runtime      xmlDist    `xml:"runtime"`
-	Response     xmlDist    `xml:"response"`
-	Actual       *xmlActual `xml:"actual"`
-}
-
-type xmlErrors struct {
-	Total      int64         `xml:"total,attr"`
-	Categories []xmlCategory `xml:"category"`
-}
-
-type xmlCategory struct {
-	Name  string `xml:"name,attr"`
-	Count int64  `xml:"count,attr"`
-	First string `xml:"first,attr,omitempty"` // the first message
-}
-
-type xmlDist struct {
-	Count     int64         `xml:"count,attr"`
-	Discarded int           `xml:"outliers_discarded,attr"`
-	Kept      int64         `xml:"kept,attr"`
-	Total     time.Duration `xml:"total_ns,attr"`
-	Mean      time.Duration `xml:"mean_ns,attr"`
-	GeoMean   time.Duration `xml:"geomean_ns,attr"`
-	Min       time.Duration `xml:"min_ns,attr"`
-	Max       time.Duration `xml:"max_ns,attr"`
-	Variance  xmlFloat      `xml:"variance_ns2,attr"`
-	StdDev    time.Duration `xml:"stddev_ns,attr"`
-	P50       time.Duration `xml:"p50_ns,attr"`
-	P90       time.Duration `xml:"p90_ns,attr"`
-	P99       time.Duration `xml:"p99_ns,attr"`
-	P999      time.Duration `xml:"p999_ns,attr"`
-	P9999     time.Duration `xml:"p9999_ns,attr"`
-	PMax      time.Duration `xml:"pmax_ns,attr"`
-}
-
-type xmlActual struct {
-	Runtime      time.Duration `xml:"runtime_ns,attr"`
-	Mean         time.Duration `xml:"mean_ns,attr"`
-	OpsPerSecond xmlFloat      `xml:"ops_per_sec,attr"`
-	OpsPerHour   xmlFloat      `xml:"ops_per_hour,attr"`
-	MixesPerHour *xmlFloat     `xml:"mixes_per_hour,attr,omitempty"`
-}
-
-type xmlP99 struct {
-	Unit          string        `xml:"unit,attr"`
-	Runs          int           `xml:"runs,attr"`
-	Kept          int           `xml:"kept,attr"`
-	PerRun        xmlFloat      `xml:"per_run,attr"`
-	Processed     xmlFloat      `xml:"processed,attr"`
-	Total         time.Duration `xml:"total_ns,attr"`
-	MeanPerRun    time.Duration `xml:"mean_per_run_ns,attr"`
-	Throughput    xmlFloat      `xml:"throughput_per_sec,attr"`
-	ThroughputMax xmlFloat      `xml:"throughput_max_per_sec,attr"`
-	ThroughputMin xmlFloat      `xml:"throughput_min_per_sec,attr"`
-	Latency       time.Duration `xml:"latency_per_1000_ns,attr"`
-	LatencyMin    time.Duration `xml:"latency_min_per_1000_ns,attr"`
-	LatencyAve    time.Duration `xml:"latency_ave_per_1000_ns,attr"`
-	LatencyMax    time.Duration `xml:"latency_max_per_1000_ns,attr"`
-	Worst         []xmlWorst    `xml:"worst"`
-}
-
-type xmlWorst struct {
-	Run        int           `xml:"run,attr"`
-	Time       time.Duration `xml:"time_ns,attr"`
-	Throughput xmlFloat      `xml:"throughput_per_sec,attr"`
-	GCCycles   uint64        `xml:"gc_cycles,attr"`
-	STW        time.Duration `xml:"stw_ns,attr"`
-	AssistCPU  time.Duration `xml:"assist_cpu_ns,attr"`
-}
-
-func newXMLDoc(d *Document) *xmlDoc {
-	c := d.Config
-	e := d.Env
-	x := &xmlDoc{
-		Schema:      d.Schema,
-		Interrupted: d.Interrupted,
-		Halted:      d.Halted,
-		Tool:        xmlTool{Name: d.Tool.Name, Version: d.Tool.Version, Args: d.Tool.Command},
-		Configuration: []xmlProperty{
-			{"runs", csvInt(c.Runs)},
-			{"warmups", csvInt(c.Warmups)},
-			{"outliers", csvInt(c.Outliers)},
-			{"threads", csvInt(c.Threads)},
-			{"seed", csvInt(c.Seed)},
-			{"random", csvBool(c.Random)},
-			{"sample", csvInt(c.Sample)},
-			{"repeats", csvBool(c.Repeats)},
-			{"delay_ns", csvInt(c.MaxDelay)},
-			{"timeout_ns", csvInt(c.Timeout)},
-			{"halt", strings.Join(c.Halt, " ")},
-			{"gcstats", c.GCStats},
-		},
-		Environment: xmlEnv{
-			Host: newXMLHost(e.Host),
-			Cgroup: xmlCgroup{Path: e.Cgroup.Path, CPUMax: (*xmlFloat)(e.Cgroup.CPUMax),
-				MemoryMaxBytes: e.Cgroup.MemoryMaxBytes, MemoryCurrent: e.Cgroup.MemoryCurrent},
-			Go: xmlGo{Version: e.Go.Version, GOOS: e.Go.GOOS, GOARCH: e.Go.GOARCH, GOMAXPROCS: e.Go.GOMAXPROCS,
-				NumCPU: e.Go.NumCPU, GOGC: e.Go.GOGCString(), GOMEMLIMIT: gomemlimit(e.Go), GODEBUG: e.Go.GODEBUG},
-			Build: xmlBuild(e.Build),
-		},
-		Timing: xmlTiming{Started: d.Timing.Started, Ended: d.Timing.Ended, Elapsed: d.Timing.Elapsed,
-			Warmup: d.Timing.Warmup, Done: d.Timing.Done},
-		Harness: xmlHarness(d.Harness),
-		Process: xmlProcessSummary{PeakRSSBytes: d.Process.PeakRSSBytes,
-			Before: xmlProcess(d.Process.Before), After: xmlProcess(d.Process.After)},
-		Runs: []xmlRun{},
+func (x *xmlWriter) document(d *Document) {
+	x.start("gcperf", x.attrs(d)...)
+	x.start("tool", x.attrs(d.Tool, "Command")...)
+	for _, a := range d.Tool.Command {
+		x.text("arg", a)
 	}
-	if g := d.GC; g != nil {
-		x.GC = &xmlGC{Mode: g.Mode, Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, STWMax: g.STWMax,
-			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-			AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
-			GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: xmlFloat(g.CPUFraction),
-			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: xmlFloat(g.AllocRate),
-			AllocBytesPerOp: xmlFloat(g.AllocBytesPerOp), HeapLive: g.HeapLive, HeapGoal: g.HeapGoal}
+	x.end("tool")
+	x.start("configuration")
+	for _, p := range x.attrs(d.Config, "Rate") { // -rate is not in the XML yet
+		x.start("property", xmlAttr("name", p.Name.Local), xmlAttr("value", p.Value))
+		x.end("property")
 	}
-	if t := d.Tail; t != nil {
-		x.Tail = &xmlTail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC}
-	}
-	for _, r := range d.Runs {
-		xr := xmlRun{Number: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
-			Response: r.Response, Results: r.Results, Errors: r.Errors}
-		if hasRunGC(d) {
-			g := xmlRunGC(*r.GCDelta)
-			xr.GC = &g
+	x.end("configuration")
+	x.start("environment")
+	x.element("host", d.Env.Host)
+	x.element("cgroup", d.Env.Cgroup)
+	g := x.attrs(d.Env.Go)
+	for i, a := range g {
+		switch a.Name.Local {
+		case "gogc":
+			g[i].Value = d.Env.Go.GOGCString() // "100", "off"
+		case "gomemlimit":
+			g[i].Value = gomemlimit(d.Env.Go) // bytes, "off"
 		}
-		xr.Ops = runOps(d, &r)
-		x.Runs = append(x.Runs, xr)
 	}
+	x.start("go", g...)
+	x.end("go")
+	x.element("build", d.Env.Build)
+	x.end("environment")
+	x.element("timing", d.Timing)
+	x.element("harness", d.Harness)
+	x.element("gc", d.GC)
+	x.element("process", d.Process)
+	x.element("tail", d.Tail)
+	x.runs(d)
+	x.start("statistics")
 	for i := range d.Operations {
-		x.Statistics.Operations = append(x.Statistics.Operations, opStats(&d.Operations[i]))
+		x.statistics("operation", &d.Operations[i], x.attrs(&d.Operations[i]), "MixesPerHour")
 	}
-	x.Statistics.Mix = opStats(&d.Mix.Operation)
-	k, mph := d.Mix.OpsPerRun, xmlFloat(d.Mix.MixesPerHour)
-	x.Statistics.Mix.OpsPerRun, x.Statistics.Mix.MixesPerHour = &k, &mph
-	if a := x.Statistics.Mix.Actual; a != nil {
-		v := xmlFloat(d.Mix.Actual.MixesPerHour)
-		a.MixesPerHour = &v
-	}
-	f := d.GCPerfP99
-	x.GCPerfP99 = xmlP99{Unit: f.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: xmlFloat(f.PerRun), Processed: xmlFloat(f.Processed),
-		Total: f.Total, MeanPerRun: f.MeanPerRun, Throughput: xmlFloat(f.Throughput), ThroughputMax: xmlFloat(f.ThroughputMax),
-		ThroughputMin: xmlFloat(f.ThroughputMin), Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve,
-		LatencyMax: f.LatencyMax}
-	for _, w := range f.Worst {
-		x.GCPerfP99.Worst = append(x.GCPerfP99.Worst, xmlWorst{Run: w.Run, Time: w.Time, Throughput: xmlFloat(w.Throughput),
-			GCCycles: w.GCCycles, STW: w.STW, AssistCPU: w.AssistCPU})
-	}
-	if h := d.Hiccup; h != nil {
-		x.Hiccup = &xmlHiccup{Interval: h.Interval, Count: h.Count, P50: h.P50, P90: h.P90, P99: h.P99,
-			P999: h.P999, P9999: h.P9999, Max: h.Max}
-	}
-	return x
+	x.statistics("mix", &d.Mix.Operation, x.attrs(&d.Mix))
+	x.end("statistics")
+	x.element("gcperfp99", d.GCPerfP99)
+	x.element("hiccup", d.Hiccup, "Histogram")
+	x.end("gcperf")
 }
 
-// runOps lists a run's operations in run order: runs[].ops when the
-// document has them, else, for a one-operation mix, the run itself.
-func runOps(d *Document, r *Run) []xmlRunOp {
-	if len(r.Ops) > 0 {
-		ops := make([]xmlRunOp, len(r.Ops))
-		for j, o := range r.Ops {
-			ops[j] = xmlRunOp{Order: j + 1, Start: o.Start, Response: o.Response, Runtime: o.Runtime,
-				Results: o.Results, Error: o.Error}
-			if o.Op >= 0 && o.Op < len(d.Operations) {
-				ops[j].Name = d.Operations[o.Op].Name
-			}
+// runs writes every run with its operations in run order: runs[].ops when
+// the document has them, else, for a one-operation mix, the run itself.
+// With several operations and no ops (-sample 1), the document does not
+// say which ran, and a run has no operation.
+func (x *xmlWriter) runs(d *Document) {
+	x.start("runs")
+	for _, r := range d.Runs {
+		x.start("run", slices.Concat([]xml.Attr{xmlAttr("number", r.Run)}, x.attrs(r, "Run", "GCDelta", "Error"))...)
+		if hasRunGC(d) {
+			x.element("gc", r.GCDelta)
 		}
-		return ops
+		for j, o := range r.Ops {
+			name := ""
+			if o.Op >= 0 && o.Op < len(d.Operations) {
+				name = d.Operations[o.Op].Name
+			}
+			x.runOp(j+1, name, o.Start, o.Response, o.Runtime, o.Results, o.Error)
+		}
+		if len(r.Ops) == 0 && len(d.Operations) == 1 {
+			failure := ""
+			if r.Errors > 0 {
+				failure = soleCategory(&d.Operations[0])
+			}
+			x.runOp(1, d.Operations[0].Name, r.Start, r.Response, r.Runtime, r.Results, failure)
+		}
+		x.end("run")
 	}
-	if len(d.Operations) != 1 {
-		// One operation per run drawn from several (-sample 1): the
-		// document does not say which ran.
-		return nil
+	x.end("runs")
+}
+
+// runOp writes one operation of a run: its 1-based order in the run, and
+// its failure's category when it failed.
+func (x *xmlWriter) runOp(order int, name string, start, response, runtime time.Duration, results int64, failure string) {
+	a := []xml.Attr{xmlAttr("order", order)}
+	if name != "" {
+		a = append(a, xmlAttr("name", name))
 	}
-	op := xmlRunOp{Order: 1, Name: d.Operations[0].Name, Start: r.Start, Response: r.Response,
-		Runtime: r.Runtime, Results: r.Results}
-	if r.Errors > 0 {
-		op.Error = soleCategory(&d.Operations[0])
+	a = append(a, xmlAttr("start_ns", start), xmlAttr("response_ns", response), xmlAttr("runtime_ns", runtime),
+		xmlAttr("results", results))
+	if failure != "" {
+		a = append(a, xmlAttr("error", failure))
 	}
-	return []xmlRunOp{op}
+	x.start("operation", a...)
+	x.end("operation")
 }
 
 // soleCategory names the failure of a one-operation run, which the document
@@ -469,39 +175,179 @@ func soleCategory(o *Operation) string {
 	return "unknown"
 }
 
-func opStats(o *Operation) xmlOpStats {
-	s := xmlOpStats{Name: o.Name, Params: o.Params, Unit: o.Unit, Runs: o.Runs, Results: o.Results,
-		AvgResults: xmlFloat(o.AvgResults), OpsPerSecond: xmlFloat(o.OpsPerSecond), OpsPerHour: xmlFloat(o.OpsPerHour),
-		Errors:  xmlErrors{Total: o.Errors.Total},
-		Runtime: newXMLDist(o.Runtime), Response: newXMLDist(o.Response)}
-	cats := make([]string, 0, len(o.Errors.ByCategory))
-	for c := range o.Errors.ByCategory {
-		cats = append(cats, c)
+// statistics writes the statistics of one operation or of the mix: attrs,
+// then the errors by category (in name order, with the first message), the
+// distributions and the multi-threaded figures, less the fields of Actual
+// that skip names.
+func (x *xmlWriter) statistics(name string, o *Operation, attrs []xml.Attr, skip ...string) {
+	x.start(name, attrs...)
+	x.start("errors", xmlAttr("total", o.Errors.Total))
+	for _, c := range slices.Sorted(maps.Keys(o.Errors.ByCategory)) {
+		a := []xml.Attr{xmlAttr("name", c), xmlAttr("count", o.Errors.ByCategory[c])}
+		if first := o.Errors.First[c]; first != "" {
+			a = append(a, xmlAttr("first", first))
+		}
+		x.start("category", a...)
+		x.end("category")
 	}
-	slices.Sort(cats)
-	for _, c := range cats {
-		s.Errors.Categories = append(s.Errors.Categories,
-			xmlCategory{Name: c, Count: o.Errors.ByCategory[c], First: o.Errors.First[c]})
-	}
-	if a := o.Actual; a != nil {
-		s.Actual = &xmlActual{Runtime: a.Runtime, Mean: a.Mean, OpsPerSecond: xmlFloat(a.OpsPerSecond),
-			OpsPerHour: xmlFloat(a.OpsPerHour)}
-	}
-	return s
+	x.end("errors")
+	x.element("runtime", o.Runtime)
+	x.element("response", o.Response)
+	x.element("actual", o.Actual, skip...)
+	x.end(name)
 }
 
-func newXMLHost(h env.Host) xmlHost {
-	return xmlHost{Hostname: h.Hostname, OS: h.OS, Platform: h.Platform, PlatformVersion: h.PlatformVersion,
-		Kernel: h.Kernel, Arch: h.Arch, Virtualization: h.Virtualization, UptimeSeconds: h.UptimeSeconds,
-		CPUModel: h.CPUModel, PhysicalCPUs: h.PhysicalCPUs, LogicalCPUs: h.LogicalCPUs, CPUMHz: xmlFloat(h.CPUMHz),
-		MemoryTotalBytes: h.MemoryTotalBytes, MemoryAvailableBytes: h.MemoryAvailableBytes,
-		Load1: xmlFloat(h.Load1), Load5: xmlFloat(h.Load5), Load15: xmlFloat(h.Load15)}
+// element writes v, a struct or a pointer to one, less the fields that skip
+// names: its scalar fields as attributes (attrs), then each of its
+// structs, pointers to structs and slices of structs as child elements
+// under its JSON key. A nil pointer writes nothing.
+func (x *xmlWriter) element(name string, v any, skip ...string) {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if !rv.IsValid() {
+		return
+	}
+	x.start(name, x.attrs(v, skip...)...)
+	for _, f := range xmlFields(rv, skip) {
+		switch t := f.v.Type(); {
+		case xmlScalar(t):
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+			for i := range f.v.Len() {
+				x.element(f.key, f.v.Index(i).Interface())
+			}
+		case t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+			x.element(f.key, f.v.Interface())
+		}
+	}
+	x.end(name)
 }
 
-func newXMLDist(x Distribution) xmlDist {
-	return xmlDist{Count: x.Count, Discarded: x.Discarded, Kept: x.Kept, Total: x.Total, Mean: x.Mean,
-		GeoMean: x.GeoMean, Min: x.Min, Max: x.Max, Variance: xmlFloat(x.Variance), StdDev: x.StdDev,
-		P50: x.P50, P90: x.P90, P99: x.P99, P999: x.P999, P9999: x.P9999, PMax: x.PMax}
+// attrs is the scalar fields of v, a struct or a pointer to one, less those
+// that skip names, as attributes in field order under their JSON keys: a
+// nil pointer is left out, and so is an empty string with omitempty; a
+// zero number is written.
+func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
+	var attrs []xml.Attr
+	for _, f := range xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip) {
+		if !xmlScalar(f.v.Type()) || f.v.Kind() == reflect.Pointer && f.v.IsNil() {
+			continue
+		}
+		fv := reflect.Indirect(f.v)
+		if f.omitEmpty && fv.Kind() == reflect.String && fv.Len() == 0 {
+			continue
+		}
+		s, err := xmlText(fv)
+		if err != nil && x.err == nil {
+			x.err = err
+		}
+		attrs = append(attrs, xml.Attr{Name: xml.Name{Local: f.key}, Value: s})
+	}
+	return attrs
+}
+
+// xmlAttr is an attribute whose value, a number or a string, xmlText
+// formats without fail.
+func xmlAttr(name string, v any) xml.Attr {
+	s, _ := xmlText(reflect.ValueOf(v))
+	return xml.Attr{Name: xml.Name{Local: name}, Value: s}
+}
+
+func (x *xmlWriter) start(name string, attrs ...xml.Attr) {
+	if x.err == nil {
+		x.err = x.enc.EncodeToken(xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs})
+	}
+}
+
+func (x *xmlWriter) end(name string) {
+	if x.err == nil {
+		x.err = x.enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: name}})
+	}
+}
+
+// text writes an element holding s.
+func (x *xmlWriter) text(name, s string) {
+	if x.err == nil {
+		x.err = x.enc.EncodeElement(s, xml.StartElement{Name: xml.Name{Local: name}})
+	}
+}
+
+// xmlField is a field of a document struct under its JSON key.
+type xmlField struct {
+	key       string
+	v         reflect.Value
+	omitEmpty bool
+}
+
+// xmlFields lists the exported fields of the struct v in order, less those
+// that skip names and those the JSON leaves out, with the fields of an
+// embedded struct in its place.
+func xmlFields(v reflect.Value, skip []string) []xmlField {
+	var fields []xmlField
+	for i := range v.NumField() {
+		sf, fv := v.Type().Field(i), v.Field(i)
+		key, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || key == "-" && opts == "" || slices.Contains(skip, sf.Name) {
+			continue
+		}
+		if sf.Anonymous && key == "" {
+			if fv = reflect.Indirect(fv); fv.Kind() == reflect.Struct {
+				fields = append(fields, xmlFields(fv, nil)...)
+			}
+			continue
+		}
+		if key == "" {
+			key = sf.Name
+		}
+		fields = append(fields, xmlField{key, fv, slices.Contains(strings.Split(opts, ","), "omitempty")})
+	}
+	return fields
+}
+
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+
+// xmlScalar reports whether a field of type t is an attribute: a number, a
+// boolean, a string, a list of strings, a value that marshals to text
+// (time.Time), or a pointer to one of them.
+func xmlScalar(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.String
+	}
+	return t.Implements(textMarshaler)
+}
+
+// xmlText is a scalar as an attribute's value. A number is written in
+// decimal, a float never with an exponent, so that it reads back exactly;
+// a list of strings is joined by spaces.
+func xmlText(v reflect.Value) (string, error) {
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		b, err := m.MarshalText()
+		return string(b), err
+	}
+	switch {
+	case v.Kind() == reflect.Bool:
+		return strconv.FormatBool(v.Bool()), nil
+	case v.CanInt():
+		return strconv.FormatInt(v.Int(), 10), nil
+	case v.CanUint():
+		return strconv.FormatUint(v.Uint(), 10), nil
+	case v.CanFloat():
+		return strconv.FormatFloat(v.Float(), 'f', -1, 64), nil
+	case v.Kind() == reflect.Slice:
+		s := make([]string, v.Len())
+		for i := range s {
+			s[i] = v.Index(i).String()
+		}
+		return strings.Join(s, " "), nil
+	}
+	return v.String(), nil
 }
 
 // gomemlimit is GOMEMLIMIT in bytes, "off" without a limit.
@@ -510,18 +356,4 @@ func gomemlimit(g env.Go) string {
 		return "off"
 	}
 	return csvInt(g.GOMEMLIMIT)
-}
-
-// xmlFloat is a float64 attribute written as a decimal number, never with
-// an exponent, and read back exactly.
-type xmlFloat float64
-
-func (f xmlFloat) MarshalText() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(f), 'f', -1, 64), nil
-}
-
-func (f *xmlFloat) UnmarshalText(b []byte) error {
-	v, err := strconv.ParseFloat(string(b), 64)
-	*f = xmlFloat(v)
-	return err
 }
