@@ -230,7 +230,7 @@ type xmlRun struct {
 	Ops      []xmlRunOp    `xml:"operation"`
 }
 
-// xmlRunGC is env.GCDelta with the JSON document's keys.
+// xmlRunGC is runstats.GCDelta with the JSON document's keys.
 type xmlRunGC struct {
 	Cycles       uint64        `xml:"gc_cycles,attr"`
 	Pauses       uint64        `xml:"stw_pauses,attr"`

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/runstats"
 )
 
 // Failure categories every benchmark knows. An operation's error may name a
@@ -133,10 +133,10 @@ type engine struct {
 	warmElapsed time.Duration
 	allocBytes  uint64
 	allocObjs   uint64
-	gcTotal     env.GCDelta
+	gcTotal     runstats.GCDelta
 	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
-	procBefore  env.Process
-	procAfter   env.Process
+	procBefore  runstats.Process
+	procAfter   runstats.Process
 	hiccup      *latency.Recorder
 	started     time.Time
 	interval    float64 // open loop (Config.Rate > 0): nanoseconds between scheduled starts
@@ -168,9 +168,9 @@ type worker struct {
 
 	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
 	// gcValid, and is the end of this goroutine's previous timed run.
-	gc      *env.GCSampler
-	gcPrev  *env.GCReading
-	gcCur   *env.GCReading
+	gc      *runstats.GCSampler
+	gcPrev  *runstats.GCReading
+	gcCur   *runstats.GCReading
 	gcValid bool
 }
 
@@ -237,7 +237,7 @@ func (e *engine) prepare() error {
 			w.live[i] = true
 		}
 		if e.cfg.GCStats == GCStatsRun {
-			w.gc = env.NewGCSampler()
+			w.gc = runstats.NewGCSampler()
 			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
 		}
 	}
@@ -269,13 +269,13 @@ func (e *engine) run() {
 
 	// The collector's counters (and the heap allocations within them) are
 	// read around the timed runs only; the process's, just outside that.
-	sampler := env.NewGCSampler()
+	sampler := runstats.NewGCSampler()
 	g0, g1 := sampler.NewReading(), sampler.NewReading()
 	var hiccups *hiccupMeter
 	if e.cfg.Hiccup > 0 {
 		hiccups = newHiccupMeter(e.cfg.Hiccup) // allocates: before the counters are read
 	}
-	e.procBefore, _ = env.ReadSelf()
+	e.procBefore, _ = runstats.ReadSelf()
 	sampler.Read(g0)
 	if hiccups != nil {
 		hiccups.start()
@@ -285,7 +285,7 @@ func (e *engine) run() {
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
 	sampler.Read(g1)
-	e.procAfter, _ = env.ReadSelf()
+	e.procAfter, _ = runstats.ReadSelf()
 	if hiccups != nil {
 		e.hiccup = hiccups.stop()
 	}

@@ -1,4 +1,4 @@
-package env
+package runstats
 
 import (
 	"fmt"
@@ -21,19 +21,19 @@ const userHZ = 100
 func ReadProcess(root string, pid int) (Process, error) {
 	pfs, err := procfs.NewFS(filepath.Join(root, "proc"))
 	if err != nil {
-		return Process{}, fmt.Errorf("env: process %d: %w", pid, err)
+		return Process{}, fmt.Errorf("runstats: process %d: %w", pid, err)
 	}
 	p, err := pfs.Proc(pid)
 	if err != nil {
-		return Process{}, fmt.Errorf("env: process %d: %w", pid, err)
+		return Process{}, fmt.Errorf("runstats: process %d: %w", pid, err)
 	}
 	stat, err := p.Stat()
 	if err != nil {
-		return Process{}, fmt.Errorf("env: process %d: %w", pid, err)
+		return Process{}, fmt.Errorf("runstats: process %d: %w", pid, err)
 	}
 	status, err := p.NewStatus()
 	if err != nil {
-		return Process{}, fmt.Errorf("env: process %d: %w", pid, err)
+		return Process{}, fmt.Errorf("runstats: process %d: %w", pid, err)
 	}
 	return processFrom(stat, status), nil
 }
@@ -62,4 +62,18 @@ func processFrom(stat procfs.ProcStat, status procfs.ProcStatus) Process {
 // ticks converts clock ticks to a duration.
 func ticks(n uint) time.Duration {
 	return time.Duration(n) * (time.Second / userHZ)
+}
+
+// Process is a reading of the process's own counters (procfs:
+// /proc/self/stat and /proc/self/status), taken before and after the timed
+// runs.
+type Process struct {
+	RSSBytes               uint64        `json:"rss_bytes"`
+	PeakRSSBytes           uint64        `json:"peak_rss_bytes"` // VmHWM
+	MinorFaults            uint64        `json:"minor_faults"`
+	MajorFaults            uint64        `json:"major_faults"`
+	VoluntaryCtxSwitches   uint64        `json:"voluntary_ctx_switches"`
+	InvoluntaryCtxSwitches uint64        `json:"involuntary_ctx_switches"`
+	UserCPU                time.Duration `json:"user_cpu_ns"`
+	SystemCPU              time.Duration `json:"system_cpu_ns"`
 }

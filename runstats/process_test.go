@@ -1,4 +1,4 @@
-package env
+package runstats
 
 import (
 	"os"
@@ -52,9 +52,9 @@ func TestReadProcessErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	noStatus := writeTree(t, "", map[string]string{"proc/4242/stat": string(stat)})
-	noStat := writeTree(t, "", map[string]string{"proc/4242/status": "Name:\tgcperf\n"})
-	badStat := writeTree(t, "", map[string]string{"proc/4242/stat": "4242 gcperf S\n", "proc/4242/status": "Name:\tgcperf\n"})
+	noStatus := writeTree(t, map[string]string{"proc/4242/stat": string(stat)})
+	noStat := writeTree(t, map[string]string{"proc/4242/status": "Name:\tgcperf\n"})
+	badStat := writeTree(t, map[string]string{"proc/4242/stat": "4242 gcperf S\n", "proc/4242/status": "Name:\tgcperf\n"})
 	tests := []struct {
 		root    string
 		pid     int
@@ -99,4 +99,33 @@ func TestProcessFrom(t *testing.T) {
 			t.Errorf("processFrom(%+v, %+v):\n got %+v\nwant %+v", tt.stat, tt.status, got, tt.want)
 		}
 	}
+}
+
+// TestReadSelf reads this test process's own counters from the live /proc:
+// the process itself, not the machine, as the collector tests do.
+func TestReadSelf(t *testing.T) {
+	p, err := ReadSelf()
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	if p.RSSBytes == 0 || p.PeakRSSBytes < p.RSSBytes/2 || p.MinorFaults == 0 {
+		t.Errorf("ReadSelf: %+v", p)
+	}
+}
+
+// writeTree makes a root under a temporary directory from files (path →
+// contents).
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
