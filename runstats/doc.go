@@ -15,7 +15,8 @@
 //
 //   - a [GCSampler] reads the collector's counters into [GCReading] values,
 //     and [GCSampler.Delta] gives what it did between two ([GCDelta]);
-//   - [ReadProcess] and [ReadSelf] read a process's counters ([Process]).
+//   - a [ProcessReader] reads a process's counters ([Process]) from /proc,
+//     and so do [ReadProcess] and [ReadSelf], once.
 //
 // # The collector
 //
@@ -32,13 +33,20 @@
 //
 // # Process
 //
-// ReadProcess(root, pid) reads root/proc/<pid>/stat and status with procfs:
-// RSSBytes is stat's rss in pages times the page size, MinorFaults and
-// MajorFaults are minflt and majflt, UserCPU and SystemCPU are utime and
-// stime in ticks of 1/100 s; PeakRSSBytes is VmHWM and the context switches
-// are voluntary_ctxt_switches and nonvoluntary_ctxt_switches of status.
-// ReadSelf reads the running process from the live /proc; it costs two small
-// file reads, to be taken around the timed runs, not inside them. Readers
-// take a root directory, as prometheus/procfs does ("/" for the live
-// machine), so tests read fixtures under testdata/.
+// A [ProcessReader] opens root/proc/<pid>/stat and root/proc/<pid>/status
+// once and keeps them open; each Read reads both again from the start into
+// a buffer it owns and parses them in place, so it allocates nothing after
+// NewProcessReader. RSSBytes is stat's rss in pages times the page size
+// (none when negative), MinorFaults and MajorFaults are minflt and majflt,
+// UserCPU and SystemCPU are utime and stime in ticks of 1/100 s; PeakRSSBytes
+// is status's VmHWM and the context switches are its
+// voluntary_ctxt_switches and nonvoluntary_ctxt_switches. The files are
+// parsed as prometheus/procfs parses them (a status line it cannot read
+// leaves its field 0), by functions of the bytes alone, because procfs's own
+// readers allocate at every call.
+//
+// [ReadProcess] opens, reads and closes, for a caller that reads once;
+// [ReadSelf] reads the running process from the live /proc. Readers take a
+// root directory, as prometheus/procfs does ("/" for the live machine), so
+// tests read fixtures under testdata/.
 package runstats
