@@ -1,15 +1,22 @@
 // Package runstats reads the counters a benchmark takes between its runs:
 // what the collector did (runtime/metrics) and the process's own RSS, page
-// faults, context switches and CPU time (/proc). It imports no other gcperf
-// package and no gopsutil, so the engine that reads it stays small.
+// faults, context switches and CPU time (/proc). Its readers allocate when
+// they are made and never when they read, so that reading them adds no
+// garbage to the heap a benchmark measures. It imports no other gcperf
+// package and no gopsutil: the engine that reads it stays small, and the
+// machine's description is package env's.
 //
 //	s := runstats.NewGCSampler()
 //	from, to := s.NewReading(), s.NewReading() // before the measured phase
+//	pr, err := runstats.NewProcessReader("/", os.Getpid()) // err: no /proc, not Linux
+//	var p0, p1 runstats.Process
+//	pr.Read(&p0)
 //	s.Read(from)
 //	work()
 //	s.Read(to) // no allocation
+//	pr.Read(&p1) // none either
 //	d := s.Delta(from, to)
-//	fmt.Println(d.Cycles, d.STW, d.AllocBytes)
+//	fmt.Println(d.Cycles, d.STW, d.AllocBytes, p1.MinorFaults-p0.MinorFaults)
 //
 // The main functions:
 //

@@ -17,9 +17,8 @@ import (
 // architecture Go supports).
 const userHZ = 100
 
-// Process is a reading of the process's own counters (procfs:
-// /proc/self/stat and /proc/self/status), taken before and after the timed
-// runs.
+// Process is a reading of a process's counters (/proc/<pid>/stat and
+// /proc/<pid>/status); gcperf takes one before and one after the timed runs.
 type Process struct {
 	RSSBytes               uint64        `json:"rss_bytes"`
 	PeakRSSBytes           uint64        `json:"peak_rss_bytes"` // VmHWM
