@@ -37,7 +37,6 @@ import (
 //	                                     without it
 //	proc/self -> <pid>                   a symlink, as in the real /proc
 //	proc/<pid>/cgroup                    the process's cgroup v2 path
-//	proc/<pid>/stat, proc/<pid>/status   ReadProcess
 //	sys/fs/cgroup/cgroup.controllers     cgroup v2 is mounted
 //	sys/fs/cgroup/<path>/{cpu.max,memory.max,memory.current}, and ancestors
 
@@ -219,13 +218,6 @@ func TestCaptureLive(t *testing.T) {
 	}
 	if e.Host.LogicalCPUs < 1 || e.Host.MemoryTotalBytes == 0 {
 		t.Errorf("live capture: %d logical CPUs, %d bytes of memory", e.Host.LogicalCPUs, e.Host.MemoryTotalBytes)
-	}
-	p, err := ReadSelf()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.RSSBytes == 0 {
-		t.Errorf("ReadSelf: %+v", p)
 	}
 }
 

@@ -1,19 +1,14 @@
 // Package env describes where a benchmark ran: the machine, its container
 // limits, the Go runtime's settings as the runtime itself reports them, the
-// build, the memory the machine (or its container) can give, and the
-// process's own counters; and it follows the collector, through
-// runtime/metrics, cheaply enough to be read between timed runs.
+// build, and the memory the machine (or its container) can give. It is read
+// once per benchmark, outside the measurement. The counters read between
+// runs (the collector, the process's RSS, page faults and context switches)
+// are in package [github.com/gcperf/gcperf/runstats], so that the engine
+// does not link gopsutil.
 //
 //	e, err := env.Capture(ctx, "/") // the live machine; err: the parts that failed
 //	fmt.Println(e.Host.CPUModel, e.Go.GOGCString(), e.Go.GOMEMLIMITString())
-//
-//	s := env.NewGCSampler()
-//	from, to := s.NewReading(), s.NewReading() // before the measured phase
-//	s.Read(from)
-//	work()
-//	s.Read(to) // no allocation
-//	d := s.Delta(from, to)
-//	fmt.Println(d.Cycles, d.STW, env.Bytes(int64(d.AllocBytes)))
+//	fmt.Println(env.Bytes(int64(e.Host.MemoryAvailableBytes)), "available")
 //
 // The main functions:
 //
@@ -23,9 +18,6 @@
 //   - [ReadMemory] says how much memory a benchmark can allocate ([Memory]),
 //     container limits included, so that a caller can refuse a run that
 //     cannot fit before it allocates;
-//   - [ReadProcess] and [ReadSelf] read a process's counters ([Process]);
-//   - a [GCSampler] reads the collector's counters into [GCReading] values,
-//     and [GCSampler.Delta] gives what it did between two ([GCDelta]);
 //   - [Bytes] and [HeapGoal] format sizes as GOMEMLIMIT spells them.
 //
 // Readers take a root directory, as prometheus/procfs does ("/" for the live
@@ -72,27 +64,4 @@
 // gopsutil detects the virtualization once per process and caches it
 // whatever root later calls pass: Capture reads it right only for the first
 // root a process captures (tests capture each fixture in a child process).
-//
-// # Process
-//
-// ReadProcess(root, pid) reads root/proc/<pid>/stat and status with procfs:
-// RSSBytes is stat's rss in pages times the page size, MinorFaults and
-// MajorFaults are minflt and majflt, UserCPU and SystemCPU are utime and
-// stime in ticks of 1/100 s; PeakRSSBytes is VmHWM and the context switches
-// are voluntary_ctxt_switches and nonvoluntary_ctxt_switches of status.
-// ReadSelf reads the running process from the live /proc; it costs two small
-// file reads, to be taken around the timed runs, not inside them.
-//
-// # The collector
-//
-// A GCSampler reads /gc/cycles/total, the heap's allocations, live bytes and
-// goal, the GC CPU classes and the stop-the-world pause histogram
-// (/sched/pauses/total/gc:seconds) from runtime/metrics. Its sample slice and
-// its readings are allocated once, so Read allocates nothing and costs about
-// 0.7µs: gcperf reads one between every two timed runs. A GCSampler is not
-// safe for concurrent use; give each goroutine its own. Pause durations come
-// from the histogram's buckets, so STW and the pause quantiles
-// ([GCSampler.PauseQuantile]) are within a bucket's width (up to a quarter)
-// of the truth; the CPU figures are the runtime's estimates, updated as each
-// cycle ends.
 package env

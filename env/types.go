@@ -1,7 +1,5 @@
 package env
 
-import "time"
-
 // Env is the environment a benchmark ran in: the machine, its container
 // limits, the Go runtime and the build. Capture fills it.
 type Env struct {
@@ -50,18 +48,4 @@ type Build struct {
 	VCSRevision string `json:"vcs_revision"` // vcs.revision, "" when not stamped
 	VCSTime     string `json:"vcs_time"`
 	VCSModified bool   `json:"vcs_modified"`
-}
-
-// Process is a reading of the process's own counters (procfs:
-// /proc/self/stat and /proc/self/status), taken before and after the timed
-// runs.
-type Process struct {
-	RSSBytes               uint64        `json:"rss_bytes"`
-	PeakRSSBytes           uint64        `json:"peak_rss_bytes"` // VmHWM
-	MinorFaults            uint64        `json:"minor_faults"`
-	MajorFaults            uint64        `json:"major_faults"`
-	VoluntaryCtxSwitches   uint64        `json:"voluntary_ctx_switches"`
-	InvoluntaryCtxSwitches uint64        `json:"involuntary_ctx_switches"`
-	UserCPU                time.Duration `json:"user_cpu_ns"`
-	SystemCPU              time.Duration `json:"system_cpu_ns"`
 }

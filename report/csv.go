@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/runstats"
 )
 
 // CSV writes the document in the shape of the SPARQL Query Benchmarker's
@@ -400,7 +400,7 @@ func (c *csvDoc) timing() {
 	c.row("Peak RSS Bytes", csvUint(p.PeakRSSBytes))
 	for _, x := range []struct {
 		when string
-		p    env.Process
+		p    runstats.Process
 	}{{"Before", p.Before}, {"After", p.After}} {
 		c.row("RSS Bytes "+x.when, csvUint(x.p.RSSBytes))
 		c.row("Minor Faults "+x.when, csvUint(x.p.MinorFaults))

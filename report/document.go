@@ -6,6 +6,7 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -130,7 +131,7 @@ type Tool struct {
 // Env is the environment of the measurement.
 type Env = env.Env
 
-// GC is what the collector did during the timed runs (env.GCDelta over
+// GC is what the collector did during the timed runs (runstats.GCDelta over
 // the whole timed phase, with the pause percentiles and rates).
 type GC struct {
 	Mode            string        `json:"mode"` // -gcstats: run or total
@@ -159,9 +160,9 @@ type GC struct {
 
 // Process holds the process's counters around the timed runs.
 type Process struct {
-	Before       env.Process `json:"before"`
-	After        env.Process `json:"after"`
-	PeakRSSBytes uint64      `json:"peak_rss_bytes"`
+	Before       runstats.Process `json:"before"`
+	After        runstats.Process `json:"after"`
+	PeakRSSBytes uint64           `json:"peak_rss_bytes"`
 }
 
 // Tail relates the worst runs to the collector.
@@ -313,7 +314,7 @@ type Run struct {
 	// What the collector did during the run (gc_cycles, stw_ns,
 	// alloc_bytes...): with -gcstats run only, absent otherwise, as nothing
 	// was measured per run.
-	*env.GCDelta
+	*runstats.GCDelta
 	// Error is the failure's category when the run is one operation of a
 	// one-operation mix (otherwise each of Ops says its own).
 	Error string `json:"error,omitempty"`

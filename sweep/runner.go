@@ -20,6 +20,7 @@ import (
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/runstats"
 )
 
 // ErrInterrupted is returned by Runner.Run when Stop was closed: the
@@ -364,7 +365,7 @@ wait:
 			}
 			// The peak (VmHWM), not the current RSS: a child may have grown
 			// past the cap and shrunk between two polls.
-			if pr, err := env.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
+			if pr, err := runstats.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
 				killed = fmt.Sprintf("exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
 				kill(cmd)
 			}

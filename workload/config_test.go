@@ -115,7 +115,7 @@ func TestOpsPerRun(t *testing.T) {
 
 // Footprint grows by one Execution per operation run and one RunRecord per
 // run: 3*48 + 176 bytes per run for a mix of 3 on 64-bit platforms (a
-// RunRecord is 64 bytes of its own and a 112-byte env.GCDelta).
+// RunRecord is 64 bytes of its own and a 112-byte runstats.GCDelta).
 func TestFootprint(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes hand-computed for 64-bit platforms")

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
-	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/runstats"
 )
 
 // Failure categories every benchmark knows. An operation's error may name a
@@ -134,10 +135,10 @@ type engine struct {
 	warmElapsed time.Duration
 	allocBytes  uint64
 	allocObjs   uint64
-	gcTotal     env.GCDelta
+	gcTotal     runstats.GCDelta
 	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
-	procBefore  env.Process
-	procAfter   env.Process
+	procBefore  runstats.Process
+	procAfter   runstats.Process
 	hiccup      *latency.Recorder
 	started     time.Time
 	interval    float64 // open loop (Config.Rate > 0): nanoseconds between scheduled starts
@@ -169,9 +170,9 @@ type worker struct {
 
 	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
 	// gcValid, and is the end of this goroutine's previous timed run.
-	gc      *env.GCSampler
-	gcPrev  *env.GCReading
-	gcCur   *env.GCReading
+	gc      *runstats.GCSampler
+	gcPrev  *runstats.GCReading
+	gcCur   *runstats.GCReading
 	gcValid bool
 }
 
@@ -238,7 +239,7 @@ func (e *engine) prepare() error {
 			w.live[i] = true
 		}
 		if e.cfg.GCStats == GCStatsRun {
-			w.gc = env.NewGCSampler()
+			w.gc = runstats.NewGCSampler()
 			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
 		}
 	}
@@ -270,13 +271,18 @@ func (e *engine) run() {
 
 	// The collector's counters (and the heap allocations within them) are
 	// read around the timed runs only; the process's, just outside that.
-	sampler := env.NewGCSampler()
+	// Both readers allocate here, and never when they read. Without /proc
+	// (not Linux) the process's counters stay zero.
+	sampler := runstats.NewGCSampler()
 	g0, g1 := sampler.NewReading(), sampler.NewReading()
+	procs, procErr := runstats.NewProcessReader("/", os.Getpid())
 	var hiccups *hiccupMeter
 	if e.cfg.Hiccup > 0 {
 		hiccups = newHiccupMeter(e.cfg.Hiccup) // allocates: before the counters are read
 	}
-	e.procBefore, _ = env.ReadSelf()
+	if procErr == nil {
+		_ = procs.Read(&e.procBefore)
+	}
 	sampler.Read(g0)
 	if hiccups != nil {
 		hiccups.start()
@@ -286,7 +292,10 @@ func (e *engine) run() {
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
 	sampler.Read(g1)
-	e.procAfter, _ = env.ReadSelf()
+	if procErr == nil {
+		_ = procs.Read(&e.procAfter)
+		procs.Close()
+	}
 	if hiccups != nil {
 		e.hiccup = hiccups.stop()
 	}

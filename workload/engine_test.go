@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -952,5 +953,30 @@ func TestMixActualCoversSuccessfulRuns(t *testing.T) {
 	}
 	if a == nil || a.Runtime != want || a.Mean != want/time.Duration(ok) {
 		t.Errorf("actual %+v; want runtime %v over the %d successful runs, mean %v", a, want, ok, want/time.Duration(ok))
+	}
+}
+
+// The process's counters are read just before and just after the timed
+// runs: pages first touched inside them are minor faults between the two.
+func TestProcessCountersAroundTimedRuns(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc:", err)
+	}
+	var keep [][]byte
+	touch := &fnOp{name: "touch", fn: func(context.Context, *workload.Probe, int64) error {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		keep = append(keep, b)
+		return nil
+	}}
+	res, err := workload.Run(t.Context(), testConfig(8), workload.Mix{touch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := res.ProcessBefore, res.ProcessAfter
+	if b.RSSBytes == 0 || a.MinorFaults < b.MinorFaults+8 || a.PeakRSSBytes < b.PeakRSSBytes || a.UserCPU < b.UserCPU {
+		t.Errorf("%dMiB touched in the timed runs:\nbefore %+v\n after %+v", len(keep), b, a)
 	}
 }

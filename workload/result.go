@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/runstats"
 )
 
 // An Execution is one timed execution of an operation.
@@ -39,7 +39,7 @@ type RunRecord struct {
 	// same goroutine (or the start of the timed runs) to the end of this
 	// one, read outside the timed region (Config.GCStats "run" only). With
 	// several threads it includes what the collector did for all of them.
-	GC   env.GCDelta
+	GC   runstats.GCDelta
 	done bool
 }
 
@@ -111,7 +111,7 @@ type Result struct {
 
 	// The process's counters just before and just after the timed runs
 	// (procfs); zero when they could not be read.
-	ProcessBefore, ProcessAfter env.Process
+	ProcessBefore, ProcessAfter runstats.Process
 
 	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
 	Halted      string // why a halt policy stopped the benchmark, if one did
@@ -141,7 +141,7 @@ func (r *Result) Complete() bool {
 // GCSummary is what the collector did during the timed runs, from
 // runtime/metrics read just before the first and just after the last.
 type GCSummary struct {
-	env.GCDelta
+	runstats.GCDelta
 	PauseP50, PauseP90, PauseP99, PauseP999 time.Duration // of the stop-the-world pauses, bucket upper bounds
 	CPUFraction                             float64       // GC CPU time / all CPU time of the process (runtime estimates)
 	AllocRate                               float64       // bytes allocated per second of the timed runs
