@@ -61,6 +61,8 @@ FUZZ_TARGETS := \
 	./workload/mixfile:FuzzParseMixFile \
 	./env:FuzzParseCgroupValue \
 	./env:FuzzParseCPUMax \
+	./runstats:FuzzParseStat \
+	./runstats:FuzzParseStatus \
 	./internal/quote:FuzzClip \
 	./cmd/gcperf:FuzzParseRate \
 	./cmd/gcperf:FuzzParsePercent
