@@ -47,10 +47,10 @@ func TestHiccupSeesStall(t *testing.T) {
 // TestHiccupNoStall: with the operations sleeping instead, nothing keeps
 // the meter from waking on time. On the fake clock of a bubble, where
 // sleeps wake exactly on time, every wake-up is recorded as zero lateness,
-// and there is one a 7ms interval in the 150ms of five runs of 30ms (the
-// last at 147ms: no wake-up is due when the runs end and the meter stops).
-// (On the real clock the machine may take the CPU away at any time: what
-// the meter sees there is the machine's, not the meter's.)
+// and there is one every 7ms in the 150ms of five runs of 30ms: 21, the
+// last at 147ms (none is due when the runs end and the meter stops). On
+// the real clock the machine may take the CPU away at any time: what the
+// meter sees there is the machine's doing, not the meter's.
 func TestHiccupNoStall(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
 		sleepy := &fnOp{name: "sleepy", fn: func(context.Context, *workload.Probe, int64) error {
