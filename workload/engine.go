@@ -471,10 +471,13 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 // Each goroutine learns how late its sleeps wake (worker.slack) and spins
 // for that long, at least minSpin and at most maxSpin: spinning costs CPU,
 // waking late would be counted against the system measured.
-const (
-	minSpin = 100 * time.Microsecond
-	maxSpin = 2 * time.Millisecond
-)
+const maxSpin = 2 * time.Millisecond
+
+// minSpin is a variable only so that tests can set it to zero (see
+// export_test.go): in a testing/synctest bubble the clock stands still
+// while a goroutine spins, so the spin would never end, and sleeps wake
+// exactly on time, leaving the spin nothing to make up.
+var minSpin = 100 * time.Microsecond
 
 // waitUntil returns at t, or at once when t has passed (the schedule is
 // behind), sleeping until worker.slack before t and spinning on the

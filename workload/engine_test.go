@@ -180,13 +180,12 @@ func TestFailureCategories(t *testing.T) {
 			},
 		},
 		{
-			// A timeout far above what a descheduled no-op can take on a
-			// loaded machine, and a spin far above the timeout.
-			name: "spin past the timeout ignoring the context", timeout: 50 * time.Millisecond, cat: workload.CategoryTimeout,
+			// time.Sleep does not look at the context.
+			name: "sleep past the timeout ignoring the context", timeout: 50 * time.Millisecond, cat: workload.CategoryTimeout,
 			failures: 3, msg: "without noticing its context",
 			fn: func(_ context.Context, _ *workload.Probe, n int64) error {
 				if n%2 == 1 {
-					spinIgnoringCtx(150 * time.Millisecond)
+					time.Sleep(150 * time.Millisecond)
 				}
 				return nil
 			},
@@ -210,58 +209,62 @@ func TestFailureCategories(t *testing.T) {
 			},
 		},
 	}
+	// In a bubble: on the real clock, a no-op descheduled for 2ms would
+	// count as a timeout.
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			op := &fnOp{name: "op", fn: tt.fn}
-			cfg := testConfig(6)
-			cfg.Timeout = tt.timeout
-			res := mustRun(t, cfg, workload.Mix{op, named("ok")})
-			if len(res.Runs) != 6 || !res.Complete() {
-				t.Fatalf("%d runs, complete %v: a failure must not stop the benchmark", len(res.Runs), res.Complete())
-			}
-			s := res.Operations[0].Stats
-			if s.Runs != 6 || s.Errors != tt.failures || s.ErrorsByCategory[tt.cat] != tt.failures || len(s.ErrorsByCategory) != 1 {
-				t.Errorf("Runs %d, Errors %d, ErrorsByCategory %v; want 6, %d, map[%s:%d]", s.Runs, s.Errors, s.ErrorsByCategory, tt.failures, tt.cat, tt.failures)
-			}
-			if ok := 6 - tt.failures; s.Runtime.Count != ok || s.Response.Count != ok || res.Operations[0].Runtime.Count() != ok {
-				t.Errorf("Runtime.Count %d, Response.Count %d, recorder %d; want the %d successful executions",
-					s.Runtime.Count, s.Response.Count, res.Operations[0].Runtime.Count(), ok)
-			}
-			if msg := res.Operations[0].FirstError[tt.cat]; !strings.Contains(msg, tt.msg) {
-				t.Errorf("FirstError[%q] = %q, want it to contain %q", tt.cat, msg, tt.msg)
-			}
-			if fe := res.Operations[1].FirstError; fe != nil || res.Operations[1].Stats.Errors != 0 {
-				t.Errorf("the other operation has FirstError %v, %d errors", fe, res.Operations[1].Stats.Errors)
-			}
-			ms := res.Mix.Stats
-			if ms.Runs != 6 || ms.Errors != tt.failures || ms.ErrorsByCategory[tt.cat] != tt.failures {
-				t.Errorf("mix: Runs %d, Errors %d, ErrorsByCategory %v; want 6, %d runs failed", ms.Runs, ms.Errors, ms.ErrorsByCategory, tt.failures)
-			}
-			if ms.Runtime.Count != 6-tt.failures || res.Mix.Runtime.Count() != 6-tt.failures || res.Mix.Response.Count() != 6-tt.failures {
-				t.Errorf("mix: Runtime.Count %d, recorders %d, %d; want %d runs without failure",
-					ms.Runtime.Count, res.Mix.Runtime.Count(), res.Mix.Response.Count(), 6-tt.failures)
-			}
-			var failedExecs, failedRuns int
-			for _, r := range res.Runs {
-				failedExecs += r.Errors
-				if r.Errors > 0 {
-					failedRuns++
+			inBubble(t, func(t *testing.T) {
+				op := &fnOp{name: "op", fn: tt.fn}
+				cfg := testConfig(6)
+				cfg.Timeout = tt.timeout
+				res := mustRun(t, cfg, workload.Mix{op, named("ok")})
+				if len(res.Runs) != 6 || !res.Complete() {
+					t.Fatalf("%d runs, complete %v: a failure must not stop the benchmark", len(res.Runs), res.Complete())
 				}
-			}
-			if failedExecs != int(tt.failures) || failedRuns != int(tt.failures) {
-				t.Errorf("runs record %d failed executions in %d runs, want %d", failedExecs, failedRuns, tt.failures)
-			}
-			for _, x := range res.Executions {
-				if x.Failed() && res.Categories[x.Category] != tt.cat {
-					t.Errorf("execution %+v failed as %q", x, res.Categories[x.Category])
+				s := res.Operations[0].Stats
+				if s.Runs != 6 || s.Errors != tt.failures || s.ErrorsByCategory[tt.cat] != tt.failures || len(s.ErrorsByCategory) != 1 {
+					t.Errorf("Runs %d, Errors %d, ErrorsByCategory %v; want 6, %d, map[%s:%d]", s.Runs, s.Errors, s.ErrorsByCategory, tt.failures, tt.cat, tt.failures)
 				}
-				if x.Failed() && x.Op != 0 {
-					t.Errorf("execution %+v of the other operation failed", x)
+				if ok := 6 - tt.failures; s.Runtime.Count != ok || s.Response.Count != ok || res.Operations[0].Runtime.Count() != ok {
+					t.Errorf("Runtime.Count %d, Response.Count %d, recorder %d; want the %d successful executions",
+						s.Runtime.Count, s.Response.Count, res.Operations[0].Runtime.Count(), ok)
 				}
-			}
-			if res.Categories[0] != "" {
-				t.Errorf("Categories[0] = %q, want \"\" (success)", res.Categories[0])
-			}
+				if msg := res.Operations[0].FirstError[tt.cat]; !strings.Contains(msg, tt.msg) {
+					t.Errorf("FirstError[%q] = %q, want it to contain %q", tt.cat, msg, tt.msg)
+				}
+				if fe := res.Operations[1].FirstError; fe != nil || res.Operations[1].Stats.Errors != 0 {
+					t.Errorf("the other operation has FirstError %v, %d errors", fe, res.Operations[1].Stats.Errors)
+				}
+				ms := res.Mix.Stats
+				if ms.Runs != 6 || ms.Errors != tt.failures || ms.ErrorsByCategory[tt.cat] != tt.failures {
+					t.Errorf("mix: Runs %d, Errors %d, ErrorsByCategory %v; want 6, %d runs failed", ms.Runs, ms.Errors, ms.ErrorsByCategory, tt.failures)
+				}
+				if ms.Runtime.Count != 6-tt.failures || res.Mix.Runtime.Count() != 6-tt.failures || res.Mix.Response.Count() != 6-tt.failures {
+					t.Errorf("mix: Runtime.Count %d, recorders %d, %d; want %d runs without failure",
+						ms.Runtime.Count, res.Mix.Runtime.Count(), res.Mix.Response.Count(), 6-tt.failures)
+				}
+				var failedExecs, failedRuns int
+				for _, r := range res.Runs {
+					failedExecs += r.Errors
+					if r.Errors > 0 {
+						failedRuns++
+					}
+				}
+				if failedExecs != int(tt.failures) || failedRuns != int(tt.failures) {
+					t.Errorf("runs record %d failed executions in %d runs, want %d", failedExecs, failedRuns, tt.failures)
+				}
+				for _, x := range res.Executions {
+					if x.Failed() && res.Categories[x.Category] != tt.cat {
+						t.Errorf("execution %+v failed as %q", x, res.Categories[x.Category])
+					}
+					if x.Failed() && x.Op != 0 {
+						t.Errorf("execution %+v of the other operation failed", x)
+					}
+				}
+				if res.Categories[0] != "" {
+					t.Errorf("Categories[0] = %q, want \"\" (success)", res.Categories[0])
+				}
+			})
 		})
 	}
 }
@@ -336,44 +339,46 @@ func TestInterrupt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancelCause(t.Context())
-			defer cancel(nil)
-			started := make(chan struct{})
-			var once sync.Once
-			op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
-				once.Do(func() { close(started) })
-				return sleepCtx(ctx, time.Hour)
-			}}
-			go func() {
-				<-started
-				time.Sleep(time.Millisecond)
-				cancel(tt.cause)
-			}()
-			cfg := testConfig(5)
-			cfg.Timeout = tt.timeout
-			res := runWithin(t, 10*time.Second, func() *workload.Result {
-				res, _ := workload.Run(ctx, cfg, workload.Mix{op, named("next")})
-				return res
+			inBubble(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancelCause(t.Context())
+				defer cancel(nil)
+				started := make(chan struct{})
+				var once sync.Once
+				op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
+					once.Do(func() { close(started) })
+					return sleepCtx(ctx, time.Hour)
+				}}
+				go func() {
+					<-started
+					time.Sleep(time.Millisecond)
+					cancel(tt.cause)
+				}()
+				cfg := testConfig(5)
+				cfg.Timeout = tt.timeout
+				res := runWithin(t, 10*time.Second, func() *workload.Result {
+					res, _ := workload.Run(ctx, cfg, workload.Mix{op, named("next")})
+					return res
+				})
+				if res == nil {
+					t.Fatal("Run failed")
+				}
+				if !res.Interrupted || res.Complete() {
+					t.Errorf("Interrupted %v, Complete %v; want true, false", res.Interrupted, res.Complete())
+				}
+				if len(res.Runs) != 1 {
+					t.Fatalf("%d runs recorded, want the 1 in progress", len(res.Runs))
+				}
+				s := res.Operations[0].Stats
+				if s.ErrorsByCategory[workload.CategoryInterrupt] != 1 || s.Errors != 1 {
+					t.Errorf("ErrorsByCategory %v, want interrupt: 1 (first error %v)", s.ErrorsByCategory, res.Operations[0].FirstError)
+				}
+				if res.Operations[0].FirstError[workload.CategoryInterrupt] == "" {
+					t.Errorf("no first interrupt message: %v", res.Operations[0].FirstError)
+				}
+				if res.Mix.Stats.Errors != 1 || res.Mix.Stats.ErrorsByCategory[workload.CategoryInterrupt] != 1 {
+					t.Errorf("mix: Errors %d, ErrorsByCategory %v", res.Mix.Stats.Errors, res.Mix.Stats.ErrorsByCategory)
+				}
 			})
-			if res == nil {
-				t.Fatal("Run failed")
-			}
-			if !res.Interrupted || res.Complete() {
-				t.Errorf("Interrupted %v, Complete %v; want true, false", res.Interrupted, res.Complete())
-			}
-			if len(res.Runs) != 1 {
-				t.Fatalf("%d runs recorded, want the 1 in progress", len(res.Runs))
-			}
-			s := res.Operations[0].Stats
-			if s.ErrorsByCategory[workload.CategoryInterrupt] != 1 || s.Errors != 1 {
-				t.Errorf("ErrorsByCategory %v, want interrupt: 1 (first error %v)", s.ErrorsByCategory, res.Operations[0].FirstError)
-			}
-			if res.Operations[0].FirstError[workload.CategoryInterrupt] == "" {
-				t.Errorf("no first interrupt message: %v", res.Operations[0].FirstError)
-			}
-			if res.Mix.Stats.Errors != 1 || res.Mix.Stats.ErrorsByCategory[workload.CategoryInterrupt] != 1 {
-				t.Errorf("mix: Errors %d, ErrorsByCategory %v", res.Mix.Stats.Errors, res.Mix.Stats.ErrorsByCategory)
-			}
 		})
 	}
 }
@@ -424,35 +429,39 @@ func TestHalt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d-%s", tt.policy, tt.kind), func(t *testing.T) {
-			op := &fnOp{name: "op", fn: failOnThird(tt.kind)}
-			cfg := testConfig(8)
-			cfg.Halt, cfg.Timeout = tt.policy, 2*time.Millisecond
-			if tt.kind != "timeout" {
-				cfg.Timeout = time.Minute
-			}
-			res := mustRun(t, cfg, workload.Mix{op})
-			if !tt.halts {
-				if len(res.Runs) != 8 || res.Halted != "" || !res.Complete() {
-					t.Errorf("%d runs, Halted %q, Complete %v; want 8 runs, no halt", len(res.Runs), res.Halted, res.Complete())
+			// In a bubble: on the real clock, a no-op descheduled for
+			// 2ms would time out.
+			inBubble(t, func(t *testing.T) {
+				op := &fnOp{name: "op", fn: failOnThird(tt.kind)}
+				cfg := testConfig(8)
+				cfg.Halt, cfg.Timeout = tt.policy, 2*time.Millisecond
+				if tt.kind != "timeout" {
+					cfg.Timeout = time.Minute
 				}
-				if res.Operations[0].Stats.Errors != 1 {
-					t.Errorf("%d errors, want 1", res.Operations[0].Stats.Errors)
+				res := mustRun(t, cfg, workload.Mix{op})
+				if !tt.halts {
+					if len(res.Runs) != 8 || res.Halted != "" || !res.Complete() {
+						t.Errorf("%d runs, Halted %q, Complete %v; want 8 runs, no halt", len(res.Runs), res.Halted, res.Complete())
+					}
+					if res.Operations[0].Stats.Errors != 1 {
+						t.Errorf("%d errors, want 1", res.Operations[0].Stats.Errors)
+					}
+					return
 				}
-				return
-			}
-			if len(res.Runs) != 3 || res.Complete() || res.Interrupted {
-				t.Errorf("%d runs, Complete %v, Interrupted %v; want the 3 runs up to the failure, incomplete, not interrupted",
-					len(res.Runs), res.Complete(), res.Interrupted)
-			}
-			if !strings.Contains(res.Halted, tt.kind) || !strings.Contains(res.Halted, "run 3") {
-				t.Errorf("Halted = %q, want it to name %s and run 3", res.Halted, tt.kind)
-			}
-			if n := op.calls.Load(); n != 3 {
-				t.Errorf("the operation ran %d times after halting at call 3", n)
-			}
-			if s := res.Mix.Stats; s.Runs != 3 || s.Errors != 1 || s.Runtime.Count != 2 {
-				t.Errorf("mix: Runs %d, Errors %d, Runtime.Count %d; want 3, 1, 2", s.Runs, s.Errors, s.Runtime.Count)
-			}
+				if len(res.Runs) != 3 || res.Complete() || res.Interrupted {
+					t.Errorf("%d runs, Complete %v, Interrupted %v; want the 3 runs up to the failure, incomplete, not interrupted",
+						len(res.Runs), res.Complete(), res.Interrupted)
+				}
+				if !strings.Contains(res.Halted, tt.kind) || !strings.Contains(res.Halted, "run 3") {
+					t.Errorf("Halted = %q, want it to name %s and run 3", res.Halted, tt.kind)
+				}
+				if n := op.calls.Load(); n != 3 {
+					t.Errorf("the operation ran %d times after halting at call 3", n)
+				}
+				if s := res.Mix.Stats; s.Runs != 3 || s.Errors != 1 || s.Runtime.Count != 2 {
+					t.Errorf("mix: Runs %d, Errors %d, Runtime.Count %d; want 3, 1, 2", s.Runs, s.Errors, s.Runtime.Count)
+				}
+			})
 		})
 	}
 }
@@ -578,59 +587,63 @@ func checkStopped(t *testing.T, res *workload.Result, lo, hi int) {
 	}
 }
 
+// On the fake clock of a bubble, every thread takes a run at once (the
+// clock moves on only when all of them wait), and the runs' sleeps overlap
+// exactly.
 func TestThreads(t *testing.T) {
-	var mu sync.Mutex
-	seen := map[int]int{}
-	obs := observerFuncs{runEnd: func(ph workload.Phase, run int, r *workload.RunRecord) {
-		if ph == workload.Timed {
-			mu.Lock()
-			seen[run]++
-			mu.Unlock()
+	inBubble(t, func(t *testing.T) {
+		var mu sync.Mutex
+		seen := map[int]int{}
+		obs := observerFuncs{runEnd: func(ph workload.Phase, run int, r *workload.RunRecord) {
+			if ph == workload.Timed {
+				mu.Lock()
+				seen[run]++
+				mu.Unlock()
+			}
+		}}
+		op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
+			return sleepCtx(ctx, 3*time.Millisecond)
+		}}
+		cfg := testConfig(40)
+		cfg.Threads, cfg.Warmups = 4, 4
+		res := mustRun(t, cfg, workload.Mix{op}, obs)
+		if len(res.Runs) != 40 {
+			t.Fatalf("%d runs, want 40", len(res.Runs))
 		}
-	}}
-	op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
-		return sleepCtx(ctx, 3*time.Millisecond)
-	}}
-	cfg := testConfig(40)
-	cfg.Threads, cfg.Warmups = 4, 4
-	res := mustRun(t, cfg, workload.Mix{op}, obs)
-	if len(res.Runs) != 40 {
-		t.Fatalf("%d runs, want 40", len(res.Runs))
-	}
-	threads := map[int]bool{}
-	for i, r := range res.Runs {
-		if r.Run != i+1 || seen[r.Run] != 1 {
-			t.Errorf("Runs[%d].Run = %d, seen %d times by the observer", i, r.Run, seen[r.Run])
+		threads := map[int]bool{}
+		for i, r := range res.Runs {
+			if r.Run != i+1 || seen[r.Run] != 1 {
+				t.Errorf("Runs[%d].Run = %d, seen %d times by the observer", i, r.Run, seen[r.Run])
+			}
+			if r.Thread < 0 || r.Thread >= 4 {
+				t.Errorf("run %d on thread %d", r.Run, r.Thread)
+			}
+			threads[r.Thread] = true
+			if x := res.Executions[i]; int(x.Thread) != r.Thread || int(x.Run) != i {
+				t.Errorf("execution %+v of run %d on thread %d", x, r.Run, r.Thread)
+			}
 		}
-		if r.Thread < 0 || r.Thread >= 4 {
-			t.Errorf("run %d on thread %d", r.Run, r.Thread)
+		if len(threads) != 4 {
+			t.Errorf("40 runs of 3ms ran on %d of 4 threads", len(threads))
 		}
-		threads[r.Thread] = true
-		if x := res.Executions[i]; int(x.Thread) != r.Thread || int(x.Run) != i {
-			t.Errorf("execution %+v of run %d on thread %d", x, r.Run, r.Thread)
+		ms := res.Mix.Stats
+		if ms.ActualRuntime == nil || res.Operations[0].Stats.ActualRuntime == nil {
+			t.Fatalf("no ActualRuntime with 4 threads")
 		}
-	}
-	if len(threads) < 2 {
-		t.Errorf("all 40 runs of 3ms ran on one of 4 threads")
-	}
-	ms := res.Mix.Stats
-	if ms.ActualRuntime == nil || res.Operations[0].Stats.ActualRuntime == nil {
-		t.Fatalf("no ActualRuntime with 4 threads")
-	}
-	// Sleeps overlap: the wall time they cover is about a quarter of their sum.
-	ratio := float64(ms.ActualRuntime.Runtime) / float64(ms.Runtime.Total)
-	if ratio < 0.1 || ratio > 0.5 {
-		t.Errorf("actual runtime %v over summed runtime %v = %.2f, want about 0.25", ms.ActualRuntime.Runtime, ms.Runtime.Total, ratio)
-	}
-	if ms.Runtime.Kept != 40 {
-		t.Errorf("mix runtime kept %d runs, want 40", ms.Runtime.Kept)
-	}
+		// Sleeps overlap: the time they cover is a quarter of their sum.
+		if ms.ActualRuntime.Runtime != 30*time.Millisecond || ms.Runtime.Total != 120*time.Millisecond {
+			t.Errorf("actual runtime %v, summed runtime %v; want 30ms, 120ms", ms.ActualRuntime.Runtime, ms.Runtime.Total)
+		}
+		if ms.Runtime.Kept != 40 {
+			t.Errorf("mix runtime kept %d runs, want 40", ms.Runtime.Kept)
+		}
 
-	cfg.Threads = 1
-	res = mustRun(t, cfg, workload.Mix{named("noop")})
-	if res.Mix.Stats.ActualRuntime != nil || res.Operations[0].Stats.ActualRuntime != nil {
-		t.Errorf("ActualRuntime set with 1 thread")
-	}
+		cfg.Threads = 1
+		res = mustRun(t, cfg, workload.Mix{named("noop")})
+		if res.Mix.Stats.ActualRuntime != nil || res.Operations[0].Stats.ActualRuntime != nil {
+			t.Errorf("ActualRuntime set with 1 thread")
+		}
+	})
 }
 
 // cloneOp counts its clones, setups and teardowns, and checks that no
@@ -772,23 +785,26 @@ func (beginObserver) RunStart(workload.Phase, int)                    {}
 func (beginObserver) RunEnd(workload.Phase, int, *workload.RunRecord) {}
 
 // Outliers are dropped from the mean-based statistics.
+// In a bubble, the other runs take no time at all.
 func TestOutliers(t *testing.T) {
-	op := &fnOp{name: "op", fn: func(_ context.Context, _ *workload.Probe, n int64) error {
-		if n == 3 {
-			spinIgnoringCtx(20 * time.Millisecond)
+	inBubble(t, func(t *testing.T) {
+		op := &fnOp{name: "op", fn: func(_ context.Context, _ *workload.Probe, n int64) error {
+			if n == 3 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			return nil
+		}}
+		cfg := testConfig(9)
+		cfg.Outliers = 2
+		res := mustRun(t, cfg, workload.Mix{op})
+		s := res.Mix.Stats.Runtime
+		if s.Count != 9 || s.Discarded != 2 || s.Kept != 5 {
+			t.Errorf("Count %d, Discarded %d, Kept %d; want 9, 2, 5", s.Count, s.Discarded, s.Kept)
 		}
-		return nil
-	}}
-	cfg := testConfig(9)
-	cfg.Outliers = 2
-	res := mustRun(t, cfg, workload.Mix{op})
-	s := res.Mix.Stats.Runtime
-	if s.Count != 9 || s.Discarded != 2 || s.Kept != 5 {
-		t.Errorf("Count %d, Discarded %d, Kept %d; want 9, 2, 5", s.Count, s.Discarded, s.Kept)
-	}
-	if s.Max >= 20*time.Millisecond || s.Percentiles.Max < 20*time.Millisecond {
-		t.Errorf("kept max %v, percentile max %v: the 20ms run must be dropped from the first only", s.Max, s.Percentiles.Max)
-	}
+		if s.Max != 0 || s.Percentiles.Max != 20*time.Millisecond {
+			t.Errorf("kept max %v, percentile max %v: the 20ms run must be dropped from the first only", s.Max, s.Percentiles.Max)
+		}
+	})
 }
 
 // TestInterruptByDeadline: when the caller's own context reaches its
@@ -796,24 +812,26 @@ func TestOutliers(t *testing.T) {
 // with a per-operation timeout set.
 func TestInterruptByDeadline(t *testing.T) {
 	for _, timeout := range []time.Duration{0, time.Hour} {
-		// Long enough that the first timed run has started on a loaded
-		// machine; the operation blocks until the deadline.
-		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-		defer cancel()
-		op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
-			return sleepCtx(ctx, time.Hour)
-		}}
-		cfg := testConfig(5)
-		cfg.Timeout = timeout
-		res := runWithin(t, 10*time.Second, func() *workload.Result {
-			res, _ := workload.Run(ctx, cfg, workload.Mix{op})
-			return res
+		inBubble(t, func(t *testing.T) {
+			// On the fake clock, the first timed run starts at 0 and its
+			// operation blocks until the deadline.
+			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+			defer cancel()
+			op := &fnOp{name: "sleep", fn: func(ctx context.Context, _ *workload.Probe, _ int64) error {
+				return sleepCtx(ctx, time.Hour)
+			}}
+			cfg := testConfig(5)
+			cfg.Timeout = timeout
+			res := runWithin(t, 10*time.Second, func() *workload.Result {
+				res, _ := workload.Run(ctx, cfg, workload.Mix{op})
+				return res
+			})
+			s := res.Operations[0].Stats
+			if !res.Interrupted || s.ErrorsByCategory[workload.CategoryInterrupt] != 1 || s.Errors != 1 {
+				t.Errorf("timeout %v: Interrupted %v, ErrorsByCategory %v; want interrupted, interrupt: 1",
+					timeout, res.Interrupted, s.ErrorsByCategory)
+			}
 		})
-		s := res.Operations[0].Stats
-		if !res.Interrupted || s.ErrorsByCategory[workload.CategoryInterrupt] != 1 || s.Errors != 1 {
-			t.Errorf("timeout %v: Interrupted %v, ErrorsByCategory %v; want interrupted, interrupt: 1",
-				timeout, res.Interrupted, s.ErrorsByCategory)
-		}
 	}
 }
 
@@ -838,29 +856,34 @@ func TestStopAfterLastRun(t *testing.T) {
 // A context closed by a timeout stays closed, even after the goroutine's
 // next operation started: something the timed-out operation left running
 // must still see it done.
+//
+// In a bubble: on the real clock, a no-op descheduled for 2ms would time
+// out.
 func TestTimedOutContextStaysClosed(t *testing.T) {
-	var held context.Context
-	var reopened atomic.Int64
-	op := &fnOp{name: "op", fn: func(ctx context.Context, _ *workload.Probe, n int64) error {
-		if held != nil && (held.Err() == nil || !isClosed(held.Done())) {
-			reopened.Add(1)
+	inBubble(t, func(t *testing.T) {
+		var held context.Context
+		var reopened atomic.Int64
+		op := &fnOp{name: "op", fn: func(ctx context.Context, _ *workload.Probe, n int64) error {
+			if held != nil && (held.Err() == nil || !isClosed(held.Done())) {
+				reopened.Add(1)
+			}
+			if n%2 == 0 {
+				held = ctx
+				<-ctx.Done() // times out
+				return ctx.Err()
+			}
+			return nil
+		}}
+		cfg := testConfig(10)
+		cfg.Timeout = 2 * time.Millisecond
+		res := mustRun(t, cfg, workload.Mix{op})
+		if n := res.Operations[0].Stats.ErrorsByCategory[workload.CategoryTimeout]; n != 5 {
+			t.Errorf("%d timeouts, want 5", n)
 		}
-		if n%2 == 0 {
-			held = ctx
-			<-ctx.Done() // times out
-			return ctx.Err()
+		if n := reopened.Load(); n != 0 {
+			t.Errorf("a timed-out context was open again %d times", n)
 		}
-		return nil
-	}}
-	cfg := testConfig(10)
-	cfg.Timeout = 2 * time.Millisecond
-	res := mustRun(t, cfg, workload.Mix{op})
-	if n := res.Operations[0].Stats.ErrorsByCategory[workload.CategoryTimeout]; n != 5 {
-		t.Errorf("%d timeouts, want 5", n)
-	}
-	if n := reopened.Load(); n != 0 {
-		t.Errorf("a timed-out context was open again %d times", n)
-	}
+	})
 }
 
 func isClosed(c <-chan struct{}) bool {

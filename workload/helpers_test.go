@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gcperf/gcperf/workload"
@@ -90,6 +91,18 @@ func spinIgnoringCtx(d time.Duration) {
 	start := time.Now()
 	for time.Since(start) < d {
 	}
+}
+
+// inBubble runs f in a testing/synctest bubble: its clock is fake and
+// advances only when every goroutine of the bubble is blocked, so what the
+// engine measures of an operation that sleeps is exactly what it slept, and
+// a wait that would take hours takes none. The open loop sleeps only
+// (workload.SleepOnlyOpenLoop): spinning on a clock that stands still never
+// ends. Nothing in f may spin on the clock either.
+func inBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	workload.SleepOnlyOpenLoop(t)
+	synctest.Test(t, f)
 }
 
 // mustRun runs a benchmark that must not fail to start.

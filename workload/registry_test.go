@@ -1,6 +1,7 @@
 package workload_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -243,8 +244,8 @@ func TestSpecs(t *testing.T) {
 func TestBuiltinsRun(t *testing.T) {
 	spin, _ := workload.New("spin", map[string]string{"d": "200us"})
 	sleep, _ := workload.New("sleep", map[string]string{"d": "1ms"})
-	long, _ := workload.New("sleep", map[string]string{"d": "1m"})
-	longSpin, _ := workload.New("spin", map[string]string{"d": "1m"})
+	long, _ := workload.New("sleep", map[string]string{"d": "10s"})
+	longSpin, _ := workload.New("spin", map[string]string{"d": "10s"})
 	cfg := testConfig(3)
 	cfg.Random = false
 	res := mustRun(t, cfg, workload.Mix{spin, sleep})
@@ -253,17 +254,17 @@ func TestBuiltinsRun(t *testing.T) {
 			t.Errorf("%s ran %v (failed %v), want at least %v", res.Operations[x.Op].Name, x.Runtime, x.Failed(), min)
 		}
 	}
+	// An operation that honours its context returns its error when the
+	// timeout closes it; one that does not returns nil when its 10s are up,
+	// and the engine says it ran past the timeout without noticing.
 	cfg.Timeout = 2 * time.Millisecond
-	res = runWithin(t, 10*time.Second, func() *workload.Result {
-		r, _ := workload.Run(t.Context(), cfg, workload.Mix{long, longSpin})
-		return r
-	})
-	if res == nil {
-		t.Fatal("Run failed")
-	}
+	res = mustRun(t, cfg, workload.Mix{long, longSpin})
 	for _, op := range res.Operations {
 		if n := op.Stats.ErrorsByCategory["timeout"]; n != 3 {
-			t.Errorf("%s of 1m with a 2ms timeout: %d timeouts in 3 runs (%v)", op.Name, n, op.Stats.ErrorsByCategory)
+			t.Errorf("%s of 10s with a 2ms timeout: %d timeouts in 3 runs (%v)", op.Name, n, op.Stats.ErrorsByCategory)
+		}
+		if msg := op.FirstError["timeout"]; msg != context.DeadlineExceeded.Error() {
+			t.Errorf("%s of 10s with a 2ms timeout failed with %q, want %q: it did not honour its context", op.Name, msg, context.DeadlineExceeded)
 		}
 	}
 }

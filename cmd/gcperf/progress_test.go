@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gcperf/gcperf/workload"
@@ -40,12 +41,26 @@ func fastProgress(t *testing.T, term bool) {
 }
 
 // The runs are slowed by -delay (never timed) so that a bar, were there
-// one, would be drawn many times.
-var slowNoop = []string{"run", "-runs", "50", "-warmup", "5", "-outliers", "0", "-delay", "2ms", "noop"}
+// one, would be drawn many times: run by gcperfInBubble, with its seed, the
+// delays are the same every time and so are the bar's redraws (twice in
+// the warmups, some forty times in the runs).
+var slowNoop = []string{"run", "-runs", "50", "-warmup", "5", "-outliers", "0", "-delay", "2ms", "-seed", "1", "noop"}
+
+// gcperfInBubble runs the command in-process in a testing/synctest bubble:
+// the clock is fake and moves on only when every goroutine waits, so the
+// delays between runs and the bar's ticker take turns in the same order
+// every time, whatever the machine's load.
+func gcperfInBubble(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		code, stdout, stderr = gcperf(t, nil, args...)
+	})
+	return code, stdout, stderr
+}
 
 func TestProgressAbsentWhenNotTerminal(t *testing.T) {
 	fastProgress(t, false)
-	code, _, stderr := gcperf(t, nil, slowNoop...)
+	code, _, stderr := gcperfInBubble(t, slowNoop...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -62,7 +77,7 @@ func TestProgressAbsentWhenNotTerminal(t *testing.T) {
 
 func TestProgressOnTerminal(t *testing.T) {
 	fastProgress(t, true)
-	code, stdout, stderr := gcperf(t, nil, slowNoop...)
+	code, stdout, stderr := gcperfInBubble(t, slowNoop...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -70,6 +85,10 @@ func TestProgressOnTerminal(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%q", want, stderr)
 		}
+	}
+	// The warmups' bar is cleared before the runs' is drawn.
+	if !strings.Contains(stderr, "\x1b[2K\r\rgcperf: runs") {
+		t.Errorf("the runs' bar does not follow a cleared line:\n%q", stderr)
 	}
 	// Cleared before anything else is written: the bar's last write ends
 	// its line with an erase and a carriage return.
@@ -85,7 +104,7 @@ func TestProgressSuppressed(t *testing.T) {
 	fastProgress(t, true)
 	for _, flag := range []string{"-q", "-v"} {
 		args := append([]string{slowNoop[0], flag}, slowNoop[1:]...)
-		code, _, stderr := gcperf(t, nil, args...)
+		code, _, stderr := gcperfInBubble(t, args...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", flag, code, stderr)
 		}
@@ -113,45 +132,51 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// On the fake clock of a bubble: a run every 3ms and a redraw due every
+// millisecond, so every run's end redraws the bar.
 func TestProgressObserver(t *testing.T) {
-	var w syncBuffer
-	if progressObserver(&w, func(io.Writer) bool { return false }) != nil {
-		t.Fatal("an observer for a writer that is not a terminal")
-	}
-	interval := progressInterval
-	progressInterval = time.Millisecond
-	o := progressObserver(&w, func(io.Writer) bool { return true })
-	progressInterval = interval
-	if o == nil {
-		t.Fatal("no observer for a terminal")
-	}
-	cfg := workload.DefaultConfig()
-	cfg.Warmups, cfg.Runs = 3, 10
-	o.Begin(workload.Begin{Config: cfg})
-	step := func(phase workload.Phase, n int) {
-		for i := 1; i <= n; i++ {
-			o.RunStart(phase, i)
-			o.RunEnd(phase, i, nil)
-			time.Sleep(3 * time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		var w syncBuffer
+		if progressObserver(&w, func(io.Writer) bool { return false }) != nil {
+			t.Fatal("an observer for a writer that is not a terminal")
 		}
-	}
-	step(workload.Warmup, 3)
-	step(workload.Timed, 10)
-	o.End(nil)
-	got := w.String()
-	for _, want := range []string{"gcperf: warmup", "/3", "gcperf: runs", "10/10", "\x1b[2K\r"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the bar lacks %q:\n%q", want, got)
+		interval := progressInterval
+		progressInterval = time.Millisecond
+		o := progressObserver(&w, func(io.Writer) bool { return true })
+		progressInterval = interval
+		if o == nil {
+			t.Fatal("no observer for a terminal")
 		}
-	}
-	if !strings.HasSuffix(got, "\x1b[2K\r") {
-		t.Errorf("the bar is not cleared at the end:\n%q", got)
-	}
-	n := len(got)
-	time.Sleep(10 * time.Millisecond)
-	if len(w.String()) != n {
-		t.Error("the bar is redrawn after End")
-	}
+		cfg := workload.DefaultConfig()
+		cfg.Warmups, cfg.Runs = 3, 10
+		o.Begin(workload.Begin{Config: cfg})
+		step := func(phase workload.Phase, n int) {
+			for i := 1; i <= n; i++ {
+				time.Sleep(3 * time.Millisecond)
+				o.RunStart(phase, i)
+				o.RunEnd(phase, i, nil)
+			}
+		}
+		step(workload.Warmup, 3)
+		step(workload.Timed, 10)
+		o.End(nil)
+		got := w.String()
+		for _, want := range []string{"gcperf: warmup", "1/3", "2/3", "3/3", "gcperf: runs", "1/10", "5/10", "10/10", "\x1b[2K\r"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the bar lacks %q:\n%q", want, got)
+			}
+		}
+		if !strings.HasSuffix(got, "\x1b[2K\r") {
+			t.Errorf("the bar is not cleared at the end:\n%q", got)
+		}
+		// Were its ticker still running, the bubble would not end: its
+		// goroutine would wait for ever once the test's has returned.
+		n := len(got)
+		time.Sleep(10 * time.Millisecond)
+		if len(w.String()) != n {
+			t.Error("the bar is redrawn after End")
+		}
+	})
 }
 
 // The RunEnd of the bar allocates nothing: the goroutines running the
