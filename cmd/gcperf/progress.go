@@ -1,41 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/gcperf/gcperf/internal/progress"
 	"github.com/gcperf/gcperf/workload"
 )
 
-// The progress bar of gcperf and gcperf run: on a terminal, a bar for the
-// warmups, then one for the timed runs (runs done / total, rate, elapsed
-// time and ETA), drawn with github.com/schollz/progressbar/v3 on stderr.
-// There is none when stderr is not a terminal, with -q, or with -v (whose
-// per-run lines take its place).
-//
-// The bar must not disturb what it follows: it is redrawn between runs
-// only, never while one runs. A ticker goroutine does nothing but raise an
-// atomic flag every progressInterval (200ms); RunEnd, which the engine calls
-// between runs, counts the run and, when the flag is up, redraws the bar on
-// the goroutine that just finished its run, before it starts the next one.
-// Redrawing allocates (progressbar formats with fmt): those allocations, a
-// few per redraw and five redraws a second at most, count in the timed
-// phase's heap figure (Result.HeapAllocBytes), and the redraw delays the
-// next run on that goroutine, never a run in progress. Nothing is drawn
-// before the first interval has passed, so benchmarks shorter than that
-// show no bar at all.
-//
-// End stops the ticker and clears the bar before the report is written. The
-// separate profiled pass (-profile without -profile-inline) has no bar.
+// The progress bars (internal/progress) are drawn on stderr when it is a
+// terminal: without -q, and without -v, whose per-run lines take their
+// place.
 
-// progressInterval is how often the bar is redrawn.
+// progressInterval is how often the bar is redrawn, between runs.
 var progressInterval = 200 * time.Millisecond
 
 // stderrIsTerminal tells whether w, gcperf's stderr, is a terminal. Tests
@@ -58,219 +38,14 @@ func progressObserver(w io.Writer, isTerm func(io.Writer) bool) workload.Observe
 	if !isTerm(w) {
 		return nil
 	}
-	return newProgress(w, progressInterval)
-}
-
-// progress is the bar's Observer.
-type progress struct {
-	w        io.Writer
-	interval time.Duration
-
-	warmups, runs int64
-	warm, timed   atomic.Int64 // runs ended, per phase
-	due           atomic.Bool  // raised by the ticker: redraw at the next run's end
-
-	mu    sync.Mutex // held while drawing (threads end runs concurrently)
-	phase workload.Phase
-	bar   *progressbar.ProgressBar
-	drawn bool
-
-	stop, done chan struct{}
-}
-
-func newProgress(w io.Writer, interval time.Duration) *progress {
-	return &progress{w: w, interval: interval}
-}
-
-func (p *progress) Begin(b workload.Begin) {
-	p.warmups, p.runs = int64(b.Config.Warmups), int64(b.Config.Runs)
-	if p.warmups > 0 {
-		p.bar = newBar(p.w, p.warmups, "warmup")
-	}
-	p.stop, p.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(p.done)
-		t := time.NewTicker(p.interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case <-t.C:
-				p.due.Store(true)
-			}
-		}
-	}()
-}
-
-func (p *progress) RunStart(workload.Phase, int) {}
-
-// RunEnd counts the run and, when a redraw is due, redraws: between runs.
-func (p *progress) RunEnd(phase workload.Phase, _ int, _ *workload.RunRecord) {
-	if phase == workload.Warmup {
-		p.warm.Add(1)
-	} else {
-		p.timed.Add(1)
-	}
-	if p.due.CompareAndSwap(true, false) {
-		p.draw(phase)
-	}
-}
-
-// draw redraws the bar of phase, starting the timed runs' bar (and its
-// clock, for the rate and ETA) the first time a timed run ends.
-func (p *progress) draw(phase workload.Phase) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if phase == workload.Timed && (p.phase != workload.Timed || p.bar == nil) {
-		if p.drawn {
-			clearLine(p.w)
-			p.drawn = false
-		}
-		p.phase, p.bar = workload.Timed, newBar(p.w, p.runs, "runs  ")
-	}
-	count := &p.warm
-	if p.phase == workload.Timed {
-		count = &p.timed
-	}
-	if p.bar != nil {
-		_ = p.bar.Set64(count.Load())
-		p.drawn = true
-	}
-}
-
-// End stops the ticker and clears the bar.
-func (p *progress) End(*workload.Result) {
-	if p.stop == nil {
-		return
-	}
-	close(p.stop)
-	<-p.done
-	p.stop = nil
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		clearLine(p.w)
-		p.drawn = false
-	}
-}
-
-// clearLine erases the bar's line (ANSI erase line, then carriage
-// return): progressbar's Clear erases nothing when its first drawing was
-// already the full bar.
-func clearLine(w io.Writer) {
-	_, _ = io.WriteString(w, "\033[2K\r")
-}
-
-// newBar returns a bar of max runs writing to w.
-func newBar(w io.Writer, max int64, desc string) *progressbar.ProgressBar {
-	bar := progressbar.NewOptions64(max,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("gcperf: "+desc),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("runs"),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(0), // redraw throttles: every interval
-		progressbar.OptionUseANSICodes(true),
-		progressbar.OptionSetRenderBlankState(false),
-	)
-	bar.StartWithoutRender()
-	return bar
-}
-
-// The sweep's bar: on a terminal, and without -q, gcperf sweep draws a bar
-// of the points done (each point and repeat counts one) out of the shard's
-// total, with the elapsed time and the ETA. It is drawn in the parent only,
-// when the sweep begins and after each point (the Runner's Progress), never
-// while a child runs: timing is not at stake, the children run in other
-// processes whose stderr goes to their logs.
-//
-// The per-point lines still go to stderr, through the bar: a line is held
-// until it is whole (the Runner writes "point ... " before the child runs
-// and "ok in ..." after), then the bar's line is cleared, the line written,
-// and the bar drawn again below it at the next Progress. So the bar stays
-// on screen while a child runs, and the lines scroll above it.
-
-// sweepProgress is the sweep's bar.
-type sweepProgress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	bar   *progressbar.ProgressBar
-	drawn bool
-	part  []byte // the line being written, held until it is whole
+	return progress.NewRuns(w, progressInterval)
 }
 
 // newSweepProgress returns the bar of a sweep of total points and repeats
 // writing to w, or nil when isTerm says w is not a terminal.
-func newSweepProgress(w io.Writer, total int, isTerm func(io.Writer) bool) *sweepProgress {
-	if !isTerm(w) || total <= 0 {
+func newSweepProgress(w io.Writer, total int, isTerm func(io.Writer) bool) *progress.Sweep {
+	if !isTerm(w) {
 		return nil
 	}
-	s := &sweepProgress{w: w}
-	s.bar = progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("gcperf: sweep: points"),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(0),
-		progressbar.OptionUseANSICodes(true),
-		progressbar.OptionSetRenderBlankState(false),
-	)
-	s.bar.StartWithoutRender()
-	return s
-}
-
-// Start draws the bar at zero.
-func (s *sweepProgress) Start() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_ = s.bar.RenderBlank()
-	s.drawn = true
-}
-
-// Progress is the Runner's Progress: it redraws the bar.
-func (s *sweepProgress) Progress(done, _ int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_ = s.bar.Set(done)
-	s.drawn = true
-}
-
-// Write takes the Runner's lines: each whole line is written above the
-// bar, whose line is cleared first.
-func (s *sweepProgress) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.part = append(s.part, p...)
-	i := bytes.LastIndexByte(s.part, '\n')
-	if i < 0 {
-		return len(p), nil
-	}
-	s.clear()
-	_, err := s.w.Write(s.part[:i+1])
-	s.part = append(s.part[:0], s.part[i+1:]...)
-	return len(p), err
-}
-
-// End clears the bar and writes what is left of a line.
-func (s *sweepProgress) End() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clear()
-	if len(s.part) > 0 {
-		_, _ = s.w.Write(append(s.part, '\n'))
-		s.part = nil
-	}
-}
-
-func (s *sweepProgress) clear() {
-	if s.drawn {
-		clearLine(s.w)
-		s.drawn = false
-	}
+	return progress.NewSweep(w, total)
 }

@@ -179,20 +179,6 @@ func TestProgressObserver(t *testing.T) {
 	})
 }
 
-// The RunEnd of the bar allocates nothing: the goroutines running the
-// benchmark only count.
-func TestProgressRunEndAllocs(t *testing.T) {
-	p := newProgress(io.Discard, time.Hour)
-	p.Begin(workload.Begin{Config: workload.DefaultConfig()})
-	defer p.End(nil)
-	if a := testing.AllocsPerRun(1000, func() {
-		p.RunStart(workload.Timed, 1)
-		p.RunEnd(workload.Timed, 1, nil)
-	}); a != 0 {
-		t.Errorf("RunStart+RunEnd allocate %v times", a)
-	}
-}
-
 func TestIsTerminal(t *testing.T) {
 	if isTerminal(&bytes.Buffer{}) || isTerminal(&lockedWriter{w: &bytes.Buffer{}}) {
 		t.Error("a bytes.Buffer is a terminal")

@@ -23,6 +23,8 @@ import (
 	"github.com/gcperf/gcperf/internal/quote"
 
 	"github.com/gcperf/gcperf/internal/interrupt"
+
+	"github.com/gcperf/gcperf/internal/progress"
 )
 
 // sweepFlags are gcperf sweep's own flags; -out and -overwrite, declared by
@@ -488,8 +490,8 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		r.Count, plural(r.Count, "repeat", "repeats"), dir, p.memNote, timeout)
 
 	// The bar of the points, on a terminal without -q: the per-point
-	// lines go through it, above it (see sweepProgress).
-	var bar *sweepProgress
+	// lines go through it, above it (see progress.Sweep).
+	var bar *progress.Sweep
 	if !p.quiet {
 		bar = newSweepProgress(stderr, n*r.Count, stderrIsTerminal)
 	}
