@@ -21,4 +21,3 @@ func TestProgressRunEndAllocs(t *testing.T) {
 		t.Errorf("RunStart+RunEnd allocate %v times", a)
 	}
 }
-
