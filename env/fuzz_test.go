@@ -13,32 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
 
 func FuzzParseCgroupValue(f *testing.F) {
 	for _, s := range []string{
@@ -57,7 +34,7 @@ func FuzzParseCgroupValue(f *testing.F) {
 			if !errors.Is(err, fs.ErrInvalid) {
 				t.Errorf("parseCgroupValue(%q): error %q does not wrap fs.ErrInvalid", b, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		// -1 is "max", no limit; a number of bytes is never negative.
@@ -96,7 +73,7 @@ func FuzzParseCPUMax(f *testing.F) {
 			if !errors.Is(err, fs.ErrInvalid) {
 				t.Errorf("parseCPUMax(%q): error %q does not wrap fs.ErrInvalid", b, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if len(fields) == 0 || len(fields) > 2 {

@@ -8,13 +8,10 @@ package report
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,71 +19,9 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
-
-// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
-// kilobytes, so a gigabyte means that a count in the input sized an
-// allocation, or a loop that never ends.
-const fuzzMaxHeap = 1 << 30
-
-// fuzzWatchdog makes an input that runs longer than d, or grows the heap
-// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
-// limit of its own, and it records the input of a crash. Use:
-// defer fuzzWatchdog(10 * time.Second)().
-func fuzzWatchdog(d time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		deadline := time.Now().Add(d)
-		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				metrics.Read(heap)
-				why := ""
-				switch {
-				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
-					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
-				case now.After(deadline):
-					why = fmt.Sprintf("fuzz input still running after %v", d)
-				default:
-					continue
-				}
-				debug.SetTraceback("all")
-				panic(why)
-			}
-		}
-	}()
-	return func() { close(done) }
-}
 
 // fuzzFixture reads testdata/name.
 func fuzzFixture(f *testing.F, name string) []byte {
@@ -146,7 +81,7 @@ func fuzzResultSeeds(f *testing.F) {
 func FuzzReadJSON(f *testing.F) {
 	fuzzResultSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		d, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
 			if d != nil {
@@ -155,7 +90,7 @@ func FuzzReadJSON(f *testing.F) {
 			if !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
 				t.Errorf("error %q wraps neither ErrNotResult nor ErrSchema", err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if d == nil || d.Schema != Schema {
@@ -275,13 +210,13 @@ func FuzzReadBench(f *testing.F) {
 	f.Add([]byte("BenchmarkA 1 NaN ns/op\nBenchmarkA 1 NaN ns/op\n"))
 	f.Add([]byte("BenchmarkA 1 +Inf ns/op\nBenchmarkA 1 -Inf ns/op\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		s, err := ReadBench(bytes.NewReader(data), "x.txt")
 		if err != nil {
 			if s != nil {
 				t.Errorf("ReadBench = %+v and error %v", s, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if s.Kind != KindBench || s.WithinProcess || len(s.Metrics) == 0 {
@@ -315,7 +250,7 @@ func FuzzReadSamples(f *testing.F) {
 	f.Add([]byte("BenchmarkA 1 1 ns/op\nBenchmarkA 1 NaN ns/op\n"))
 	f.Add([]byte("BenchmarkA 1 Inf ns/op\nBenchmarkA 1 -Inf ns/op\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		s, err := ReadSamples(bytes.NewReader(data), "x.txt")
 		isJSON := false
 		if trim := bytes.TrimLeft(data, " \t\r\n"); len(trim) > 0 && trim[0] == '{' {
@@ -336,7 +271,7 @@ func FuzzReadSamples(f *testing.F) {
 			if isJSON && !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
 				t.Errorf("error %q for JSON wraps neither ErrNotResult nor ErrSchema", err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if want := map[bool]string{true: KindResult, false: KindBench}[isJSON]; s.Kind != want || s.WithinProcess != isJSON {

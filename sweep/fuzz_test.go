@@ -8,11 +8,8 @@ package sweep
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,71 +17,9 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/report"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
-
-// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
-// kilobytes, so a gigabyte means that a count in the input sized an
-// allocation, or a loop that never ends.
-const fuzzMaxHeap = 1 << 30
-
-// fuzzWatchdog makes an input that runs longer than d, or grows the heap
-// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
-// limit of its own, and it records the input of a crash. Use:
-// defer fuzzWatchdog(10 * time.Second)().
-func fuzzWatchdog(d time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		deadline := time.Now().Add(d)
-		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				metrics.Read(heap)
-				why := ""
-				switch {
-				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
-					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
-				case now.After(deadline):
-					why = fmt.Sprintf("fuzz input still running after %v", d)
-				default:
-					continue
-				}
-				debug.SetTraceback("all")
-				panic(why)
-			}
-		}
-	}()
-	return func() { close(done) }
-}
 
 // fuzzCheckFlagErr checks an error of a flag parser: a *FlagError naming
 // flag, wrapping ErrUsage, one short line.
@@ -94,7 +29,7 @@ func fuzzCheckFlagErr(t *testing.T, flag string, err error) {
 	if !errors.As(err, &fe) || fe.Flag != flag || !errors.Is(err, ErrUsage) {
 		t.Errorf("error %q (%T) is not a FlagError of -%s wrapping ErrUsage", err, err, flag)
 	}
-	fuzzCheckErrText(t, err)
+	fuzzcheck.ErrText(t, err)
 }
 
 // fuzzItems is the number of comma-separated items of a flag value.
@@ -370,7 +305,7 @@ func FuzzReadSummary(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		s, err := ReadSummary(strings.NewReader(in))
 		if err != nil {
 			if s != nil {
@@ -379,7 +314,7 @@ func FuzzReadSummary(f *testing.F) {
 			if !errors.Is(err, ErrNotSweep) && !errors.Is(err, report.ErrSchema) {
 				t.Errorf("error %q wraps neither ErrNotSweep nor report.ErrSchema", err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if s == nil || s.Schema != SummarySchema {

@@ -12,32 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
 
 func FuzzParseGCStats(f *testing.F) {
 	for _, s := range []string{"run", "total", "off", "", "RUN", "Off", " run", "total\n", "on", "GCStats(3)"} {
@@ -50,7 +27,7 @@ func FuzzParseGCStats(f *testing.F) {
 			if g != 0 || !errors.As(err, &ce) || ce.Field != "gcstats" || !errors.Is(err, ErrConfig) {
 				t.Errorf("ParseGCStats(%q) = %v, %v (%T): want 0 and a ConfigError of gcstats", s, g, err, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if g > GCStatsOff || g.String() != s {
@@ -137,7 +114,7 @@ func FuzzSpecParse(f *testing.F) {
 			if !errors.Is(err, ErrBadParam) && !errors.Is(err, ErrUnknownParam) {
 				t.Errorf("Parse(%q): error %q wraps neither ErrBadParam nor ErrUnknownParam", args, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if len(p.order) != len(fuzzSpec.Params) {
@@ -197,7 +174,7 @@ func FuzzSpecParse(f *testing.F) {
 				t.Fatalf("no built-in %s", name)
 			}
 			_, err := spec.Parse(args)
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 		}
 	})
 }

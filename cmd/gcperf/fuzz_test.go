@@ -11,32 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
 
 // fuzzIsUsage reports whether err is a usage error (exit status 2).
 func fuzzIsUsage(err error) bool {
@@ -57,7 +34,7 @@ func FuzzParseRate(f *testing.F) {
 			if r != 0 || !fuzzIsUsage(err) {
 				t.Errorf("parseRate(%q) = %v, %v (%T): want 0 and a usage error", s, r, err, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if !(r >= 0) || math.IsInf(r, 0) {
@@ -85,7 +62,7 @@ func FuzzParsePercent(f *testing.F) {
 			if v != 0 {
 				t.Errorf("parsePercent(%q) = %v and error %v", s, v, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		// The threshold as the regression message writes it: never

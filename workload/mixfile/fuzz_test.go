@@ -6,11 +6,8 @@ package mixfile
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,71 +15,9 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/workload"
+
+	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzMaxErr is the most bytes an error message may hold, whatever the size
-// of the input: an error quotes a value clipped to about 80 bytes
-// (internal/quote), which %q may escape to four times as many, never the
-// whole input.
-const fuzzMaxErr = 1024
-
-// fuzzCheckErrText checks that err, when not nil, is one line of at most
-// fuzzMaxErr bytes.
-func fuzzCheckErrText(t *testing.T, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	if msg == "" {
-		t.Errorf("empty error message (%T)", err)
-	}
-	if i := strings.IndexAny(msg, "\n\r\v\f\u0085\u2028\u2029"); i >= 0 {
-		t.Errorf("error message is not one line (line break at byte %d): %.400q", i, msg)
-	}
-	if len(msg) > fuzzMaxErr {
-		t.Errorf("error message is %d bytes, more than %d: %.400q...", len(msg), fuzzMaxErr, msg)
-	}
-}
-
-// fuzzMaxHeap is the most heap an input may make a parser use: inputs are
-// kilobytes, so a gigabyte means that a count in the input sized an
-// allocation, or a loop that never ends.
-const fuzzMaxHeap = 1 << 30
-
-// fuzzWatchdog makes an input that runs longer than d, or grows the heap
-// past fuzzMaxHeap, a crash with every goroutine's stack: the fuzzer has no
-// limit of its own, and it records the input of a crash. Use:
-// defer fuzzWatchdog(10 * time.Second)().
-func fuzzWatchdog(d time.Duration) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		deadline := time.Now().Add(d)
-		heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-tick.C:
-				metrics.Read(heap)
-				why := ""
-				switch {
-				case heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > fuzzMaxHeap:
-					why = fmt.Sprintf("fuzz input grew the heap to %d bytes", heap[0].Value.Uint64())
-				case now.After(deadline):
-					why = fmt.Sprintf("fuzz input still running after %v", d)
-				default:
-					continue
-				}
-				debug.SetTraceback("all")
-				panic(why)
-			}
-		}
-	}()
-	return func() { close(done) }
-}
 
 // fuzzDescribe lists the operations of a mix as name and parameters.
 func fuzzDescribe(mix workload.Mix) []string {
@@ -139,7 +74,7 @@ func FuzzParseMix(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		var args []string
 		if s != "" {
 			args = strings.Split(s, " ")
@@ -153,7 +88,7 @@ func FuzzParseMix(f *testing.F) {
 				!errors.Is(err, workload.ErrBadParam) && !errors.Is(err, workload.ErrConfig) {
 				t.Errorf("Reader{}.Args(%q): error %q (%T) is neither a usage error nor a workload error", args, err, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if len(mix) == 0 {
@@ -246,7 +181,7 @@ func FuzzParseMixFile(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
-		defer fuzzWatchdog(10 * time.Second)()
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		if !fuzzSafeIncludes(data) {
 			t.Skip("includes a file outside the test's directory")
 		}
@@ -276,7 +211,7 @@ func FuzzParseMixFile(f *testing.F) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("error %q (%T) is not a usage error", err, err)
 			}
-			fuzzCheckErrText(t, err)
+			fuzzcheck.ErrText(t, err)
 			return
 		}
 		if len(ops) == 0 {
