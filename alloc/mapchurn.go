@@ -103,7 +103,7 @@ func (m *Map) Replaced() int {
 // inserted, saturating at math.MaxInt64.
 func (m *Map) LiveBytes() int64 {
 	k := int64(m.K)
-	return satAdd(satMul(k, mapEntryBytes), heapBytes(satAdd(k, 1), int64(m.Value), false))
+	return workload.SatAdd(workload.SatMul(k, mapEntryBytes), heapBytes(workload.SatAdd(k, 1), int64(m.Value), false))
 }
 
 // Setup inserts K entries, then replaces each of them once so that the

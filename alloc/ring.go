@@ -98,9 +98,9 @@ func (r *Ring) Clone() workload.Operation {
 // counts, saturating at math.MaxInt64.
 func (r *Ring) LiveBytes() int64 {
 	k, size := int64(r.K), int64(r.Size)
-	live := objectBytes(satMul(k, sliceHeaderLen), true)
-	live = satAdd(live, heapBytes(satAdd(k, 1), size, false))
-	return satAdd(live, heapBytes(1, min(int64(r.Fluff), size), false))
+	live := objectBytes(workload.SatMul(k, sliceHeaderLen), true)
+	live = workload.SatAdd(live, heapBytes(workload.SatAdd(k, 1), size, false))
+	return workload.SatAdd(live, heapBytes(1, min(int64(r.Fluff), size), false))
 }
 
 // Setup fills the ring. It stops early, with the context's error, when ctx

@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/gcperf/gcperf/workload"
 )
 
 // What the heap counts for an allocation. The workloads' claims (the bytes a
@@ -76,24 +78,8 @@ func heapBytes(count, size int64, pointers bool) int64 {
 	}
 	if !pointers && size < tinyBlock {
 		per := tinyBlock / size
-		return satMul(count/per+min(count%per, 1), tinyBlock)
+		return workload.SatMul(count/per+min(count%per, 1), tinyBlock)
 	}
-	return satMul(count, objectBytes(size, pointers))
+	return workload.SatMul(count, objectBytes(size, pointers))
 }
 
-// satAdd and satMul add and multiply non-negative sizes, saturating at
-// math.MaxInt64 instead of wrapping, so that an absurd parameter makes
-// LiveBytes huge (and the memory check refuses the run) rather than small.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-func satMul(a, b int64) int64 {
-	if b != 0 && a > math.MaxInt64/b {
-		return math.MaxInt64
-	}
-	return a * b
-}

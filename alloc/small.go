@@ -72,8 +72,8 @@ func (s *Small) Clone() workload.Operation { return &Small{N: s.N, Size: s.Size}
 // holds at its end, in the bytes the heap counts, saturating at
 // math.MaxInt64.
 func (s *Small) LiveBytes() int64 {
-	slots := objectBytes(satMul(int64(s.N), sliceHeaderLen), true)
-	return satAdd(slots, heapBytes(int64(s.N), int64(s.Size), false))
+	slots := objectBytes(workload.SatMul(int64(s.N), sliceHeaderLen), true)
+	return workload.SatAdd(slots, heapBytes(int64(s.N), int64(s.Size), false))
 }
 
 // Setup allocates the slice that holds a run's objects.
