@@ -16,8 +16,9 @@ import (
 // SVG. The page has no script and refers to nothing outside itself (its
 // fonts are embedded in the first chart), so it looks the same offline.
 func HTML(w io.Writer, d *Document) error {
-	lines := strings.Split(strings.TrimRight(textSection(d, (*printer).header), "\n"), "\n")
-	pg := runPage{Title: lines[0]}
+	parts := TextParts(d)
+	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
+	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
 	for _, l := range lines[1:] {
 		k, v, ok := strings.Cut(l, ": ")
 		if !ok {
@@ -25,32 +26,17 @@ func HTML(w io.Writer, d *Document) error {
 		}
 		pg.Settings = append(pg.Settings, [2]string{k, v})
 	}
-	cols, showMix, rows := statRows(d)
-	pg.Outliers = d.Config.Outliers
-	for i := range cols {
-		pg.Head = append(pg.Head, colName(cols, showMix, i))
-	}
-	for _, r := range rows {
-		cells := []string{r.label}
-		for i, o := range cols {
-			cells = append(cells, r.cell(o, isMix(cols, showMix, i)))
-		}
-		pg.Rows = append(pg.Rows, cells)
-	}
-	for _, s := range []struct {
-		title string
-		print func(*printer, *Document)
-	}{
-		{"Errors", (*printer).errors},
-		{"Garbage collector", (*printer).gc},
-		{"Hiccups", (*printer).hiccup},
-		{"Open loop", (*printer).openLoop},
-		{"GCPerfP99 results and the tail", (*printer).gcperf},
-		{"Profiles", (*printer).profiles},
-		{"Notes", (*printer).footer},
+	for _, s := range []section{
+		{"Errors", parts.Errors},
+		{"Garbage collector", parts.GC},
+		{"Hiccups", parts.Hiccups},
+		{"Open loop", parts.OpenLoop},
+		{"GCPerfP99 results and the tail", parts.GCPerfP99},
+		{"Profiles", parts.Profiles},
+		{"Notes", parts.Notes},
 	} {
-		if text := strings.Trim(textSection(d, s.print), "\n"); text != "" {
-			pg.Sections = append(pg.Sections, section{s.title, text})
+		if text := strings.Trim(s.Text, "\n"); text != "" {
+			pg.Sections = append(pg.Sections, section{s.Title, text})
 		}
 	}
 	c := &charts{}
@@ -93,14 +79,6 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)
-}
-
-// textSection is what one of the text report's sections prints.
-func textSection(d *Document, print func(*printer, *Document)) string {
-	var b bytes.Buffer
-	p := &printer{w: &b}
-	print(p, d)
-	return b.String()
 }
 
 type section struct{ Title, Text string }

@@ -270,7 +270,7 @@ func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format str
 	for di, d := range docs {
 		for i := range d.Operations {
 			o := &d.Operations[i]
-			r := histogramOf(o)
+			r := o.Recorder()
 			if r == nil {
 				continue
 			}
