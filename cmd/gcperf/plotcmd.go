@@ -12,6 +12,7 @@ import (
 
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
 )
 
@@ -25,11 +26,11 @@ func sweepPlotKind(kind string) string {
 	switch kind {
 	case "sweep-p99", "sweep", "sweep-rss", "sweep-throughput":
 		if kind == "sweep" {
-			return report.SweepP99
+			return chart.SweepP99
 		}
 		return strings.TrimPrefix(kind, "sweep-")
 	case "pareto":
-		return report.SweepPareto
+		return chart.SweepPareto
 	}
 	return ""
 }
@@ -55,7 +56,7 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		return fail(stderr, usagef("plot: -o FILE.svg or FILE.png is required"))
 	}
-	format, ok := report.PlotFormat(*out)
+	format, ok := chart.PlotFormat(*out)
 	if !ok {
 		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
 	}
@@ -84,7 +85,7 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 		if *sloFlag != "" {
 			slo = flagSLO
 		}
-		draw = func(w io.Writer) error { return report.PlotSweepSLO(w, pts, sk, format, slo) }
+		draw = func(w io.Writer) error { return chart.PlotSweepSLO(w, pts, sk, format, slo) }
 	} else {
 		var docs []*report.Document
 		var names []string
@@ -98,11 +99,11 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		switch *kind {
 		case "spectrum":
-			draw = func(w io.Writer) error { return report.PlotSpectrumNamed(w, docs, names, format) }
+			draw = func(w io.Writer) error { return chart.PlotSpectrumNamed(w, docs, names, format) }
 		case "hist":
-			draw = func(w io.Writer) error { return report.PlotHistogram(w, docs[0], format) }
+			draw = func(w io.Writer) error { return chart.PlotHistogram(w, docs[0], format) }
 		case "timeline":
-			draw = func(w io.Writer) error { return report.PlotTimeline(w, docs[0], format) }
+			draw = func(w io.Writer) error { return chart.PlotTimeline(w, docs[0], format) }
 		}
 	}
 	err := report.WriteFile(*out, stdout, *overwrite, draw)
@@ -127,7 +128,7 @@ func plotFileError(err error, kind string) string {
 
 // readSweepPoints reads a sweep.json and makes its rows the points of the
 // sweep charts; slo is the P99 bound of its advice's SLO, 0 for none.
-func readSweepPoints(path string) (pts []report.SweepPoint, slo time.Duration, err error) {
+func readSweepPoints(path string) (pts []chart.SweepPoint, slo time.Duration, err error) {
 	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, 0, err
@@ -162,19 +163,19 @@ func adviceP99(a *sweep.Advice) time.Duration {
 
 // sweepPoints converts a sweep's rows; the recommended point is the
 // advice's best setting, when there is one.
-func sweepPoints(s *sweep.Summary) []report.SweepPoint {
+func sweepPoints(s *sweep.Summary) []chart.SweepPoint {
 	best := -1
 	if a := s.Advice; a != nil && a.Best != nil {
 		best = a.Best.Point.Index
 	}
-	var pts []report.SweepPoint
+	var pts []chart.SweepPoint
 	for _, r := range s.Rows {
 		limit := r.Point.MemLimit
 		if r.Point.GOMAXPROCS > 0 {
 			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
 			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
 		}
-		pts = append(pts, report.SweepPoint{
+		pts = append(pts, chart.SweepPoint{
 			GOGC: r.Point.GOGC, MemLimit: limit,
 			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
 			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 
@@ -630,7 +630,7 @@ func sweepPage(w io.Writer, s *sweep.Summary) error {
 	if s.Advice != nil {
 		advice = s.Advice.Text
 	}
-	return report.SweepHTML(w, report.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s), SLO: adviceP99(s.Advice)})
+	return html.SweepHTML(w, html.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s), SLO: adviceP99(s.Advice)})
 }
 
 // sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gcperf/gcperf/report"
 )
 
 // runHTML is the page of a fixture result.
-func runHTML(t testing.TB, d *Document) []byte {
+func runHTML(t testing.TB, d *report.Document) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := HTML(&b, d); err != nil {
@@ -67,7 +69,7 @@ func selfContained(t *testing.T, name string, page []byte) {
 }
 
 func TestHTML(t *testing.T) {
-	for _, f := range plotFixtures {
+	for _, f := range fixtures {
 		d, _ := readFixture(t, f+".json")
 		page := runHTML(t, d)
 		if !bytes.Equal(page, runHTML(t, d)) {
@@ -88,7 +90,7 @@ func TestHTML(t *testing.T) {
 			}
 		}
 		selfContained(t, f, page)
-		golden(t, filepath.Join("testdata", "html", f+".html"), normalizeSVG(page))
+		golden(t, filepath.Join("testdata", f+".html"), normalizeSVG(page))
 	}
 }
 
@@ -97,12 +99,11 @@ func TestHTML(t *testing.T) {
 func TestHTMLStatistics(t *testing.T) {
 	d, _ := readFixture(t, "threads.json")
 	page := string(runHTML(t, d))
-	_, _, rows := statRows(d)
 	at := 0
-	for _, r := range rows {
-		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r.label)+"</td>")
+	for _, r := range report.TextParts(d).Rows {
+		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r[0])+"</td>")
 		if i < 0 {
-			t.Fatalf("row %q missing or out of order", r.label)
+			t.Fatalf("row %q missing or out of order", r[0])
 		}
 		at += i
 	}
@@ -122,5 +123,5 @@ func TestSweepHTML(t *testing.T) {
 		}
 	}
 	selfContained(t, "sweep", page)
-	golden(t, filepath.Join("testdata", "html", "sweep.html"), normalizeSVG(page))
+	golden(t, filepath.Join("testdata", "sweep.html"), normalizeSVG(page))
 }

@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gcperf/gcperf/report"
 )
 
 // embeddedFont is a font vgsvg embeds in an SVG, as base64.
@@ -26,7 +28,7 @@ func normalizeSVG(svg []byte) []byte {
 }
 
 // checkChart draws a chart twice as SVG, checks that both are the same
-// bytes, and compares the normalised SVG with testdata/plot/name.svg.
+// bytes, and compares the normalised SVG with testdata/name.svg.
 func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format string) error) {
 	t.Helper()
 	var a, b bytes.Buffer
@@ -42,7 +44,7 @@ func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format str
 	if !bytes.Contains(a.Bytes(), []byte("base64,")) {
 		t.Errorf("%s: no font embedded", name)
 	}
-	golden(t, filepath.Join("testdata", "plot", name+".svg"), normalizeSVG(a.Bytes()))
+	golden(t, filepath.Join("testdata", name+".svg"), normalizeSVG(a.Bytes()))
 }
 
 var plotFixtures = []string{"list", "threads", "errors"}
@@ -55,12 +57,12 @@ func TestPlotHistogram(t *testing.T) {
 }
 
 func TestPlotSpectrum(t *testing.T) {
-	var docs []*Document
+	var docs []*report.Document
 	for _, f := range plotFixtures {
 		d, _ := readFixture(t, f+".json")
 		docs = append(docs, d)
 		checkChart(t, "spectrum_"+f, func(w *bytes.Buffer, format string) error {
-			return PlotSpectrum(w, []*Document{d}, format)
+			return PlotSpectrum(w, []*report.Document{d}, format)
 		})
 	}
 	checkChart(t, "spectrum_all", func(w *bytes.Buffer, format string) error {
@@ -192,10 +194,10 @@ func TestPlotSweepSLO(t *testing.T) {
 }
 
 func TestPlotEmpty(t *testing.T) {
-	d := &Document{}
+	d := &report.Document{}
 	for name, f := range map[string]func() error{
 		"hist":     func() error { return PlotHistogram(new(bytes.Buffer), d, "svg") },
-		"spectrum": func() error { return PlotSpectrum(new(bytes.Buffer), []*Document{d}, "svg") },
+		"spectrum": func() error { return PlotSpectrum(new(bytes.Buffer), []*report.Document{d}, "svg") },
 		"timeline": func() error { return PlotTimeline(new(bytes.Buffer), d, "svg") },
 	} {
 		if err := f(); err != nil {
@@ -207,7 +209,7 @@ func TestPlotEmpty(t *testing.T) {
 func TestPlotPNG(t *testing.T) {
 	d, _ := readFixture(t, "list.json")
 	var a, b bytes.Buffer
-	if err := PlotSpectrum(&a, []*Document{d}, "png"); err != nil {
+	if err := PlotSpectrum(&a, []*report.Document{d}, "png"); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(bytes.NewReader(a.Bytes()))
@@ -218,13 +220,13 @@ func TestPlotPNG(t *testing.T) {
 	if s := img.Bounds().Size(); s.X != 576 || s.Y != 384 {
 		t.Errorf("PNG is %v, want 576×384", s)
 	}
-	if err := PlotSpectrum(&b, []*Document{d}, "png"); err != nil {
+	if err := PlotSpectrum(&b, []*report.Document{d}, "png"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two PNG drawings differ")
 	}
-	if err := PlotSpectrum(new(bytes.Buffer), []*Document{d}, "pdf"); err == nil {
+	if err := PlotSpectrum(new(bytes.Buffer), []*report.Document{d}, "pdf"); err == nil {
 		t.Error("format pdf: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/chart"
 )
 
 // HTML writes the result as one self-contained HTML5 page: the settings and
@@ -15,8 +18,8 @@ import (
 // and the runtime histogram, percentile spectrum and run timeline as inline
 // SVG. The page has no script and refers to nothing outside itself (its
 // fonts are embedded in the first chart), so it looks the same offline.
-func HTML(w io.Writer, d *Document) error {
-	parts := TextParts(d)
+func HTML(w io.Writer, d *report.Document) error {
+	parts := report.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
 	for _, l := range lines[1:] {
@@ -40,21 +43,20 @@ func HTML(w io.Writer, d *Document) error {
 		}
 	}
 	c := &charts{}
-	c.add("Runtime histogram", func(w io.Writer) error { return PlotHistogram(w, d, "svg") })
-	c.add("Percentile spectrum", func(w io.Writer) error { return PlotSpectrum(w, []*Document{d}, "svg") })
-	c.add("Run timeline", func(w io.Writer) error { return PlotTimeline(w, d, "svg") })
+	c.add("Runtime histogram", func(w io.Writer) error { return chart.PlotHistogram(w, d, "svg") })
+	c.add("Percentile spectrum", func(w io.Writer) error { return chart.PlotSpectrum(w, []*report.Document{d}, "svg") })
+	c.add("Run timeline", func(w io.Writer) error { return chart.PlotTimeline(w, d, "svg") })
 	pg.Charts = c.list
 	return runTemplate.Execute(w, pg)
 }
 
-// SweepPage is what the page of a sweep shows: the report package knows
-// nothing of the sweep's types, so the caller passes the table and the
-// advice as text (sweep.Table's and sweep.Advice's) and the points.
+// SweepPage is what the page of a sweep shows: the caller passes the table
+// and the advice as text (sweep.Table's and sweep.Advice's) and the points.
 type SweepPage struct {
 	Title  string // "gcperf sweep" when empty
 	Table  string // the sweep's table, as printed
 	Advice string // the advice, "" for none
-	Points []SweepPoint
+	Points []chart.SweepPoint
 	// SLO is the P99 bound of the sweep's SLO, drawn as a line on the P99
 	// and Pareto charts; 0 for none.
 	SLO time.Duration
@@ -70,12 +72,12 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 	}
 	c := &charts{}
 	for _, k := range []struct{ kind, title string }{
-		{SweepP99, "P99 and P99.9 against GOGC"},
-		{SweepRSS, "Peak RSS against GOGC"},
-		{SweepThroughput, "Throughput against GOGC"},
-		{SweepPareto, "P99 against peak RSS (Pareto frontier)"},
+		{chart.SweepP99, "P99 and P99.9 against GOGC"},
+		{chart.SweepRSS, "Peak RSS against GOGC"},
+		{chart.SweepThroughput, "Throughput against GOGC"},
+		{chart.SweepPareto, "P99 against peak RSS (Pareto frontier)"},
 	} {
-		c.add(k.title, func(w io.Writer) error { return PlotSweepSLO(w, s.Points, k.kind, "svg", s.SLO) })
+		c.add(k.title, func(w io.Writer) error { return chart.PlotSweepSLO(w, s.Points, k.kind, "svg", s.SLO) })
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)
@@ -83,7 +85,8 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 
 type section struct{ Title, Text string }
 
-type chart struct {
+// A figure is one chart on a page.
+type figure struct {
 	Title string
 	SVG   template.HTML // nil when the chart could not be drawn
 	Err   string
@@ -96,17 +99,17 @@ type runPage struct {
 	Head     []string
 	Rows     [][]string
 	Sections []section
-	Charts   []chart
+	Charts   []figure
 }
 
 type sweepPage struct {
 	Title, Table, Advice string
-	Charts               []chart
+	Charts               []figure
 }
 
 // charts collects the inline charts of a page, each font embedded once.
 type charts struct {
-	list  []chart
+	list  []figure
 	fonts map[string]bool // the <defs> blocks (fonts) already on the page
 }
 
@@ -122,7 +125,7 @@ var (
 func (c *charts) add(title string, draw func(io.Writer) error) {
 	var b bytes.Buffer
 	if err := draw(&b); err != nil {
-		c.list = append(c.list, chart{Title: title, Err: err.Error()})
+		c.list = append(c.list, figure{Title: title, Err: err.Error()})
 		return
 	}
 	svg := b.String()
@@ -140,7 +143,7 @@ func (c *charts) add(title string, draw func(io.Writer) error) {
 		c.fonts[defs] = true
 		return defs
 	})
-	c.list = append(c.list, chart{Title: title, SVG: template.HTML(svg)}) // #nosec: our own drawing
+	c.list = append(c.list, figure{Title: title, SVG: template.HTML(svg)}) // #nosec: our own drawing
 }
 
 const pageStyle = `<style>

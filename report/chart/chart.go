@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"cmp"
@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/report"
 )
 
 // The size of every chart: fixed, so that the output is reproducible.
@@ -62,7 +63,7 @@ func renderWith(w io.Writer, format string, paint func(draw.Canvas)) error {
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
-	return fmt.Errorf("plot: unknown format %q (svg or png)", format)
+	return fmt.Errorf("chart: unknown format %q (svg or png)", format)
 }
 
 // palette is the colours of the series, in turn.
@@ -187,7 +188,7 @@ const histBinsPerDecade = 10
 // share of its successful runs (%) in each of 10 bins per decade of a
 // logarithmic time axis, one stepped line per operation. The buckets are
 // those of the document's runtime_histogram.
-func PlotHistogram(w io.Writer, d *Document, format string) error {
+func PlotHistogram(w io.Writer, d *report.Document, format string) error {
 	p := newPlot("Runtime histogram", "runtime", "share of runs (%)")
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range d.Operations {
@@ -254,13 +255,13 @@ var spectrumTicks = plot.ConstantTicks([]plot.Tick{
 // runtime_histogram (latency.Recorder.Quantile; p = 0 is the minimum).
 // With several documents, the lines are named "file:operation", file
 // being the document's index (1, 2...) unless names says otherwise.
-func PlotSpectrum(w io.Writer, docs []*Document, format string) error {
+func PlotSpectrum(w io.Writer, docs []*report.Document, format string) error {
 	return PlotSpectrumNamed(w, docs, nil, format)
 }
 
 // PlotSpectrumNamed is PlotSpectrum with names for the documents (their
 // files), used in the legend when there are several documents.
-func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format string) error {
+func PlotSpectrumNamed(w io.Writer, docs []*report.Document, names []string, format string) error {
 	p := newPlot("Latency by percentile", "percentile", "runtime")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = spectrumTicks
@@ -312,7 +313,7 @@ func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format str
 // goal (-gcstats run), a second panel below, on the same run axis, draws
 // the heap goal at the end of each run; runs without a goal (GOGC=off and
 // no memory limit) are left out of it.
-func PlotTimeline(w io.Writer, d *Document, format string) error {
+func PlotTimeline(w io.Writer, d *report.Document, format string) error {
 	p := newPlot("Runs", "run", "time")
 	var all, withGC, stw, goal plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -395,7 +396,7 @@ func PlotTimeline(w io.Writer, d *Document, format string) error {
 const TimelineHeapGoalLabel = "heap goal"
 
 // A SweepPoint is one point of a GOGC × GOMEMLIMIT sweep, as the sweep
-// charts need it (the report package knows nothing of the sweep's types).
+// charts need it.
 // A zero P99 is a point without a successful repeat: it is not drawn.
 type SweepPoint struct {
 	GOGC, MemLimit string
@@ -461,7 +462,7 @@ func PlotSweepSLO(w io.Writer, points []SweepPoint, kind string, format string, 
 	case SweepPareto:
 		p, err = plotPareto(points, slo)
 	default:
-		return fmt.Errorf("plot: unknown sweep chart %q (%s)", kind, strings.Join(SweepKinds, ", "))
+		return fmt.Errorf("chart: unknown sweep chart %q (%s)", kind, strings.Join(SweepKinds, ", "))
 	}
 	if err != nil {
 		return err
