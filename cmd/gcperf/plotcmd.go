@@ -16,29 +16,20 @@ import (
 	"github.com/gcperf/gcperf/sweep"
 )
 
-// plotKinds are the charts of gcperf plot; the sweep ones read a sweep.json,
-// the others gcperf results.
-var plotKinds = []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
-
-// sweepPlotKind is the report.PlotSweep kind of a sweep chart, "" for a
-// chart of results.
-func sweepPlotKind(kind string) string {
-	switch kind {
-	case "sweep-p99", "sweep", "sweep-rss", "sweep-throughput":
-		if kind == "sweep" {
-			return chart.SweepP99
-		}
-		return strings.TrimPrefix(kind, "sweep-")
-	case "pareto":
-		return chart.SweepPareto
+// plotKinds lists the charts of gcperf plot: "spectrum, hist, ...". The
+// sweep ones read a sweep.json, the others gcperf results.
+func plotKinds() string {
+	names := make([]string, 0, len(chart.Kinds()))
+	for _, k := range chart.Kinds() {
+		names = append(names, k.String())
 	}
-	return ""
+	return strings.Join(names, ", ")
 }
 
 // plotCmd writes one chart of saved results or of a sweep.
 func plotCmd(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("plot", flag.ContinueOnError)
-	kind := flags.String("kind", "spectrum", "the `chart`: "+strings.Join(plotKinds, ", "))
+	kindName := flags.String("kind", "spectrum", "the `chart`: "+plotKinds())
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
 	sloFlag := flags.String("slo", "", "draw the P99 `bound` of this SLO (p99=5ms) on the sweep-p99 and pareto charts instead of the sweep's own (-slo of gcperf sweep)")
@@ -49,15 +40,15 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	sk := sweepPlotKind(*kind)
-	if sk == "" && *kind != "spectrum" && *kind != "hist" && *kind != "timeline" {
-		return fail(stderr, usagef("plot: -kind %s: unknown chart (%s)", *kind, strings.Join(plotKinds, ", ")))
+	kind, err := chart.ParseKind(*kindName)
+	if err != nil {
+		return fail(stderr, usagef("plot: -kind %s: unknown chart (%s)", *kindName, plotKinds()))
 	}
 	if *out == "" {
 		return fail(stderr, usagef("plot: -o FILE.svg or FILE.png is required"))
 	}
-	format, ok := chart.PlotFormat(*out)
-	if !ok {
+	format, err := chart.FormatOf(*out)
+	if err != nil {
 		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
 	}
 	var flagSLO time.Duration
@@ -72,41 +63,41 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(files) == 0:
 		return fail(stderr, usagef("plot: no file to plot"))
-	case *kind != "spectrum" && len(files) > 1:
-		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kind, len(files)))
+	case kind != chart.KindSpectrum && len(files) > 1:
+		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kindName, len(files)))
 	}
 
 	var draw func(w io.Writer) error
-	if sk != "" {
+	if kind.OfSweep() {
 		pts, slo, err := readSweepPoints(files[0])
 		if err != nil {
-			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kind)))
+			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kindName)))
 		}
 		if *sloFlag != "" {
 			slo = flagSLO
 		}
-		draw = func(w io.Writer) error { return chart.PlotSweepSLO(w, pts, sk, format, slo) }
+		draw = func(w io.Writer) error { return chart.PlotSweepSLO(w, pts, kind, format, slo) }
 	} else {
 		var docs []*report.Document
 		var names []string
 		for _, f := range files {
 			d, err := readResult(f)
 			if err != nil {
-				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kind)))
+				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kindName)))
 			}
 			docs = append(docs, d)
 			names = append(names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
 		}
-		switch *kind {
-		case "spectrum":
-			draw = func(w io.Writer) error { return chart.PlotSpectrumNamed(w, docs, names, format) }
-		case "hist":
-			draw = func(w io.Writer) error { return chart.PlotHistogram(w, docs[0], format) }
-		case "timeline":
-			draw = func(w io.Writer) error { return chart.PlotTimeline(w, docs[0], format) }
+		switch kind {
+		case chart.KindSpectrum:
+			draw = func(w io.Writer) error { return chart.Spectrum(w, docs, names, format) }
+		case chart.KindHistogram:
+			draw = func(w io.Writer) error { return chart.Histogram(w, docs[0], format) }
+		case chart.KindTimeline:
+			draw = func(w io.Writer) error { return chart.Timeline(w, docs[0], format) }
 		}
 	}
-	err := report.WriteFile(*out, stdout, *overwrite, draw)
+	err = report.WriteFile(*out, stdout, *overwrite, draw)
 	switch {
 	case err != nil:
 		return fail(stderr, usagef("plot: -o %s", outputError(err)))

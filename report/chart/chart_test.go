@@ -29,13 +29,13 @@ func normalizeSVG(svg []byte) []byte {
 
 // checkChart draws a chart twice as SVG, checks that both are the same
 // bytes, and compares the normalised SVG with testdata/name.svg.
-func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format string) error) {
+func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format Format) error) {
 	t.Helper()
 	var a, b bytes.Buffer
-	if err := draw(&a, "svg"); err != nil {
+	if err := draw(&a, SVG); err != nil {
 		t.Fatal(err)
 	}
-	if err := draw(&b, "svg"); err != nil {
+	if err := draw(&b, SVG); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -52,7 +52,7 @@ var plotFixtures = []string{"list", "threads", "errors"}
 func TestPlotHistogram(t *testing.T) {
 	for _, f := range plotFixtures {
 		d, _ := readFixture(t, f+".json")
-		checkChart(t, "hist_"+f, func(w *bytes.Buffer, format string) error { return PlotHistogram(w, d, format) })
+		checkChart(t, "hist_"+f, func(w *bytes.Buffer, format Format) error { return Histogram(w, d, format) })
 	}
 }
 
@@ -61,19 +61,19 @@ func TestPlotSpectrum(t *testing.T) {
 	for _, f := range plotFixtures {
 		d, _ := readFixture(t, f+".json")
 		docs = append(docs, d)
-		checkChart(t, "spectrum_"+f, func(w *bytes.Buffer, format string) error {
-			return PlotSpectrum(w, []*report.Document{d}, format)
+		checkChart(t, "spectrum_"+f, func(w *bytes.Buffer, format Format) error {
+			return Spectrum(w, []*report.Document{d}, nil, format)
 		})
 	}
-	checkChart(t, "spectrum_all", func(w *bytes.Buffer, format string) error {
-		return PlotSpectrumNamed(w, docs, plotFixtures, format)
+	checkChart(t, "spectrum_all", func(w *bytes.Buffer, format Format) error {
+		return Spectrum(w, docs, plotFixtures, format)
 	})
 }
 
 func TestPlotTimeline(t *testing.T) {
 	for _, f := range plotFixtures {
 		d, _ := readFixture(t, f+".json")
-		checkChart(t, "timeline_"+f, func(w *bytes.Buffer, format string) error { return PlotTimeline(w, d, format) })
+		checkChart(t, "timeline_"+f, func(w *bytes.Buffer, format Format) error { return Timeline(w, d, format) })
 	}
 }
 
@@ -86,7 +86,7 @@ func TestPlotTimelineHeapGoal(t *testing.T) {
 	for f, want := range map[string]bool{"list": true, "threads": true, "errors": false} {
 		d, _ := readFixture(t, f+".json")
 		var b bytes.Buffer
-		if err := PlotTimeline(&b, d, "svg"); err != nil {
+		if err := Timeline(&b, d, SVG); err != nil {
 			t.Fatal(err)
 		}
 		if got := bytes.Contains(b.Bytes(), label); got != want {
@@ -102,13 +102,13 @@ func TestPlotTimelineHeapGoal(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := PlotTimeline(&b, d, "svg"); err != nil {
+	if err := Timeline(&b, d, SVG); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(b.Bytes(), label) {
 		t.Error("GOGC=off (no heap goal): the timeline has a heap goal panel")
 	}
-	if err := PlotTimeline(new(bytes.Buffer), d, "png"); err != nil {
+	if err := Timeline(new(bytes.Buffer), d, PNG); err != nil {
 		t.Error(err)
 	}
 }
@@ -131,22 +131,28 @@ func sweepPoints() []SweepPoint {
 	}
 }
 
+// sweepGoldens name the golden files of the sweep charts.
+var sweepGoldens = map[Kind]string{KindSweepP99: "p99", KindSweepRSS: "rss", KindSweepThroughput: "throughput", KindPareto: "pareto"}
+
 func TestPlotSweep(t *testing.T) {
 	pts := sweepPoints()
-	for _, kind := range SweepKinds {
-		checkChart(t, "sweep_"+kind, func(w *bytes.Buffer, format string) error { return PlotSweep(w, pts, kind, format) })
+	for kind, name := range sweepGoldens {
+		checkChart(t, "sweep_"+name, func(w *bytes.Buffer, format Format) error { return PlotSweep(w, pts, kind, format) })
 	}
-	for _, kind := range []string{SweepP99, SweepPareto} {
-		checkChart(t, "sweep_"+kind+"_slo", func(w *bytes.Buffer, format string) error {
+	for _, kind := range []Kind{KindSweepP99, KindPareto} {
+		checkChart(t, "sweep_"+sweepGoldens[kind]+"_slo", func(w *bytes.Buffer, format Format) error {
 			return PlotSweepSLO(w, pts, kind, format, 5*time.Millisecond)
 		})
 	}
-	if err := PlotSweep(new(bytes.Buffer), pts, "nope", "svg"); err == nil || !strings.Contains(err.Error(), "unknown sweep chart") {
-		t.Errorf("unknown kind: %v", err)
+	for _, kind := range []Kind{KindSpectrum, 0, 99} {
+		err := PlotSweep(new(bytes.Buffer), pts, kind, SVG)
+		if err == nil || !strings.HasPrefix(err.Error(), "chart: ") || !strings.Contains(err.Error(), kind.String()+" is not a chart of a sweep") {
+			t.Errorf("kind %v: %v", kind, err)
+		}
 	}
 	// Nothing to draw is an empty chart, not a panic on the log axis.
-	for _, kind := range SweepKinds {
-		if err := PlotSweep(new(bytes.Buffer), nil, kind, "svg"); err != nil {
+	for _, kind := range sweepKinds {
+		if err := PlotSweep(new(bytes.Buffer), nil, kind, SVG); err != nil {
 			t.Errorf("%s, no points: %v", kind, err)
 		}
 	}
@@ -163,27 +169,27 @@ func TestPlotSweepSLO(t *testing.T) {
 	}
 	esc := strings.ReplaceAll(label, "<", "&lt;")
 	has := func(b []byte) bool { return bytes.Contains(b, []byte(esc)) || bytes.Contains(b, []byte(label)) }
-	for _, kind := range SweepKinds {
+	for _, kind := range sweepKinds {
 		var with, without bytes.Buffer
-		if err := PlotSweepSLO(&with, pts, kind, "svg", 5*time.Millisecond); err != nil {
+		if err := PlotSweepSLO(&with, pts, kind, SVG, 5*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		if err := PlotSweepSLO(&without, pts, kind, "svg", 0); err != nil {
+		if err := PlotSweepSLO(&without, pts, kind, SVG, 0); err != nil {
 			t.Fatal(err)
 		}
-		want := kind == SweepP99 || kind == SweepPareto
+		want := kind == KindSweepP99 || kind == KindPareto
 		if got := has(with.Bytes()); got != want {
 			t.Errorf("%s with an SLO: label %v, want %v", kind, got, want)
 		}
 		if has(without.Bytes()) {
 			t.Errorf("%s without an SLO: the SLO is labelled", kind)
 		}
-		if err := PlotSweepSLO(new(bytes.Buffer), nil, kind, "svg", 5*time.Millisecond); err != nil {
+		if err := PlotSweepSLO(new(bytes.Buffer), nil, kind, SVG, 5*time.Millisecond); err != nil {
 			t.Errorf("%s, no points, an SLO: %v", kind, err)
 		}
 	}
 	var b bytes.Buffer
-	if err := PlotSweep(&b, pts, SweepPareto, "svg"); err != nil {
+	if err := PlotSweep(&b, pts, KindPareto, SVG); err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range []string{">50<", ">100<", ">400<", ">off<"} {
@@ -196,9 +202,9 @@ func TestPlotSweepSLO(t *testing.T) {
 func TestPlotEmpty(t *testing.T) {
 	d := &report.Document{}
 	for name, f := range map[string]func() error{
-		"hist":     func() error { return PlotHistogram(new(bytes.Buffer), d, "svg") },
-		"spectrum": func() error { return PlotSpectrum(new(bytes.Buffer), []*report.Document{d}, "svg") },
-		"timeline": func() error { return PlotTimeline(new(bytes.Buffer), d, "svg") },
+		"hist":     func() error { return Histogram(new(bytes.Buffer), d, SVG) },
+		"spectrum": func() error { return Spectrum(new(bytes.Buffer), []*report.Document{d}, nil, SVG) },
+		"timeline": func() error { return Timeline(new(bytes.Buffer), d, SVG) },
 	} {
 		if err := f(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -209,7 +215,7 @@ func TestPlotEmpty(t *testing.T) {
 func TestPlotPNG(t *testing.T) {
 	d, _ := readFixture(t, "list.json")
 	var a, b bytes.Buffer
-	if err := PlotSpectrum(&a, []*report.Document{d}, "png"); err != nil {
+	if err := Spectrum(&a, []*report.Document{d}, nil, PNG); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(bytes.NewReader(a.Bytes()))
@@ -220,23 +226,65 @@ func TestPlotPNG(t *testing.T) {
 	if s := img.Bounds().Size(); s.X != 576 || s.Y != 384 {
 		t.Errorf("PNG is %v, want 576×384", s)
 	}
-	if err := PlotSpectrum(&b, []*report.Document{d}, "png"); err != nil {
+	if err := Spectrum(&b, []*report.Document{d}, nil, PNG); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two PNG drawings differ")
 	}
-	if err := PlotSpectrum(new(bytes.Buffer), []*report.Document{d}, "pdf"); err == nil {
-		t.Error("format pdf: no error")
+	for _, f := range []Format{0, 3} {
+		err := Spectrum(new(bytes.Buffer), []*report.Document{d}, nil, f)
+		if err == nil || !strings.HasPrefix(err.Error(), "chart: unknown format "+f.String()) {
+			t.Errorf("format %v: %v", f, err)
+		}
 	}
 }
 
-func TestPlotFormat(t *testing.T) {
-	for path, want := range map[string]string{"a.svg": "svg", "b/c.PNG": "png", "d.pdf": "", "e": ""} {
-		got, ok := PlotFormat(path)
-		if got != want || ok != (want != "") {
-			t.Errorf("PlotFormat(%q) = %q, %v; want %q", path, got, ok, want)
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]Format{"a.svg": SVG, "b/c.PNG": PNG, "d.pdf": 0, "e": 0, "svg": 0} {
+		got, err := FormatOf(path)
+		if got != want || (err == nil) != (want != 0) {
+			t.Errorf("FormatOf(%q) = %v, %v; want %v", path, got, err, want)
 		}
+		if err != nil && err.Error() != "chart: "+path+": not an .svg or .png file" {
+			t.Errorf("FormatOf(%q): error %q", path, err)
+		}
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range []Format{SVG, PNG} {
+		if got, err := ParseFormat(f.String()); got != f || err != nil {
+			t.Errorf("ParseFormat(%q) = %v, %v", f, got, err)
+		}
+	}
+	if _, err := ParseFormat("pdf"); err == nil || err.Error() != `chart: unknown format "pdf" (svg or png)` {
+		t.Errorf("ParseFormat(pdf): %v", err)
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	names := []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
+	for i, k := range Kinds() {
+		if k.String() != names[i] {
+			t.Errorf("Kinds()[%d] = %v, want %s", i, k, names[i])
+		}
+		if got, err := ParseKind(names[i]); got != k || err != nil {
+			t.Errorf("ParseKind(%q) = %v, %v", names[i], got, err)
+		}
+		if got, want := k.OfSweep(), i >= 3; got != want {
+			t.Errorf("%v.OfSweep() = %v", k, got)
+		}
+	}
+	if got, err := ParseKind("sweep"); got != KindSweepP99 || err != nil {
+		t.Errorf("ParseKind(sweep) = %v, %v; want sweep-p99", got, err)
+	}
+	want := `chart: unknown kind "pie" (` + strings.Join(names, ", ") + ")"
+	if _, err := ParseKind("pie"); err == nil || err.Error() != want {
+		t.Errorf("ParseKind(pie): %v, want %s", err, want)
+	}
+	if s := Kind(0).String(); s != "Kind(0)" {
+		t.Errorf("Kind(0) = %s", s)
 	}
 }
 

@@ -43,9 +43,9 @@ func HTML(w io.Writer, d *report.Document) error {
 		}
 	}
 	c := &charts{}
-	c.add("Runtime histogram", func(w io.Writer) error { return chart.PlotHistogram(w, d, "svg") })
-	c.add("Percentile spectrum", func(w io.Writer) error { return chart.PlotSpectrum(w, []*report.Document{d}, "svg") })
-	c.add("Run timeline", func(w io.Writer) error { return chart.PlotTimeline(w, d, "svg") })
+	c.add("Runtime histogram", func(w io.Writer) error { return chart.Histogram(w, d, chart.SVG) })
+	c.add("Percentile spectrum", func(w io.Writer) error { return chart.Spectrum(w, []*report.Document{d}, nil, chart.SVG) })
+	c.add("Run timeline", func(w io.Writer) error { return chart.Timeline(w, d, chart.SVG) })
 	pg.Charts = c.list
 	return runTemplate.Execute(w, pg)
 }
@@ -71,13 +71,16 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 		pg.Title = "gcperf sweep"
 	}
 	c := &charts{}
-	for _, k := range []struct{ kind, title string }{
-		{chart.SweepP99, "P99 and P99.9 against GOGC"},
-		{chart.SweepRSS, "Peak RSS against GOGC"},
-		{chart.SweepThroughput, "Throughput against GOGC"},
-		{chart.SweepPareto, "P99 against peak RSS (Pareto frontier)"},
+	for _, k := range []struct {
+		kind  chart.Kind
+		title string
+	}{
+		{chart.KindSweepP99, "P99 and P99.9 against GOGC"},
+		{chart.KindSweepRSS, "Peak RSS against GOGC"},
+		{chart.KindSweepThroughput, "Throughput against GOGC"},
+		{chart.KindPareto, "P99 against peak RSS (Pareto frontier)"},
 	} {
-		c.add(k.title, func(w io.Writer) error { return chart.PlotSweepSLO(w, s.Points, k.kind, "svg", s.SLO) })
+		c.add(k.title, func(w io.Writer) error { return chart.PlotSweepSLO(w, s.Points, k.kind, chart.SVG, s.SLO) })
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)
