@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -69,14 +68,14 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 
 	var draw func(w io.Writer) error
 	if kind.OfSweep() {
-		pts, slo, err := readSweepPoints(files[0])
+		s, err := readSweep(files[0])
 		if err != nil {
 			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kindName)))
 		}
+		draw = func(w io.Writer) error { return chart.Sweep(w, s, kind, format) }
 		if *sloFlag != "" {
-			slo = flagSLO
+			draw = func(w io.Writer) error { return chart.SweepSLO(w, s, kind, format, flagSLO) }
 		}
-		draw = func(w io.Writer) error { return chart.PlotSweepSLO(w, pts, kind, format, slo) }
 	} else {
 		var docs []*report.Document
 		var names []string
@@ -117,62 +116,14 @@ func plotFileError(err error, kind string) string {
 	return fileError(err)
 }
 
-// readSweepPoints reads a sweep.json and makes its rows the points of the
-// sweep charts; slo is the P99 bound of its advice's SLO, 0 for none.
-func readSweepPoints(path string) (pts []chart.SweepPoint, slo time.Duration, err error) {
+// readSweep reads a sweep's sweep.json.
+func readSweep(path string) (*sweep.Summary, error) {
 	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer f.Close()
-	s, err := sweep.ReadSummary(f)
-	if err != nil {
-		return nil, 0, err
-	}
-	return sweepPoints(s), adviceP99(s.Advice), nil
-}
-
-// adviceP99 is the P99 bound of the SLO an advice was given against, 0
-// when there is no advice or its SLO bounds no P99. The advice spells its
-// SLO as sweep.SLO.String does, "p99<=5ms, throughput>=1000/s"; "p99=5ms",
-// as -slo spells it, is read too.
-func adviceP99(a *sweep.Advice) time.Duration {
-	if a == nil {
-		return 0
-	}
-	for item := range strings.SplitSeq(a.SLO, ",") {
-		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok || strings.TrimSuffix(strings.TrimSpace(key), "<") != "p99" {
-			continue
-		}
-		if d, err := time.ParseDuration(strings.TrimSpace(value)); err == nil && d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-// sweepPoints converts a sweep's rows; the recommended point is the
-// advice's best setting, when there is one.
-func sweepPoints(s *sweep.Summary) []chart.SweepPoint {
-	best := -1
-	if a := s.Advice; a != nil && a.Best != nil {
-		best = a.Best.Point.Index
-	}
-	var pts []chart.SweepPoint
-	for _, r := range s.Rows {
-		limit := r.Point.MemLimit
-		if r.Point.GOMAXPROCS > 0 {
-			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
-			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
-		}
-		pts = append(pts, chart.SweepPoint{
-			GOGC: r.Point.GOGC, MemLimit: limit,
-			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
-			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
-		})
-	}
-	return pts
+	return sweep.ReadSummary(f)
 }
 
 const plotUsage = `Usage: gcperf plot -kind CHART -o FILE.svg|FILE.png FILE...

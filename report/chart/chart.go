@@ -20,6 +20,7 @@ import (
 
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 // The size of every chart: fixed, so that the output is reproducible.
@@ -377,16 +378,38 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 // TimelineHeapGoalLabel is the y axis label of the timeline's heap goal panel.
 const TimelineHeapGoalLabel = "heap goal"
 
-// A SweepPoint is one point of a GOGC × GOMEMLIMIT sweep, as the sweep
-// charts need it.
-// A zero P99 is a point without a successful repeat: it is not drawn.
-type SweepPoint struct {
-	GOGC, MemLimit string
+// A point is one row of a sweep as the sweep charts draw it. A zero P99 is
+// a point without a successful repeat: it is not drawn.
+type point struct {
+	GOGC, MemLimit string // MemLimit names the point's line: its GOMEMLIMIT, and GOMAXPROCS when that is an axis too
 	P99, P999      time.Duration
 	PeakRSS        uint64
 	Throughput     float64
 	Frontier       bool // on the Pareto frontier of P99 against peak RSS
 	Recommended    bool // the setting the advice picked
+}
+
+// points are the rows of s as the charts draw them, the recommended point
+// being the advice's best setting, when there is one.
+func points(s *sweep.Summary) []point {
+	best := -1
+	if a := s.Advice; a != nil && a.Best != nil {
+		best = a.Best.Point.Index
+	}
+	var pts []point
+	for _, r := range s.Rows {
+		limit := r.Point.MemLimit
+		if r.Point.GOMAXPROCS > 0 {
+			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
+			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
+		}
+		pts = append(pts, point{
+			GOGC: r.Point.GOGC, MemLimit: limit,
+			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
+			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
+		})
+	}
+	return pts
 }
 
 // gogcOrder orders GOGC values numerically, "off" after every number,
@@ -412,20 +435,29 @@ func gogcOrder(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// PlotSweep draws one chart of a sweep: KindSweepP99 (P99, solid, and
-// P99.9, dashed, against GOGC, one colour per GOMEMLIMIT), KindSweepRSS
-// (peak RSS against GOGC), KindSweepThroughput (against GOGC), or
-// KindPareto (P99 against peak RSS, the frontier connected, the
-// recommended setting labelled). GOGC values are evenly spaced in
-// numerical order, "off" last.
-func PlotSweep(w io.Writer, points []SweepPoint, kind Kind, format Format) error {
-	return PlotSweepSLO(w, points, kind, format, 0)
+// Sweep draws one chart of a sweep's rows (the medians of each point):
+// KindSweepP99 (P99, solid, and P99.9, dashed, against GOGC, one colour per
+// GOMEMLIMIT), KindSweepRSS (peak RSS against GOGC), KindSweepThroughput
+// (against GOGC), or KindPareto (P99 against peak RSS, every point labelled
+// with its GOGC, the frontier connected, the setting the advice picked
+// labelled). GOGC values are evenly spaced in numerical order, "off" last;
+// a point without a successful repeat is not drawn. The sweep-p99 and
+// pareto charts draw the P99 bound of the advice's SLO
+// (sweep.Advice.P99Bound), when there is one, as SweepSLO does.
+func Sweep(w io.Writer, s *sweep.Summary, kind Kind, format Format) error {
+	return SweepSLO(w, s, kind, format, s.Advice.P99Bound())
 }
 
-// PlotSweepSLO is PlotSweep with the P99 bound of an SLO: when slo > 0, the
-// sweep-p99 and pareto charts draw it as a horizontal dashed line, named
-// SLOLabel(slo) in the legend. The other charts ignore it.
-func PlotSweepSLO(w io.Writer, points []SweepPoint, kind Kind, format Format, slo time.Duration) error {
+// SweepSLO is Sweep with the P99 bound of an SLO other than the advice's:
+// when slo > 0, the sweep-p99 and pareto charts draw it as a horizontal
+// dashed line, named SLOLabel(slo) in the legend; 0 draws none. The other
+// charts ignore it.
+func SweepSLO(w io.Writer, s *sweep.Summary, kind Kind, format Format, slo time.Duration) error {
+	return drawSweep(w, points(s), kind, format, slo)
+}
+
+// drawSweep draws the chart of SweepSLO.
+func drawSweep(w io.Writer, points []point, kind Kind, format Format, slo time.Duration) error {
 	var p *plot.Plot
 	var err error
 	switch kind {
@@ -475,7 +507,7 @@ func addSLO(p *plot.Plot, slo time.Duration, lo, hi *float64) error {
 	return nil
 }
 
-func plotByGOGC(points []SweepPoint, kind Kind, slo time.Duration) (*plot.Plot, error) {
+func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error) {
 	var gogcs, limits []string
 	for _, pt := range points {
 		if !slices.Contains(gogcs, pt.GOGC) {
@@ -554,7 +586,7 @@ func plotByGOGC(points []SweepPoint, kind Kind, slo time.Duration) (*plot.Plot, 
 	return p, nil
 }
 
-func sweepName(pt SweepPoint) string {
+func sweepName(pt point) string {
 	s := "GOGC=" + pt.GOGC
 	if pt.MemLimit != "" {
 		s += " GOMEMLIMIT=" + pt.MemLimit
@@ -562,13 +594,13 @@ func sweepName(pt SweepPoint) string {
 	return s
 }
 
-func plotPareto(points []SweepPoint, slo time.Duration) (*plot.Plot, error) {
+func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
 	p.X.Tick.Marker = byteTicks{}
 	p.Legend.Left = false
 	var all, frontier plotter.XYs
 	var gogcs []string
-	var rec *SweepPoint
+	var rec *point
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, pt := range points {
 		if pt.P99 <= 0 {

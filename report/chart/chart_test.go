@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"image/png"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 // embeddedFont is a font vgsvg embeds in an SVG, as base64.
@@ -113,11 +115,28 @@ func TestPlotTimelineHeapGoal(t *testing.T) {
 	}
 }
 
-// sweepPoints is a hand-made sweep: GOGC 50..400 and off, with and without
-// a memory limit, one failed point.
-func sweepPoints() []SweepPoint {
+// readSweep reads report/testdata/sweep.json, a hand-made sweep: GOGC
+// 50..400 and off, with and without a memory limit, one failed point, the
+// advice picking GOGC=200 against p99<=5ms.
+func readSweep(t testing.TB) *sweep.Summary {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := sweep.ReadSummary(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSweepPoints checks the points drawn of the sweep: its rows, the
+// advice's best setting recommended.
+func TestSweepPoints(t *testing.T) {
 	ms := time.Millisecond
-	return []SweepPoint{
+	want := []point{
 		{GOGC: "off", MemLimit: "", P99: 1 * ms, P999: 2 * ms, PeakRSS: 900 << 20, Throughput: 1500},
 		{GOGC: "50", MemLimit: "", P99: 8 * ms, P999: 20 * ms, PeakRSS: 60 << 20, Throughput: 700, Frontier: true},
 		{GOGC: "100", MemLimit: "", P99: 5 * ms, P999: 12 * ms, PeakRSS: 80 << 20, Throughput: 900, Frontier: true},
@@ -129,30 +148,54 @@ func sweepPoints() []SweepPoint {
 		{GOGC: "400", MemLimit: "256MiB", P99: 2500 * time.Microsecond, P999: 6 * ms, PeakRSS: 250 << 20, Throughput: 1250},
 		{GOGC: "off", MemLimit: "256MiB", P99: 2 * ms, P999: 9 * ms, PeakRSS: 255 << 20, Throughput: 1200, Frontier: true},
 	}
+	s := readSweep(t)
+	if got := points(s); !slices.Equal(got, want) {
+		t.Errorf("points:\n got %+v\nwant %+v", got, want)
+	}
+	// GOMAXPROCS as a third axis names the lines; a best setting whose
+	// every repeat failed is not recommended; no advice, no recommendation.
+	s.Rows[3].Point.GOMAXPROCS, s.Rows[9].Point.GOMAXPROCS = 2, 4
+	pts := points(s)
+	if pts[3].MemLimit != "unset, GOMAXPROCS=2" || pts[9].MemLimit != "256MiB, GOMAXPROCS=4" {
+		t.Errorf("GOMAXPROCS: lines %q and %q", pts[3].MemLimit, pts[9].MemLimit)
+	}
+	s.Rows[3].Failed = s.Rows[3].Reps
+	for _, pt := range points(s) {
+		if pt.Recommended {
+			t.Errorf("GOGC=%s %s recommended, its repeats having failed", pt.GOGC, pt.MemLimit)
+		}
+	}
+	s.Advice = nil
+	for _, pt := range points(s) {
+		if pt.Recommended {
+			t.Errorf("no advice: GOGC=%s %s recommended", pt.GOGC, pt.MemLimit)
+		}
+	}
 }
 
 // sweepGoldens name the golden files of the sweep charts.
 var sweepGoldens = map[Kind]string{KindSweepP99: "p99", KindSweepRSS: "rss", KindSweepThroughput: "throughput", KindPareto: "pareto"}
 
 func TestPlotSweep(t *testing.T) {
-	pts := sweepPoints()
+	s := readSweep(t)
 	for kind, name := range sweepGoldens {
-		checkChart(t, "sweep_"+name, func(w *bytes.Buffer, format Format) error { return PlotSweep(w, pts, kind, format) })
+		checkChart(t, "sweep_"+name, func(w *bytes.Buffer, format Format) error { return SweepSLO(w, s, kind, format, 0) })
 	}
+	// The advice's SLO, p99<=5ms.
 	for _, kind := range []Kind{KindSweepP99, KindPareto} {
 		checkChart(t, "sweep_"+sweepGoldens[kind]+"_slo", func(w *bytes.Buffer, format Format) error {
-			return PlotSweepSLO(w, pts, kind, format, 5*time.Millisecond)
+			return Sweep(w, s, kind, format)
 		})
 	}
 	for _, kind := range []Kind{KindSpectrum, 0, 99} {
-		err := PlotSweep(new(bytes.Buffer), pts, kind, SVG)
+		err := Sweep(new(bytes.Buffer), s, kind, SVG)
 		if err == nil || !strings.HasPrefix(err.Error(), "chart: ") || !strings.Contains(err.Error(), kind.String()+" is not a chart of a sweep") {
 			t.Errorf("kind %v: %v", kind, err)
 		}
 	}
 	// Nothing to draw is an empty chart, not a panic on the log axis.
 	for _, kind := range sweepKinds {
-		if err := PlotSweep(new(bytes.Buffer), nil, kind, SVG); err != nil {
+		if err := Sweep(new(bytes.Buffer), &sweep.Summary{}, kind, SVG); err != nil {
 			t.Errorf("%s, no points: %v", kind, err)
 		}
 	}
@@ -162,19 +205,19 @@ func TestPlotSweep(t *testing.T) {
 // line, labelled, when there is one and not otherwise, and that the Pareto
 // chart labels every point with its GOGC.
 func TestPlotSweepSLO(t *testing.T) {
-	pts := sweepPoints()
-	label := SLOLabel(5 * time.Millisecond)
-	if label != "SLO p99 <= 5ms" {
-		t.Errorf("SLOLabel(5ms) = %q", label)
+	s := readSweep(t)
+	label := SLOLabel(3 * time.Millisecond)
+	if label != "SLO p99 <= 3ms" {
+		t.Errorf("SLOLabel(3ms) = %q", label)
 	}
 	esc := strings.ReplaceAll(label, "<", "&lt;")
 	has := func(b []byte) bool { return bytes.Contains(b, []byte(esc)) || bytes.Contains(b, []byte(label)) }
 	for _, kind := range sweepKinds {
 		var with, without bytes.Buffer
-		if err := PlotSweepSLO(&with, pts, kind, SVG, 5*time.Millisecond); err != nil {
+		if err := SweepSLO(&with, s, kind, SVG, 3*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		if err := PlotSweepSLO(&without, pts, kind, SVG, 0); err != nil {
+		if err := SweepSLO(&without, s, kind, SVG, 0); err != nil {
 			t.Fatal(err)
 		}
 		want := kind == KindSweepP99 || kind == KindPareto
@@ -184,12 +227,12 @@ func TestPlotSweepSLO(t *testing.T) {
 		if has(without.Bytes()) {
 			t.Errorf("%s without an SLO: the SLO is labelled", kind)
 		}
-		if err := PlotSweepSLO(new(bytes.Buffer), nil, kind, SVG, 5*time.Millisecond); err != nil {
+		if err := SweepSLO(new(bytes.Buffer), &sweep.Summary{}, kind, SVG, 3*time.Millisecond); err != nil {
 			t.Errorf("%s, no points, an SLO: %v", kind, err)
 		}
 	}
 	var b bytes.Buffer
-	if err := PlotSweep(&b, pts, KindPareto, SVG); err != nil {
+	if err := Sweep(&b, s, KindPareto, SVG); err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range []string{">50<", ">100<", ">400<", ">off<"} {

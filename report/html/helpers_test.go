@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/gcperf/gcperf/report"
-	"github.com/gcperf/gcperf/report/chart"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -64,20 +63,19 @@ func normalizeSVG(svg []byte) []byte {
 	})
 }
 
-// sweepPoints is the hand-made sweep of report/chart's tests: GOGC 50..400
-// and off, with and without a memory limit, one failed point.
-func sweepPoints() []chart.SweepPoint {
-	ms := time.Millisecond
-	return []chart.SweepPoint{
-		{GOGC: "off", MemLimit: "", P99: 1 * ms, P999: 2 * ms, PeakRSS: 900 << 20, Throughput: 1500},
-		{GOGC: "50", MemLimit: "", P99: 8 * ms, P999: 20 * ms, PeakRSS: 60 << 20, Throughput: 700, Frontier: true},
-		{GOGC: "100", MemLimit: "", P99: 5 * ms, P999: 12 * ms, PeakRSS: 80 << 20, Throughput: 900, Frontier: true},
-		{GOGC: "200", MemLimit: "", P99: 3 * ms, P999: 7 * ms, PeakRSS: 140 << 20, Throughput: 1100, Frontier: true, Recommended: true},
-		{GOGC: "400", MemLimit: "", P99: 2 * ms, P999: 5 * ms, PeakRSS: 260 << 20, Throughput: 1300, Frontier: true},
-		{GOGC: "50", MemLimit: "256MiB", P99: 9 * ms, P999: 22 * ms, PeakRSS: 62 << 20, Throughput: 680},
-		{GOGC: "100", MemLimit: "256MiB", P99: 5500 * time.Microsecond, P999: 13 * ms, PeakRSS: 82 << 20, Throughput: 880},
-		{GOGC: "200", MemLimit: "256MiB", P99: 0, PeakRSS: 0}, // failed
-		{GOGC: "400", MemLimit: "256MiB", P99: 2500 * time.Microsecond, P999: 6 * ms, PeakRSS: 250 << 20, Throughput: 1250},
-		{GOGC: "off", MemLimit: "256MiB", P99: 2 * ms, P999: 9 * ms, PeakRSS: 255 << 20, Throughput: 1200, Frontier: true},
+// readSweep reads report/testdata/sweep.json, the hand-made sweep of
+// report/chart's tests: GOGC 50..400 and off, with and without a memory
+// limit, one failed point, the advice picking GOGC=200 against p99<=5ms.
+func readSweep(t testing.TB) *sweep.Summary {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer f.Close()
+	s, err := sweep.ReadSummary(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -6,19 +6,19 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
+	"github.com/gcperf/gcperf/sweep"
 )
 
-// HTML writes the result as one self-contained HTML5 page: the settings and
+// Report writes the result as one self-contained HTML5 page: the settings and
 // environment, the statistics table, the GC, hiccup, open-loop, GCPerfP99
 // (with the tail's GC attribution) and profile sections of the text report,
 // and the runtime histogram, percentile spectrum and run timeline as inline
 // SVG. The page has no script and refers to nothing outside itself (its
 // fonts are embedded in the first chart), so it looks the same offline.
-func HTML(w io.Writer, d *report.Document) error {
+func Report(w io.Writer, d *report.Document) error {
 	parts := report.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
@@ -50,26 +50,31 @@ func HTML(w io.Writer, d *report.Document) error {
 	return runTemplate.Execute(w, pg)
 }
 
-// SweepPage is what the page of a sweep shows: the caller passes the table
-// and the advice as text (sweep.Table's and sweep.Advice's) and the points.
-type SweepPage struct {
-	Title  string // "gcperf sweep" when empty
-	Table  string // the sweep's table, as printed
-	Advice string // the advice, "" for none
-	Points []chart.SweepPoint
-	// SLO is the P99 bound of the sweep's SLO, drawn as a line on the P99
-	// and Pareto charts; 0 for none.
-	SLO time.Duration
+// Sweep writes a sweep as one self-contained HTML5 page, as Report does a
+// result: its title ("gcperf sweep", and the shard when it ran one), the
+// table of its points (sweep.Table), the advice (sweep.Advice.Text) and
+// the four sweep charts of report/chart (P99, peak RSS and throughput
+// against GOGC, and P99 against peak RSS), the P99 bound of the advice's
+// SLO drawn on the P99 and Pareto charts.
+func Sweep(w io.Writer, s *sweep.Summary) error {
+	var table bytes.Buffer
+	if err := sweep.Table(&table, s.Rows, nil); err != nil {
+		return err
+	}
+	pg := sweepPage{Title: "gcperf sweep", Table: table.String()}
+	if s.Shard != "" {
+		pg.Title += " (shard " + s.Shard + ")"
+	}
+	if s.Advice != nil {
+		pg.Advice = s.Advice.Text
+	}
+	return sweepHTML(w, pg, s)
 }
 
-// SweepHTML writes a sweep as one self-contained HTML5 page, as HTML does a
-// result: the title, the table, the advice and the four sweep charts (P99,
-// peak RSS and throughput against GOGC, and P99 against peak RSS).
-func SweepHTML(w io.Writer, s SweepPage) error {
-	pg := sweepPage{Title: s.Title, Table: strings.TrimRight(s.Table, "\n"), Advice: strings.TrimSpace(s.Advice)}
-	if pg.Title == "" {
-		pg.Title = "gcperf sweep"
-	}
+// sweepHTML writes the page of a sweep from its title, table and advice,
+// and the charts of s.
+func sweepHTML(w io.Writer, pg sweepPage, s *sweep.Summary) error {
+	pg.Table, pg.Advice = strings.TrimRight(pg.Table, "\n"), strings.TrimSpace(pg.Advice)
 	c := &charts{}
 	for _, k := range []struct {
 		kind  chart.Kind
@@ -80,7 +85,7 @@ func SweepHTML(w io.Writer, s SweepPage) error {
 		{chart.KindSweepThroughput, "Throughput against GOGC"},
 		{chart.KindPareto, "P99 against peak RSS (Pareto frontier)"},
 	} {
-		c.add(k.title, func(w io.Writer) error { return chart.PlotSweepSLO(w, s.Points, k.kind, chart.SVG, s.SLO) })
+		c.add(k.title, func(w io.Writer) error { return chart.Sweep(w, s, k.kind, chart.SVG) })
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)
