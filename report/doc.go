@@ -49,4 +49,13 @@
 // intervals, the Mann-Whitney U test), [Comparison.Regressions] picks the
 // regressions beyond a threshold, and [CompareText] and [CompareJSON] print
 // the comparison.
+//
+// # Charts and pages
+//
+// The charts (gonum/plot) and the self-contained HTML page are in packages
+// of their own, report/chart and report/html, so that a reader of results
+// links no plotting library. They draw what this package prints:
+// [TextParts] gives the text report's header, statistics table and sections
+// as data, and [Operation.Recorder] rebuilds an operation's runtime
+// histogram for its percentile spectrum.
 package report

@@ -58,7 +58,7 @@ func HGRM(w io.Writer, d *Document) error {
 		if _, err := fmt.Fprintf(w, "# %s %s (ms)\n", o.Name, what); err != nil {
 			return err
 		}
-		r := histogramOf(o)
+		r := o.Recorder()
 		if r == nil {
 			if _, err := io.WriteString(w, "#[No values]\n"); err != nil {
 				return err
@@ -78,10 +78,12 @@ const (
 	hgrmScale = 1e6 // nanoseconds per printed unit: milliseconds
 )
 
-// histogramOf rebuilds an operation's runtime histogram, nil when it has
-// no value. The exact maximum is the Distribution's (pmax_ns); the exact
-// minimum is not kept, so the smallest bucket's value stands for it.
-func histogramOf(o *Operation) *latency.Recorder {
+// Recorder rebuilds the operation's runtime histogram (runtime_histogram)
+// as a recorder, nil when it has no value, so that its quantiles can be
+// read (the percentile spectrum of report/chart, the .hgrm format). The
+// exact maximum is the Distribution's (pmax_ns); the exact minimum is not
+// kept, so the smallest bucket's value stands for it.
+func (o *Operation) Recorder() *latency.Recorder {
 	if len(o.Histogram) == 0 {
 		return nil
 	}

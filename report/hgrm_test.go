@@ -154,7 +154,7 @@ func TestHGRMPrecision(t *testing.T) {
 	for _, name := range fixtures {
 		d, _ := readFixture(t, name)
 		for _, o := range append(slices.Clone(d.Operations), d.Mix.Operation) {
-			r := histogramOf(&o)
+			r := o.Recorder()
 			if r == nil {
 				if o.Runtime.Count != 0 {
 					t.Errorf("%s %s: no histogram for %d runs", name, o.Name, o.Runtime.Count)

@@ -113,3 +113,24 @@ func (s SLO) bounds() []bound {
 	}
 	return out
 }
+
+// P99Bound is the P99 bound of the SLO the advice was given against, 0
+// without advice or when that SLO bounds no P99. A saved summary keeps the
+// SLO as text (Advice.SLO, as SLO.String writes it: "p99<=5ms,
+// throughput>=1000/s"); P99Bound reads the bound back from it, and from
+// ParseSLO's spelling ("p99=5ms") too.
+func (a *Advice) P99Bound() time.Duration {
+	if a == nil {
+		return 0
+	}
+	for item := range strings.SplitSeq(a.SLO, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || strings.TrimSuffix(strings.TrimSpace(key), "<") != "p99" {
+			continue
+		}
+		if d, err := time.ParseDuration(strings.TrimSpace(value)); err == nil && d > 0 {
+			return d
+		}
+	}
+	return 0
+}

@@ -42,3 +42,28 @@ func TestParseSLO(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceP99Bound checks that the P99 bound of an advice's SLO reads
+// back as it was given, whether the SLO text is SLO.String's or -slo's.
+func TestAdviceP99Bound(t *testing.T) {
+	ms := time.Millisecond
+	for _, slo := range []SLO{{}, {P99: 5 * ms}, {P99: 2500 * time.Microsecond, Throughput: 1000}, {P999: 9 * ms, P99: 4 * ms}, {Max: 100 * ms}} {
+		a := Advice{SLO: slo.String()}
+		if got := a.P99Bound(); got != slo.P99 {
+			t.Errorf("Advice{SLO: %q}.P99Bound() = %v, want %v", a.SLO, got, slo.P99)
+		}
+	}
+	for slo, want := range map[string]time.Duration{
+		"p99=2.5ms":                      2500 * time.Microsecond,
+		"p999<=9ms, p99<=4ms":            4 * ms,
+		"max<=100ms, throughput>=1000/s": 0,
+		"p99<=fast":                      0,
+	} {
+		if got := (&Advice{SLO: slo}).P99Bound(); got != want {
+			t.Errorf("Advice{SLO: %q}.P99Bound() = %v, want %v", slo, got, want)
+		}
+	}
+	if got := (*Advice)(nil).P99Bound(); got != 0 {
+		t.Errorf("no advice: P99Bound() = %v", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/html"
 )
 
 // format is one way of writing a result.
@@ -22,7 +23,7 @@ var formats = []format{
 	{"xml", "result.xml", "the result as XML", report.XML},
 	{"bench", "bench.txt", "the Go benchmark format (benchstat, gcperf compare)", report.Bench},
 	{"hgrm", "result.hgrm", "the runtime histograms in HdrHistogram's .hgrm format", report.HGRM},
-	{"html", "report.html", "the report as one self-contained HTML page with SVG charts", report.HTML},
+	{"html", "report.html", "the report as one self-contained HTML page with SVG charts", html.Report},
 	{"text", "report.txt", "the text report", report.Text},
 }
 

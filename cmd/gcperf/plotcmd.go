@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,32 +11,24 @@ import (
 
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
 )
 
-// plotKinds are the charts of gcperf plot; the sweep ones read a sweep.json,
-// the others gcperf results.
-var plotKinds = []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
-
-// sweepPlotKind is the report.PlotSweep kind of a sweep chart, "" for a
-// chart of results.
-func sweepPlotKind(kind string) string {
-	switch kind {
-	case "sweep-p99", "sweep", "sweep-rss", "sweep-throughput":
-		if kind == "sweep" {
-			return report.SweepP99
-		}
-		return strings.TrimPrefix(kind, "sweep-")
-	case "pareto":
-		return report.SweepPareto
+// plotKinds lists the charts of gcperf plot: "spectrum, hist, ...". The
+// sweep ones read a sweep.json, the others gcperf results.
+func plotKinds() string {
+	names := make([]string, 0, len(chart.Kinds()))
+	for _, k := range chart.Kinds() {
+		names = append(names, k.String())
 	}
-	return ""
+	return strings.Join(names, ", ")
 }
 
 // plotCmd writes one chart of saved results or of a sweep.
 func plotCmd(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("plot", flag.ContinueOnError)
-	kind := flags.String("kind", "spectrum", "the `chart`: "+strings.Join(plotKinds, ", "))
+	kindName := flags.String("kind", "spectrum", "the `chart`: "+plotKinds())
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
 	sloFlag := flags.String("slo", "", "draw the P99 `bound` of this SLO (p99=5ms) on the sweep-p99 and pareto charts instead of the sweep's own (-slo of gcperf sweep)")
@@ -48,15 +39,15 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	sk := sweepPlotKind(*kind)
-	if sk == "" && *kind != "spectrum" && *kind != "hist" && *kind != "timeline" {
-		return fail(stderr, usagef("plot: -kind %s: unknown chart (%s)", *kind, strings.Join(plotKinds, ", ")))
+	kind, err := chart.ParseKind(*kindName)
+	if err != nil {
+		return fail(stderr, usagef("plot: -kind %s: unknown chart (%s)", *kindName, plotKinds()))
 	}
 	if *out == "" {
 		return fail(stderr, usagef("plot: -o FILE.svg or FILE.png is required"))
 	}
-	format, ok := report.PlotFormat(*out)
-	if !ok {
+	format, err := chart.FormatOf(*out)
+	if err != nil {
 		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
 	}
 	var flagSLO time.Duration
@@ -71,41 +62,41 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(files) == 0:
 		return fail(stderr, usagef("plot: no file to plot"))
-	case *kind != "spectrum" && len(files) > 1:
-		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kind, len(files)))
+	case kind != chart.KindSpectrum && len(files) > 1:
+		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kindName, len(files)))
 	}
 
 	var draw func(w io.Writer) error
-	if sk != "" {
-		pts, slo, err := readSweepPoints(files[0])
+	if kind.OfSweep() {
+		s, err := readSweep(files[0])
 		if err != nil {
-			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kind)))
+			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kindName)))
 		}
+		draw = func(w io.Writer) error { return chart.Sweep(w, s, kind, format) }
 		if *sloFlag != "" {
-			slo = flagSLO
+			draw = func(w io.Writer) error { return chart.SweepSLO(w, s, kind, format, flagSLO) }
 		}
-		draw = func(w io.Writer) error { return report.PlotSweepSLO(w, pts, sk, format, slo) }
 	} else {
 		var docs []*report.Document
 		var names []string
 		for _, f := range files {
 			d, err := readResult(f)
 			if err != nil {
-				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kind)))
+				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kindName)))
 			}
 			docs = append(docs, d)
 			names = append(names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
 		}
-		switch *kind {
-		case "spectrum":
-			draw = func(w io.Writer) error { return report.PlotSpectrumNamed(w, docs, names, format) }
-		case "hist":
-			draw = func(w io.Writer) error { return report.PlotHistogram(w, docs[0], format) }
-		case "timeline":
-			draw = func(w io.Writer) error { return report.PlotTimeline(w, docs[0], format) }
+		switch kind {
+		case chart.KindSpectrum:
+			draw = func(w io.Writer) error { return chart.Spectrum(w, docs, names, format) }
+		case chart.KindHistogram:
+			draw = func(w io.Writer) error { return chart.Histogram(w, docs[0], format) }
+		case chart.KindTimeline:
+			draw = func(w io.Writer) error { return chart.Timeline(w, docs[0], format) }
 		}
 	}
-	err := report.WriteFile(*out, stdout, *overwrite, draw)
+	err = report.WriteFile(*out, stdout, *overwrite, draw)
 	switch {
 	case err != nil:
 		return fail(stderr, usagef("plot: -o %s", outputError(err)))
@@ -125,62 +116,14 @@ func plotFileError(err error, kind string) string {
 	return fileError(err)
 }
 
-// readSweepPoints reads a sweep.json and makes its rows the points of the
-// sweep charts; slo is the P99 bound of its advice's SLO, 0 for none.
-func readSweepPoints(path string) (pts []report.SweepPoint, slo time.Duration, err error) {
+// readSweep reads a sweep's sweep.json.
+func readSweep(path string) (*sweep.Summary, error) {
 	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer f.Close()
-	s, err := sweep.ReadSummary(f)
-	if err != nil {
-		return nil, 0, err
-	}
-	return sweepPoints(s), adviceP99(s.Advice), nil
-}
-
-// adviceP99 is the P99 bound of the SLO an advice was given against, 0
-// when there is no advice or its SLO bounds no P99. The advice spells its
-// SLO as sweep.SLO.String does, "p99<=5ms, throughput>=1000/s"; "p99=5ms",
-// as -slo spells it, is read too.
-func adviceP99(a *sweep.Advice) time.Duration {
-	if a == nil {
-		return 0
-	}
-	for item := range strings.SplitSeq(a.SLO, ",") {
-		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok || strings.TrimSuffix(strings.TrimSpace(key), "<") != "p99" {
-			continue
-		}
-		if d, err := time.ParseDuration(strings.TrimSpace(value)); err == nil && d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-// sweepPoints converts a sweep's rows; the recommended point is the
-// advice's best setting, when there is one.
-func sweepPoints(s *sweep.Summary) []report.SweepPoint {
-	best := -1
-	if a := s.Advice; a != nil && a.Best != nil {
-		best = a.Best.Point.Index
-	}
-	var pts []report.SweepPoint
-	for _, r := range s.Rows {
-		limit := r.Point.MemLimit
-		if r.Point.GOMAXPROCS > 0 {
-			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
-			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
-		}
-		pts = append(pts, report.SweepPoint{
-			GOGC: r.Point.GOGC, MemLimit: limit,
-			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
-			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
-		})
-	}
-	return pts
+	return sweep.ReadSummary(f)
 }
 
 const plotUsage = `Usage: gcperf plot -kind CHART -o FILE.svg|FILE.png FILE...

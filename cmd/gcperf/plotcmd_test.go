@@ -203,30 +203,3 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(data)
 }
-
-// TestAdviceP99 checks the P99 bound read from an advice's SLO, as
-// sweep.SLO.String spells it and as -slo does.
-func TestAdviceP99(t *testing.T) {
-	slo, err := sweep.ParseSLO("p99=5ms,throughput=1000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		slo  string
-		want time.Duration
-	}{
-		{slo.String(), 5 * time.Millisecond},
-		{"p99<=5ms", 5 * time.Millisecond},
-		{"p99=2.5ms", 2500 * time.Microsecond},
-		{"p999<=9ms, p99<=4ms", 4 * time.Millisecond},
-		{"max<=100ms, throughput>=1000/s", 0},
-		{"", 0},
-	} {
-		if got := adviceP99(&sweep.Advice{SLO: tt.slo}); got != tt.want {
-			t.Errorf("adviceP99(%q) = %v, want %v", tt.slo, got, tt.want)
-		}
-	}
-	if got := adviceP99(nil); got != 0 {
-		t.Errorf("adviceP99(nil) = %v", got)
-	}
-}

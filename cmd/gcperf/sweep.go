@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 
@@ -619,21 +618,7 @@ func (p *sweepPlan) checkOutputs(dir string) error {
 }
 
 // sweepPage writes the sweep's HTML page: its table, advice and charts.
-func sweepPage(w io.Writer, s *sweep.Summary) error {
-	var table bytes.Buffer
-	if err := sweep.Table(&table, s.Rows, nil); err != nil {
-		return err
-	}
-	title := "gcperf sweep"
-	if s.Shard != "" {
-		title += " (shard " + s.Shard + ")"
-	}
-	advice := ""
-	if s.Advice != nil {
-		advice = s.Advice.Text
-	}
-	return report.SweepHTML(w, report.SweepPage{Title: title, Table: table.String(), Advice: advice, Points: sweepPoints(s), SLO: adviceP99(s.Advice)})
-}
+var sweepPage = html.Sweep
 
 // sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
 // directories, prints the table (and the advice with -slo), and with -out

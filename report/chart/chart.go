@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"cmp"
@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,49 +19,39 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 // The size of every chart: fixed, so that the output is reproducible.
 const (
-	PlotWidth  = 6 * vg.Inch
-	PlotHeight = 4 * vg.Inch
+	Width  = 6 * vg.Inch
+	Height = 4 * vg.Inch
 )
 
-// PlotFormat is the chart format a file name asks for by its extension:
-// "svg" or "png"; ok is false for any other extension.
-func PlotFormat(path string) (format string, ok bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".svg":
-		return "svg", true
-	case ".png":
-		return "png", true
-	}
-	return "", false
-}
-
-// render draws p on a PlotWidth × PlotHeight canvas and writes it to w as
+// render draws p on a Width × Height canvas and writes it to w as
 // SVG (fonts embedded, so that the file looks the same anywhere) or PNG.
 // Neither holds a timestamp: the same plot gives the same bytes.
-func render(w io.Writer, p *plot.Plot, format string) error {
+func render(w io.Writer, p *plot.Plot, format Format) error {
 	return renderWith(w, format, func(c draw.Canvas) { p.Draw(c) })
 }
 
 // renderWith is render for any drawing on the canvas, such as plots
 // stacked with plot.Align.
-func renderWith(w io.Writer, format string, paint func(draw.Canvas)) error {
+func renderWith(w io.Writer, format Format, paint func(draw.Canvas)) error {
 	switch format {
-	case "svg":
-		c := vgsvg.NewWith(vgsvg.UseWH(PlotWidth, PlotHeight), vgsvg.EmbedFonts(true))
+	case SVG:
+		c := vgsvg.NewWith(vgsvg.UseWH(Width, Height), vgsvg.EmbedFonts(true))
 		paint(draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
-	case "png":
-		c := vgimg.New(PlotWidth, PlotHeight)
+	case PNG:
+		c := vgimg.New(Width, Height)
 		paint(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}
-	return fmt.Errorf("plot: unknown format %q (svg or png)", format)
+	return fmt.Errorf("chart: unknown format %v (svg or png)", format)
 }
 
 // palette is the colours of the series, in turn.
@@ -183,11 +172,11 @@ func durationAxis(a *plot.Axis, lo, hi float64) {
 // histBinsPerDecade is the histogram's resolution on its log time axis.
 const histBinsPerDecade = 10
 
-// PlotHistogram draws the runtime histogram of every operation of d: the
+// Histogram draws the runtime histogram of every operation of d: the
 // share of its successful runs (%) in each of 10 bins per decade of a
 // logarithmic time axis, one stepped line per operation. The buckets are
 // those of the document's runtime_histogram.
-func PlotHistogram(w io.Writer, d *Document, format string) error {
+func Histogram(w io.Writer, d *report.Document, format Format) error {
 	p := newPlot("Runtime histogram", "runtime", "share of runs (%)")
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range d.Operations {
@@ -239,7 +228,7 @@ func PlotHistogram(w io.Writer, d *Document, format string) error {
 	return render(w, p, format)
 }
 
-// SpectrumQuantiles are the quantiles PlotSpectrum draws.
+// SpectrumQuantiles are the quantiles Spectrum draws.
 var SpectrumQuantiles = []float64{0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999}
 
 // spectrumTicks mark 1/(1-p) at the round percentiles.
@@ -248,19 +237,14 @@ var spectrumTicks = plot.ConstantTicks([]plot.Tick{
 	{Value: 1000, Label: "99.9%"}, {Value: 10000, Label: "99.99%"},
 })
 
-// PlotSpectrum draws the percentile spectrum of every operation of every
+// Spectrum draws the percentile spectrum of every operation of every
 // document: latency against the percentile, x = 1/(1-p) on a log axis, at
 // SpectrumQuantiles, each quantile that of the recorder rebuilt from the
-// runtime_histogram (latency.Recorder.Quantile; p = 0 is the minimum).
-// With several documents, the lines are named "file:operation", file
-// being the document's index (1, 2...) unless names says otherwise.
-func PlotSpectrum(w io.Writer, docs []*Document, format string) error {
-	return PlotSpectrumNamed(w, docs, nil, format)
-}
-
-// PlotSpectrumNamed is PlotSpectrum with names for the documents (their
-// files), used in the legend when there are several documents.
-func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format string) error {
+// runtime_histogram (report.Operation.Recorder, latency.Recorder.Quantile;
+// p = 0 is the minimum). With several documents, the lines are named
+// "file:operation", file being names[i] for the i-th document (the name
+// of its file) or, without one, its number (1, 2...).
+func Spectrum(w io.Writer, docs []*report.Document, names []string, format Format) error {
 	p := newPlot("Latency by percentile", "percentile", "runtime")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = spectrumTicks
@@ -270,7 +254,7 @@ func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format str
 	for di, d := range docs {
 		for i := range d.Operations {
 			o := &d.Operations[i]
-			r := histogramOf(o)
+			r := o.Recorder()
 			if r == nil {
 				continue
 			}
@@ -305,14 +289,14 @@ func PlotSpectrumNamed(w io.Writer, docs []*Document, names []string, format str
 	return render(w, p, format)
 }
 
-// PlotTimeline draws the runtime of every run in the document's order (run
+// Timeline draws the runtime of every run in the document's order (run
 // number on x), the runs with a garbage collection (gc_cycles > 0, known
 // with -gcstats run) marked in red, and each run's stop-the-world time as
 // a second series on the same log axis. When the runs carry their heap
 // goal (-gcstats run), a second panel below, on the same run axis, draws
 // the heap goal at the end of each run; runs without a goal (GOGC=off and
 // no memory limit) are left out of it.
-func PlotTimeline(w io.Writer, d *Document, format string) error {
+func Timeline(w io.Writer, d *report.Document, format Format) error {
 	p := newPlot("Runs", "run", "time")
 	var all, withGC, stw, goal plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -394,11 +378,10 @@ func PlotTimeline(w io.Writer, d *Document, format string) error {
 // TimelineHeapGoalLabel is the y axis label of the timeline's heap goal panel.
 const TimelineHeapGoalLabel = "heap goal"
 
-// A SweepPoint is one point of a GOGC × GOMEMLIMIT sweep, as the sweep
-// charts need it (the report package knows nothing of the sweep's types).
-// A zero P99 is a point without a successful repeat: it is not drawn.
-type SweepPoint struct {
-	GOGC, MemLimit string
+// A point is one row of a sweep as the sweep charts draw it. A zero P99 is
+// a point without a successful repeat: it is not drawn.
+type point struct {
+	GOGC, MemLimit string // MemLimit names the point's line: its GOMEMLIMIT, and GOMAXPROCS when that is an axis too
 	P99, P999      time.Duration
 	PeakRSS        uint64
 	Throughput     float64
@@ -406,16 +389,28 @@ type SweepPoint struct {
 	Recommended    bool // the setting the advice picked
 }
 
-// The kinds of sweep chart.
-const (
-	SweepP99        = "p99"
-	SweepRSS        = "rss"
-	SweepThroughput = "throughput"
-	SweepPareto     = "pareto"
-)
-
-// SweepKinds are the kinds PlotSweep draws.
-var SweepKinds = []string{SweepP99, SweepRSS, SweepThroughput, SweepPareto}
+// points are the rows of s as the charts draw them, the recommended point
+// being the advice's best setting, when there is one.
+func points(s *sweep.Summary) []point {
+	best := -1
+	if a := s.Advice; a != nil && a.Best != nil {
+		best = a.Best.Point.Index
+	}
+	var pts []point
+	for _, r := range s.Rows {
+		limit := r.Point.MemLimit
+		if r.Point.GOMAXPROCS > 0 {
+			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
+			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
+		}
+		pts = append(pts, point{
+			GOGC: r.Point.GOGC, MemLimit: limit,
+			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
+			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
+		})
+	}
+	return pts
+}
 
 // gogcOrder orders GOGC values numerically, "off" after every number,
 // anything else after it by name.
@@ -440,28 +435,38 @@ func gogcOrder(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// PlotSweep draws one chart of a sweep: kind "p99" (P99, solid, and P99.9,
-// dashed, against GOGC, one colour per GOMEMLIMIT), "rss" (peak RSS against
-// GOGC), "throughput" (against GOGC), or "pareto" (P99 against peak RSS,
-// the frontier connected, the recommended setting labelled). GOGC values
-// are evenly spaced in numerical order, "off" last.
-func PlotSweep(w io.Writer, points []SweepPoint, kind string, format string) error {
-	return PlotSweepSLO(w, points, kind, format, 0)
+// Sweep draws one chart of a sweep's rows (the medians of each point):
+// KindSweepP99 (P99, solid, and P99.9, dashed, against GOGC, one colour per
+// GOMEMLIMIT), KindSweepRSS (peak RSS against GOGC), KindSweepThroughput
+// (against GOGC), or KindPareto (P99 against peak RSS, every point labelled
+// with its GOGC, the frontier connected, the setting the advice picked
+// labelled). GOGC values are evenly spaced in numerical order, "off" last;
+// a point without a successful repeat is not drawn. The sweep-p99 and
+// pareto charts draw the P99 bound of the advice's SLO
+// (sweep.Advice.P99Bound), when there is one, as SweepSLO does.
+func Sweep(w io.Writer, s *sweep.Summary, kind Kind, format Format) error {
+	return SweepSLO(w, s, kind, format, s.Advice.P99Bound())
 }
 
-// PlotSweepSLO is PlotSweep with the P99 bound of an SLO: when slo > 0, the
-// "p99" and "pareto" charts draw it as a horizontal dashed line, named
-// SLOLabel(slo) in the legend. The other charts ignore it.
-func PlotSweepSLO(w io.Writer, points []SweepPoint, kind string, format string, slo time.Duration) error {
+// SweepSLO is Sweep with the P99 bound of an SLO other than the advice's:
+// when slo > 0, the sweep-p99 and pareto charts draw it as a horizontal
+// dashed line, named SLOLabel(slo) in the legend; 0 draws none. The other
+// charts ignore it.
+func SweepSLO(w io.Writer, s *sweep.Summary, kind Kind, format Format, slo time.Duration) error {
+	return drawSweep(w, points(s), kind, format, slo)
+}
+
+// drawSweep draws the chart of SweepSLO.
+func drawSweep(w io.Writer, points []point, kind Kind, format Format, slo time.Duration) error {
 	var p *plot.Plot
 	var err error
 	switch kind {
-	case SweepP99, SweepRSS, SweepThroughput:
+	case KindSweepP99, KindSweepRSS, KindSweepThroughput:
 		p, err = plotByGOGC(points, kind, slo)
-	case SweepPareto:
+	case KindPareto:
 		p, err = plotPareto(points, slo)
 	default:
-		return fmt.Errorf("plot: unknown sweep chart %q (%s)", kind, strings.Join(SweepKinds, ", "))
+		return fmt.Errorf("chart: %v is not a chart of a sweep (%s)", kind, joinKinds(sweepKinds))
 	}
 	if err != nil {
 		return err
@@ -502,7 +507,7 @@ func addSLO(p *plot.Plot, slo time.Duration, lo, hi *float64) error {
 	return nil
 }
 
-func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot, error) {
+func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error) {
 	var gogcs, limits []string
 	for _, pt := range points {
 		if !slices.Contains(gogcs, pt.GOGC) {
@@ -519,12 +524,12 @@ func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot
 	}
 	var p *plot.Plot
 	switch kind {
-	case SweepP99:
+	case KindSweepP99:
 		p = newPlot("Tail latency by GOGC", "GOGC", "runtime")
-	case SweepRSS:
+	case KindSweepRSS:
 		p = newPlot("Peak RSS by GOGC", "GOGC", "peak RSS")
 		p.Y.Tick.Marker = byteTicks{}
-	case SweepThroughput:
+	case KindSweepThroughput:
 		p = newPlot("Throughput by GOGC", "GOGC", "throughput (per second)")
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
@@ -538,23 +543,23 @@ func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot
 			}
 			x := float64(slices.Index(gogcs, pt.GOGC))
 			switch kind {
-			case SweepP99:
+			case KindSweepP99:
 				main = append(main, plotter.XY{X: x, Y: positive(float64(pt.P99))})
 				lo, hi = min(lo, positive(float64(pt.P99))), max(hi, positive(float64(pt.P99)))
 				if pt.P999 > 0 {
 					tail = append(tail, plotter.XY{X: x, Y: positive(float64(pt.P999))})
 					hi = max(hi, float64(pt.P999))
 				}
-			case SweepRSS:
+			case KindSweepRSS:
 				main = append(main, plotter.XY{X: x, Y: float64(pt.PeakRSS)})
-			case SweepThroughput:
+			case KindSweepThroughput:
 				main = append(main, plotter.XY{X: x, Y: pt.Throughput})
 			}
 		}
 		slices.SortFunc(main, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		slices.SortFunc(tail, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		name := memLimitName(m)
-		if kind == SweepP99 {
+		if kind == KindSweepP99 {
 			if err := addLine(p, "P99 "+name, main, colorOf(li), false); err != nil {
 				return nil, err
 			}
@@ -567,7 +572,7 @@ func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot
 			return nil, err
 		}
 	}
-	if kind == SweepP99 {
+	if kind == KindSweepP99 {
 		if err := addSLO(p, slo, &lo, &hi); err != nil {
 			return nil, err
 		}
@@ -581,7 +586,7 @@ func plotByGOGC(points []SweepPoint, kind string, slo time.Duration) (*plot.Plot
 	return p, nil
 }
 
-func sweepName(pt SweepPoint) string {
+func sweepName(pt point) string {
 	s := "GOGC=" + pt.GOGC
 	if pt.MemLimit != "" {
 		s += " GOMEMLIMIT=" + pt.MemLimit
@@ -589,13 +594,13 @@ func sweepName(pt SweepPoint) string {
 	return s
 }
 
-func plotPareto(points []SweepPoint, slo time.Duration) (*plot.Plot, error) {
+func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
 	p.X.Tick.Marker = byteTicks{}
 	p.Legend.Left = false
 	var all, frontier plotter.XYs
 	var gogcs []string
-	var rec *SweepPoint
+	var rec *point
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, pt := range points {
 		if pt.P99 <= 0 {

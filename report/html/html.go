@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -6,18 +6,22 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/chart"
+	"github.com/gcperf/gcperf/sweep"
 )
 
-// HTML writes the result as one self-contained HTML5 page: the settings and
+// Report writes the result as one self-contained HTML5 page: the settings and
 // environment, the statistics table, the GC, hiccup, open-loop, GCPerfP99
 // (with the tail's GC attribution) and profile sections of the text report,
 // and the runtime histogram, percentile spectrum and run timeline as inline
 // SVG. The page has no script and refers to nothing outside itself (its
 // fonts are embedded in the first chart), so it looks the same offline.
-func HTML(w io.Writer, d *Document) error {
-	lines := strings.Split(strings.TrimRight(textSection(d, (*printer).header), "\n"), "\n")
-	pg := runPage{Title: lines[0]}
+func Report(w io.Writer, d *report.Document) error {
+	parts := report.TextParts(d)
+	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
+	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
 	for _, l := range lines[1:] {
 		k, v, ok := strings.Cut(l, ": ")
 		if !ok {
@@ -25,87 +29,72 @@ func HTML(w io.Writer, d *Document) error {
 		}
 		pg.Settings = append(pg.Settings, [2]string{k, v})
 	}
-	cols, showMix, rows := statRows(d)
-	pg.Outliers = d.Config.Outliers
-	for i := range cols {
-		pg.Head = append(pg.Head, colName(cols, showMix, i))
-	}
-	for _, r := range rows {
-		cells := []string{r.label}
-		for i, o := range cols {
-			cells = append(cells, r.cell(o, isMix(cols, showMix, i)))
-		}
-		pg.Rows = append(pg.Rows, cells)
-	}
-	for _, s := range []struct {
-		title string
-		print func(*printer, *Document)
-	}{
-		{"Errors", (*printer).errors},
-		{"Garbage collector", (*printer).gc},
-		{"Hiccups", (*printer).hiccup},
-		{"Open loop", (*printer).openLoop},
-		{"GCPerfP99 results and the tail", (*printer).gcperf},
-		{"Profiles", (*printer).profiles},
-		{"Notes", (*printer).footer},
+	for _, s := range []section{
+		{"Errors", parts.Errors},
+		{"Garbage collector", parts.GC},
+		{"Hiccups", parts.Hiccups},
+		{"Open loop", parts.OpenLoop},
+		{"GCPerfP99 results and the tail", parts.GCPerfP99},
+		{"Profiles", parts.Profiles},
+		{"Notes", parts.Notes},
 	} {
-		if text := strings.Trim(textSection(d, s.print), "\n"); text != "" {
-			pg.Sections = append(pg.Sections, section{s.title, text})
+		if text := strings.Trim(s.Text, "\n"); text != "" {
+			pg.Sections = append(pg.Sections, section{s.Title, text})
 		}
 	}
 	c := &charts{}
-	c.add("Runtime histogram", func(w io.Writer) error { return PlotHistogram(w, d, "svg") })
-	c.add("Percentile spectrum", func(w io.Writer) error { return PlotSpectrum(w, []*Document{d}, "svg") })
-	c.add("Run timeline", func(w io.Writer) error { return PlotTimeline(w, d, "svg") })
+	c.add("Runtime histogram", func(w io.Writer) error { return chart.Histogram(w, d, chart.SVG) })
+	c.add("Percentile spectrum", func(w io.Writer) error { return chart.Spectrum(w, []*report.Document{d}, nil, chart.SVG) })
+	c.add("Run timeline", func(w io.Writer) error { return chart.Timeline(w, d, chart.SVG) })
 	pg.Charts = c.list
 	return runTemplate.Execute(w, pg)
 }
 
-// SweepPage is what the page of a sweep shows: the report package knows
-// nothing of the sweep's types, so the caller passes the table and the
-// advice as text (sweep.Table's and sweep.Advice's) and the points.
-type SweepPage struct {
-	Title  string // "gcperf sweep" when empty
-	Table  string // the sweep's table, as printed
-	Advice string // the advice, "" for none
-	Points []SweepPoint
-	// SLO is the P99 bound of the sweep's SLO, drawn as a line on the P99
-	// and Pareto charts; 0 for none.
-	SLO time.Duration
+// Sweep writes a sweep as one self-contained HTML5 page, as Report does a
+// result: its title ("gcperf sweep", and the shard when it ran one), the
+// table of its points (sweep.Table), the advice (sweep.Advice.Text) and
+// the four sweep charts of report/chart (P99, peak RSS and throughput
+// against GOGC, and P99 against peak RSS), the P99 bound of the advice's
+// SLO drawn on the P99 and Pareto charts.
+func Sweep(w io.Writer, s *sweep.Summary) error {
+	var table bytes.Buffer
+	if err := sweep.Table(&table, s.Rows, nil); err != nil {
+		return err
+	}
+	pg := sweepPage{Title: "gcperf sweep", Table: table.String()}
+	if s.Shard != "" {
+		pg.Title += " (shard " + s.Shard + ")"
+	}
+	if s.Advice != nil {
+		pg.Advice = s.Advice.Text
+	}
+	return sweepHTML(w, pg, s)
 }
 
-// SweepHTML writes a sweep as one self-contained HTML5 page, as HTML does a
-// result: the title, the table, the advice and the four sweep charts (P99,
-// peak RSS and throughput against GOGC, and P99 against peak RSS).
-func SweepHTML(w io.Writer, s SweepPage) error {
-	pg := sweepPage{Title: s.Title, Table: strings.TrimRight(s.Table, "\n"), Advice: strings.TrimSpace(s.Advice)}
-	if pg.Title == "" {
-		pg.Title = "gcperf sweep"
-	}
+// sweepHTML writes the page of a sweep from its title, table and advice,
+// and the charts of s.
+func sweepHTML(w io.Writer, pg sweepPage, s *sweep.Summary) error {
+	pg.Table, pg.Advice = strings.TrimRight(pg.Table, "\n"), strings.TrimSpace(pg.Advice)
 	c := &charts{}
-	for _, k := range []struct{ kind, title string }{
-		{SweepP99, "P99 and P99.9 against GOGC"},
-		{SweepRSS, "Peak RSS against GOGC"},
-		{SweepThroughput, "Throughput against GOGC"},
-		{SweepPareto, "P99 against peak RSS (Pareto frontier)"},
+	for _, k := range []struct {
+		kind  chart.Kind
+		title string
+	}{
+		{chart.KindSweepP99, "P99 and P99.9 against GOGC"},
+		{chart.KindSweepRSS, "Peak RSS against GOGC"},
+		{chart.KindSweepThroughput, "Throughput against GOGC"},
+		{chart.KindPareto, "P99 against peak RSS (Pareto frontier)"},
 	} {
-		c.add(k.title, func(w io.Writer) error { return PlotSweepSLO(w, s.Points, k.kind, "svg", s.SLO) })
+		c.add(k.title, func(w io.Writer) error { return chart.Sweep(w, s, k.kind, chart.SVG) })
 	}
 	pg.Charts = c.list
 	return sweepTemplate.Execute(w, pg)
 }
 
-// textSection is what one of the text report's sections prints.
-func textSection(d *Document, print func(*printer, *Document)) string {
-	var b bytes.Buffer
-	p := &printer{w: &b}
-	print(p, d)
-	return b.String()
-}
-
 type section struct{ Title, Text string }
 
-type chart struct {
+// A figure is one chart on a page.
+type figure struct {
 	Title string
 	SVG   template.HTML // nil when the chart could not be drawn
 	Err   string
@@ -118,17 +107,17 @@ type runPage struct {
 	Head     []string
 	Rows     [][]string
 	Sections []section
-	Charts   []chart
+	Charts   []figure
 }
 
 type sweepPage struct {
 	Title, Table, Advice string
-	Charts               []chart
+	Charts               []figure
 }
 
 // charts collects the inline charts of a page, each font embedded once.
 type charts struct {
-	list  []chart
+	list  []figure
 	fonts map[string]bool // the <defs> blocks (fonts) already on the page
 }
 
@@ -144,7 +133,7 @@ var (
 func (c *charts) add(title string, draw func(io.Writer) error) {
 	var b bytes.Buffer
 	if err := draw(&b); err != nil {
-		c.list = append(c.list, chart{Title: title, Err: err.Error()})
+		c.list = append(c.list, figure{Title: title, Err: err.Error()})
 		return
 	}
 	svg := b.String()
@@ -162,7 +151,7 @@ func (c *charts) add(title string, draw func(io.Writer) error) {
 		c.fonts[defs] = true
 		return defs
 	})
-	c.list = append(c.list, chart{Title: title, SVG: template.HTML(svg)}) // #nosec: our own drawing
+	c.list = append(c.list, figure{Title: title, SVG: template.HTML(svg)}) // #nosec: our own drawing
 }
 
 const pageStyle = `<style>

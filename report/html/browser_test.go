@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func TestHTMLBrowser(t *testing.T) {
 		svgs int
 	}{
 		{"run", runHTML(t, d), 3},
-		{"sweep", sweepHTML(t), 4},
+		{"sweep", sweepPageOf(t), 4},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -7,30 +7,31 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 // runHTML is the page of a fixture result.
-func runHTML(t testing.TB, d *Document) []byte {
+func runHTML(t testing.TB, d *report.Document) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := HTML(&b, d); err != nil {
+	if err := Report(&b, d); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
-// sweepHTML is the page of the hand-made sweep of the plot tests.
-func sweepHTML(t testing.TB) []byte {
+// sweepPageOf is the page of the hand-made sweep of report/testdata, with
+// a title, table and advice of its own.
+func sweepPageOf(t testing.TB) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	err := SweepHTML(&b, SweepPage{
+	err := sweepHTML(&b, sweepPage{
 		Title:  "gcperf sweep: alloc.list",
 		Table:  "   GOGC  GOMEMLIMIT  reps    P99\n*    50         off   1/1  8.00ms\n",
 		Advice: "SLO p99<=5ms: GOGC=200 GOMEMLIMIT=off (peak RSS 140MiB) <meets it>",
-		Points: sweepPoints(),
-		SLO:    5 * time.Millisecond,
-	})
+	}, readSweep(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func selfContained(t *testing.T, name string, page []byte) {
 }
 
 func TestHTML(t *testing.T) {
-	for _, f := range plotFixtures {
+	for _, f := range fixtures {
 		d, _ := readFixture(t, f+".json")
 		page := runHTML(t, d)
 		if !bytes.Equal(page, runHTML(t, d)) {
@@ -88,7 +89,7 @@ func TestHTML(t *testing.T) {
 			}
 		}
 		selfContained(t, f, page)
-		golden(t, filepath.Join("testdata", "html", f+".html"), normalizeSVG(page))
+		golden(t, filepath.Join("testdata", f+".html"), normalizeSVG(page))
 	}
 }
 
@@ -97,20 +98,19 @@ func TestHTML(t *testing.T) {
 func TestHTMLStatistics(t *testing.T) {
 	d, _ := readFixture(t, "threads.json")
 	page := string(runHTML(t, d))
-	_, _, rows := statRows(d)
 	at := 0
-	for _, r := range rows {
-		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r.label)+"</td>")
+	for _, r := range report.TextParts(d).Rows {
+		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r[0])+"</td>")
 		if i < 0 {
-			t.Fatalf("row %q missing or out of order", r.label)
+			t.Fatalf("row %q missing or out of order", r[0])
 		}
 		at += i
 	}
 }
 
 func TestSweepHTML(t *testing.T) {
-	page := sweepHTML(t)
-	if !bytes.Equal(page, sweepHTML(t)) {
+	page := sweepPageOf(t)
+	if !bytes.Equal(page, sweepPageOf(t)) {
 		t.Fatal("two pages differ")
 	}
 	if n := len(svgOpen.FindAll(page, -1)); n != 4 {
@@ -122,5 +122,46 @@ func TestSweepHTML(t *testing.T) {
 		}
 	}
 	selfContained(t, "sweep", page)
-	golden(t, filepath.Join("testdata", "html", "sweep.html"), normalizeSVG(page))
+	golden(t, filepath.Join("testdata", "sweep.html"), normalizeSVG(page))
+}
+
+// TestSweep checks the page of a sweep's summary: its title (with the
+// shard), its table as sweep.Table prints it, its advice and the SLO line
+// of the advice, none without advice.
+func TestSweep(t *testing.T) {
+	s := readSweep(t)
+	s.Shard = "1/2"
+	var b bytes.Buffer
+	if err := Sweep(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	var table strings.Builder
+	if err := sweep.Table(&table, s.Rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<title>gcperf sweep (shard 1/2)</title>",
+		"<pre>" + template.HTMLEscapeString(strings.TrimRight(table.String(), "\n")) + "</pre>",
+		"<pre>" + template.HTMLEscapeString(s.Advice.Text) + "</pre>",
+		"SLO p99 &lt;= 5ms",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if n := len(svgOpen.FindAllString(page, -1)); n != 4 {
+		t.Errorf("%d <svg> elements, want 4", n)
+	}
+	selfContained(t, "sweep", b.Bytes())
+
+	s.Shard, s.Advice = "", nil
+	b.Reset()
+	if err := Sweep(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	page = b.String()
+	if !strings.Contains(page, "<title>gcperf sweep</title>") || strings.Contains(page, `id="advice"`) || strings.Contains(page, "SLO p99") {
+		t.Error("a sweep without advice or shard: a shard in the title, an advice or an SLO line")
+	}
 }

@@ -1,0 +1,341 @@
+package chart
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
+)
+
+// embeddedFont is a font vgsvg embeds in an SVG, as base64.
+var embeddedFont = regexp.MustCompile(`base64,[A-Za-z0-9+/=]+`)
+
+// normalizeSVG replaces each embedded font (tens of kilobytes of base64)
+// by its length and SHA-256, so that the golden file stays readable while
+// any change to the font still shows.
+func normalizeSVG(svg []byte) []byte {
+	return embeddedFont.ReplaceAllFunc(svg, func(b []byte) []byte {
+		return fmt.Appendf(nil, "base64,<%d bytes, sha256 %x>", len(b)-len("base64,"), sha256.Sum256(b))
+	})
+}
+
+// checkChart draws a chart twice as SVG, checks that both are the same
+// bytes, and compares the normalised SVG with testdata/name.svg.
+func checkChart(t *testing.T, name string, draw func(w *bytes.Buffer, format Format) error) {
+	t.Helper()
+	var a, b bytes.Buffer
+	if err := draw(&a, SVG); err != nil {
+		t.Fatal(err)
+	}
+	if err := draw(&b, SVG); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatalf("%s: two drawings differ", name)
+	}
+	if !bytes.Contains(a.Bytes(), []byte("base64,")) {
+		t.Errorf("%s: no font embedded", name)
+	}
+	golden(t, filepath.Join("testdata", name+".svg"), normalizeSVG(a.Bytes()))
+}
+
+var plotFixtures = []string{"list", "threads", "errors"}
+
+func TestPlotHistogram(t *testing.T) {
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		checkChart(t, "hist_"+f, func(w *bytes.Buffer, format Format) error { return Histogram(w, d, format) })
+	}
+}
+
+func TestPlotSpectrum(t *testing.T) {
+	var docs []*report.Document
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		docs = append(docs, d)
+		checkChart(t, "spectrum_"+f, func(w *bytes.Buffer, format Format) error {
+			return Spectrum(w, []*report.Document{d}, nil, format)
+		})
+	}
+	checkChart(t, "spectrum_all", func(w *bytes.Buffer, format Format) error {
+		return Spectrum(w, docs, plotFixtures, format)
+	})
+}
+
+func TestPlotTimeline(t *testing.T) {
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		checkChart(t, "timeline_"+f, func(w *bytes.Buffer, format Format) error { return Timeline(w, d, format) })
+	}
+}
+
+// TestPlotTimelineHeapGoal checks that the timeline has a heap goal panel
+// when the runs carry their heap goal (-gcstats run: list, threads) and
+// only the runtime panel when they do not (errors), or when every goal is
+// "none" (GOGC=off).
+func TestPlotTimelineHeapGoal(t *testing.T) {
+	label := []byte(">" + TimelineHeapGoalLabel + "<")
+	for f, want := range map[string]bool{"list": true, "threads": true, "errors": false} {
+		d, _ := readFixture(t, f+".json")
+		var b bytes.Buffer
+		if err := Timeline(&b, d, SVG); err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(b.Bytes(), label); got != want {
+			t.Errorf("%s: heap goal panel %v, want %v", f, got, want)
+		}
+	}
+	d, _ := readFixture(t, "list.json")
+	for i := range d.Runs {
+		if g := d.Runs[i].GCDelta; g != nil {
+			c := *g
+			c.HeapGoal = 1<<63 - 1
+			d.Runs[i].GCDelta = &c
+		}
+	}
+	var b bytes.Buffer
+	if err := Timeline(&b, d, SVG); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), label) {
+		t.Error("GOGC=off (no heap goal): the timeline has a heap goal panel")
+	}
+	if err := Timeline(new(bytes.Buffer), d, PNG); err != nil {
+		t.Error(err)
+	}
+}
+
+// readSweep reads report/testdata/sweep.json, a hand-made sweep: GOGC
+// 50..400 and off, with and without a memory limit, one failed point, the
+// advice picking GOGC=200 against p99<=5ms.
+func readSweep(t testing.TB) *sweep.Summary {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := sweep.ReadSummary(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSweepPoints checks the points drawn of the sweep: its rows, the
+// advice's best setting recommended.
+func TestSweepPoints(t *testing.T) {
+	ms := time.Millisecond
+	want := []point{
+		{GOGC: "off", MemLimit: "", P99: 1 * ms, P999: 2 * ms, PeakRSS: 900 << 20, Throughput: 1500},
+		{GOGC: "50", MemLimit: "", P99: 8 * ms, P999: 20 * ms, PeakRSS: 60 << 20, Throughput: 700, Frontier: true},
+		{GOGC: "100", MemLimit: "", P99: 5 * ms, P999: 12 * ms, PeakRSS: 80 << 20, Throughput: 900, Frontier: true},
+		{GOGC: "200", MemLimit: "", P99: 3 * ms, P999: 7 * ms, PeakRSS: 140 << 20, Throughput: 1100, Frontier: true, Recommended: true},
+		{GOGC: "400", MemLimit: "", P99: 2 * ms, P999: 5 * ms, PeakRSS: 260 << 20, Throughput: 1300, Frontier: true},
+		{GOGC: "50", MemLimit: "256MiB", P99: 9 * ms, P999: 22 * ms, PeakRSS: 62 << 20, Throughput: 680},
+		{GOGC: "100", MemLimit: "256MiB", P99: 5500 * time.Microsecond, P999: 13 * ms, PeakRSS: 82 << 20, Throughput: 880},
+		{GOGC: "200", MemLimit: "256MiB", P99: 0, PeakRSS: 0}, // failed
+		{GOGC: "400", MemLimit: "256MiB", P99: 2500 * time.Microsecond, P999: 6 * ms, PeakRSS: 250 << 20, Throughput: 1250},
+		{GOGC: "off", MemLimit: "256MiB", P99: 2 * ms, P999: 9 * ms, PeakRSS: 255 << 20, Throughput: 1200, Frontier: true},
+	}
+	s := readSweep(t)
+	if got := points(s); !slices.Equal(got, want) {
+		t.Errorf("points:\n got %+v\nwant %+v", got, want)
+	}
+	// GOMAXPROCS as a third axis names the lines; a best setting whose
+	// every repeat failed is not recommended; no advice, no recommendation.
+	s.Rows[3].Point.GOMAXPROCS, s.Rows[9].Point.GOMAXPROCS = 2, 4
+	pts := points(s)
+	if pts[3].MemLimit != "unset, GOMAXPROCS=2" || pts[9].MemLimit != "256MiB, GOMAXPROCS=4" {
+		t.Errorf("GOMAXPROCS: lines %q and %q", pts[3].MemLimit, pts[9].MemLimit)
+	}
+	s.Rows[3].Failed = s.Rows[3].Reps
+	for _, pt := range points(s) {
+		if pt.Recommended {
+			t.Errorf("GOGC=%s %s recommended, its repeats having failed", pt.GOGC, pt.MemLimit)
+		}
+	}
+	s.Advice = nil
+	for _, pt := range points(s) {
+		if pt.Recommended {
+			t.Errorf("no advice: GOGC=%s %s recommended", pt.GOGC, pt.MemLimit)
+		}
+	}
+}
+
+// sweepGoldens name the golden files of the sweep charts.
+var sweepGoldens = map[Kind]string{KindSweepP99: "p99", KindSweepRSS: "rss", KindSweepThroughput: "throughput", KindPareto: "pareto"}
+
+func TestPlotSweep(t *testing.T) {
+	s := readSweep(t)
+	for kind, name := range sweepGoldens {
+		checkChart(t, "sweep_"+name, func(w *bytes.Buffer, format Format) error { return SweepSLO(w, s, kind, format, 0) })
+	}
+	// The advice's SLO, p99<=5ms.
+	for _, kind := range []Kind{KindSweepP99, KindPareto} {
+		checkChart(t, "sweep_"+sweepGoldens[kind]+"_slo", func(w *bytes.Buffer, format Format) error {
+			return Sweep(w, s, kind, format)
+		})
+	}
+	for _, kind := range []Kind{KindSpectrum, 0, 99} {
+		err := Sweep(new(bytes.Buffer), s, kind, SVG)
+		if err == nil || !strings.HasPrefix(err.Error(), "chart: ") || !strings.Contains(err.Error(), kind.String()+" is not a chart of a sweep") {
+			t.Errorf("kind %v: %v", kind, err)
+		}
+	}
+	// Nothing to draw is an empty chart, not a panic on the log axis.
+	for _, kind := range sweepKinds {
+		if err := Sweep(new(bytes.Buffer), &sweep.Summary{}, kind, SVG); err != nil {
+			t.Errorf("%s, no points: %v", kind, err)
+		}
+	}
+}
+
+// TestPlotSweepSLO checks that the P99 and Pareto charts draw the SLO's
+// line, labelled, when there is one and not otherwise, and that the Pareto
+// chart labels every point with its GOGC.
+func TestPlotSweepSLO(t *testing.T) {
+	s := readSweep(t)
+	label := SLOLabel(3 * time.Millisecond)
+	if label != "SLO p99 <= 3ms" {
+		t.Errorf("SLOLabel(3ms) = %q", label)
+	}
+	esc := strings.ReplaceAll(label, "<", "&lt;")
+	has := func(b []byte) bool { return bytes.Contains(b, []byte(esc)) || bytes.Contains(b, []byte(label)) }
+	for _, kind := range sweepKinds {
+		var with, without bytes.Buffer
+		if err := SweepSLO(&with, s, kind, SVG, 3*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if err := SweepSLO(&without, s, kind, SVG, 0); err != nil {
+			t.Fatal(err)
+		}
+		want := kind == KindSweepP99 || kind == KindPareto
+		if got := has(with.Bytes()); got != want {
+			t.Errorf("%s with an SLO: label %v, want %v", kind, got, want)
+		}
+		if has(without.Bytes()) {
+			t.Errorf("%s without an SLO: the SLO is labelled", kind)
+		}
+		if err := SweepSLO(new(bytes.Buffer), &sweep.Summary{}, kind, SVG, 3*time.Millisecond); err != nil {
+			t.Errorf("%s, no points, an SLO: %v", kind, err)
+		}
+	}
+	var b bytes.Buffer
+	if err := Sweep(&b, s, KindPareto, SVG); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{">50<", ">100<", ">400<", ">off<"} {
+		if !bytes.Contains(b.Bytes(), []byte(g)) {
+			t.Errorf("pareto: no point labelled %s", g)
+		}
+	}
+}
+
+func TestPlotEmpty(t *testing.T) {
+	d := &report.Document{}
+	for name, f := range map[string]func() error{
+		"hist":     func() error { return Histogram(new(bytes.Buffer), d, SVG) },
+		"spectrum": func() error { return Spectrum(new(bytes.Buffer), []*report.Document{d}, nil, SVG) },
+		"timeline": func() error { return Timeline(new(bytes.Buffer), d, SVG) },
+	} {
+		if err := f(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestPlotPNG(t *testing.T) {
+	d, _ := readFixture(t, "list.json")
+	var a, b bytes.Buffer
+	if err := Spectrum(&a, []*report.Document{d}, nil, PNG); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(a.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6in × 4in at vgimg's default 96 dpi.
+	if s := img.Bounds().Size(); s.X != 576 || s.Y != 384 {
+		t.Errorf("PNG is %v, want 576×384", s)
+	}
+	if err := Spectrum(&b, []*report.Document{d}, nil, PNG); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two PNG drawings differ")
+	}
+	for _, f := range []Format{0, 3} {
+		err := Spectrum(new(bytes.Buffer), []*report.Document{d}, nil, f)
+		if err == nil || !strings.HasPrefix(err.Error(), "chart: unknown format "+f.String()) {
+			t.Errorf("format %v: %v", f, err)
+		}
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]Format{"a.svg": SVG, "b/c.PNG": PNG, "d.pdf": 0, "e": 0, "svg": 0} {
+		got, err := FormatOf(path)
+		if got != want || (err == nil) != (want != 0) {
+			t.Errorf("FormatOf(%q) = %v, %v; want %v", path, got, err, want)
+		}
+		if err != nil && err.Error() != "chart: "+path+": not an .svg or .png file" {
+			t.Errorf("FormatOf(%q): error %q", path, err)
+		}
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range []Format{SVG, PNG} {
+		if got, err := ParseFormat(f.String()); got != f || err != nil {
+			t.Errorf("ParseFormat(%q) = %v, %v", f, got, err)
+		}
+	}
+	if _, err := ParseFormat("pdf"); err == nil || err.Error() != `chart: unknown format "pdf" (svg or png)` {
+		t.Errorf("ParseFormat(pdf): %v", err)
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	names := []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
+	for i, k := range Kinds() {
+		if k.String() != names[i] {
+			t.Errorf("Kinds()[%d] = %v, want %s", i, k, names[i])
+		}
+		if got, err := ParseKind(names[i]); got != k || err != nil {
+			t.Errorf("ParseKind(%q) = %v, %v", names[i], got, err)
+		}
+		if got, want := k.OfSweep(), i >= 3; got != want {
+			t.Errorf("%v.OfSweep() = %v", k, got)
+		}
+	}
+	if got, err := ParseKind("sweep"); got != KindSweepP99 || err != nil {
+		t.Errorf("ParseKind(sweep) = %v, %v; want sweep-p99", got, err)
+	}
+	want := `chart: unknown kind "pie" (` + strings.Join(names, ", ") + ")"
+	if _, err := ParseKind("pie"); err == nil || err.Error() != want {
+		t.Errorf("ParseKind(pie): %v, want %s", err, want)
+	}
+	if s := Kind(0).String(); s != "Kind(0)" {
+		t.Errorf("Kind(0) = %s", s)
+	}
+}
+
+func TestGOGCOrder(t *testing.T) {
+	got := []string{"off", "400", "50", "100", "25"}
+	want := []string{"25", "50", "100", "400", "off"}
+	slices.SortFunc(got, gogcOrder)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,48 @@
+// Package chart draws gcperf's charts with gonum/plot: of results (a
+// report.Document each) and of sweeps (a sweep.Summary), as SVG or PNG. It
+// is what gcperf plot and the HTML pages of report/html draw. It draws the
+// figures that report, latency and sweep computed; the one it derives is
+// the histogram's share of runs per bin, from the runtime histogram a
+// document keeps.
+//
+//	d, err := report.ReadJSON(f)                   // a result saved with gcperf -json
+//	err = chart.Spectrum(w, []*report.Document{d}, nil, chart.SVG)
+//	s, err := sweep.ReadSummary(g)                 // a sweep's sweep.json
+//	err = chart.Sweep(w, s, chart.KindPareto, chart.PNG)
+//
+// # Charts of results
+//
+//   - [Spectrum]: latency against the percentile (x = 1/(1-p) on a log axis,
+//     at [SpectrumQuantiles]) of every operation of one or more documents,
+//     overlaid; each quantile is read from the runtime histogram the document
+//     keeps ([report.Operation.Recorder]).
+//   - [Histogram]: the share of each operation's runs in 10 bins per decade
+//     of a logarithmic runtime axis.
+//   - [Timeline]: the runtime of every run in order, the runs with a GC cycle
+//     and their stop-the-world time marked, and below it, when the runs
+//     carry it (-gcstats run), the heap goal at the end of each run.
+//
+// # Charts of a sweep
+//
+// [Sweep] draws one chart of a sweep's rows, the medians of each point:
+// P99 and P99.9, peak RSS or throughput against GOGC, one line per
+// GOMEMLIMIT (and GOMAXPROCS, when it is an axis), GOGC in numerical order
+// and "off" last; or P99 against peak RSS, every point labelled with its
+// GOGC, the Pareto frontier connected and the setting the advice picked
+// labelled. The P99 charts draw the P99 bound of the advice's SLO as a
+// dashed line ([SLOLabel]); [SweepSLO] draws another bound, or none. A point
+// without a successful repeat is not drawn.
+//
+// # Kinds and formats
+//
+// A [Kind] names a chart as gcperf plot -kind does ("spectrum", "hist",
+// "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto");
+// [ParseKind] reads one, [Kinds] lists them and [Kind.OfSweep] tells the
+// charts of a sweep from those of results. A [Format] is [SVG], fonts
+// embedded so that the file looks the same anywhere, or [PNG];
+// [ParseFormat] reads its name and [FormatOf] a file name's extension.
+//
+// Every chart is [Width] × [Height] and holds no timestamp: the same input
+// gives the same bytes, which the golden files under testdata check. Errors
+// begin with "chart: ".
+package chart
