@@ -11,11 +11,38 @@ import (
 // bounds on the mix's runtime percentiles and maximum, a lower bound on the
 // GCPerfP99 throughput (in the result's unit per second). A zero field is
 // no bound.
+//
+// As text (MarshalText, in sweep.json's advice) it is written as String
+// writes it, "p99<=20ms, throughput>=1000/s"; UnmarshalText reads that and
+// -slo's spelling, "p99=20ms,throughput=1000".
 type SLO struct {
-	P99        time.Duration `json:"p99_ns,omitempty"`
-	P999       time.Duration `json:"p999_ns,omitempty"`
-	Max        time.Duration `json:"max_ns,omitempty"`
-	Throughput float64       `json:"throughput_per_sec,omitempty"`
+	P99        time.Duration
+	P999       time.Duration
+	Max        time.Duration
+	Throughput float64
+}
+
+// MarshalText writes the SLO as String does.
+func (s SLO) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads an SLO written by MarshalText, or as -slo takes it
+// (ParseSLO).
+func (s *SLO) UnmarshalText(b []byte) error {
+	text := strings.NewReplacer("<=", "=", ">=", "=").Replace(string(b))
+	var items []string
+	for item := range strings.SplitSeq(text, ",") {
+		item = strings.TrimSpace(item)
+		if k, v, ok := strings.Cut(item, "="); ok && strings.TrimSpace(k) == "throughput" {
+			item = k + "=" + strings.TrimSuffix(strings.TrimSpace(v), "/s")
+		}
+		items = append(items, item)
+	}
+	slo, err := ParseSLO(strings.Join(items, ","))
+	if err != nil {
+		return err
+	}
+	*s = slo
+	return nil
 }
 
 // ParseSLO parses -slo: comma-separated key=value bounds, keys p99, p999
@@ -115,22 +142,10 @@ func (s SLO) bounds() []bound {
 }
 
 // P99Bound is the P99 bound of the SLO the advice was given against, 0
-// without advice or when that SLO bounds no P99. A saved summary keeps the
-// SLO as text (Advice.SLO, as SLO.String writes it: "p99<=5ms,
-// throughput>=1000/s"); P99Bound reads the bound back from it, and from
-// ParseSLO's spelling ("p99=5ms") too.
+// without advice or when that SLO bounds no P99.
 func (a *Advice) P99Bound() time.Duration {
 	if a == nil {
 		return 0
 	}
-	for item := range strings.SplitSeq(a.SLO, ",") {
-		key, value, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok || strings.TrimSuffix(strings.TrimSpace(key), "<") != "p99" {
-			continue
-		}
-		if d, err := time.ParseDuration(strings.TrimSpace(value)); err == nil && d > 0 {
-			return d
-		}
-	}
-	return 0
+	return a.SLO.P99
 }

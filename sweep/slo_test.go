@@ -43,25 +43,37 @@ func TestParseSLO(t *testing.T) {
 	}
 }
 
-// TestAdviceP99Bound checks that the P99 bound of an advice's SLO reads
-// back as it was given, whether the SLO text is SLO.String's or -slo's.
-func TestAdviceP99Bound(t *testing.T) {
+// The SLO travels typed (Advice.SLO) and as text in sweep.json: written as
+// String writes it, read back from that and from -slo's spelling.
+func TestSLOText(t *testing.T) {
 	ms := time.Millisecond
-	for _, slo := range []SLO{{}, {P99: 5 * ms}, {P99: 2500 * time.Microsecond, Throughput: 1000}, {P999: 9 * ms, P99: 4 * ms}, {Max: 100 * ms}} {
-		a := Advice{SLO: slo.String()}
-		if got := a.P99Bound(); got != slo.P99 {
-			t.Errorf("Advice{SLO: %q}.P99Bound() = %v, want %v", a.SLO, got, slo.P99)
+	for _, slo := range []SLO{{}, {P99: 5 * ms}, {P99: 2500 * time.Microsecond, Throughput: 1000}, {P999: 9 * ms, P99: 4 * ms},
+		{Max: 100 * ms, Throughput: 2.5}} {
+		text, err := slo.MarshalText()
+		if err != nil || string(text) != slo.String() {
+			t.Errorf("%+v.MarshalText() = %q, %v; want %q", slo, text, err, slo.String())
+		}
+		var back SLO
+		if err := back.UnmarshalText(text); err != nil || back != slo {
+			t.Errorf("UnmarshalText(%q) = %+v, %v; want %+v", text, back, err, slo)
+		}
+		if a := (Advice{SLO: slo}); a.P99Bound() != slo.P99 {
+			t.Errorf("Advice{SLO: %q}.P99Bound() = %v, want %v", text, a.P99Bound(), slo.P99)
 		}
 	}
-	for slo, want := range map[string]time.Duration{
-		"p99=2.5ms":                      2500 * time.Microsecond,
-		"p999<=9ms, p99<=4ms":            4 * ms,
-		"max<=100ms, throughput>=1000/s": 0,
-		"p99<=fast":                      0,
+	for text, want := range map[string]SLO{
+		"p99=2.5ms":                      {P99: 2500 * time.Microsecond},
+		"p999<=9ms, p99<=4ms":            {P999: 9 * ms, P99: 4 * ms},
+		"max<=100ms, throughput>=1000/s": {Max: 100 * ms, Throughput: 1000},
 	} {
-		if got := (&Advice{SLO: slo}).P99Bound(); got != want {
-			t.Errorf("Advice{SLO: %q}.P99Bound() = %v, want %v", slo, got, want)
+		var got SLO
+		if err := got.UnmarshalText([]byte(text)); err != nil || got != want {
+			t.Errorf("UnmarshalText(%q) = %+v, %v; want %+v", text, got, err, want)
 		}
+	}
+	var bad SLO
+	if err := bad.UnmarshalText([]byte("p99<=fast")); err == nil {
+		t.Error("UnmarshalText(p99<=fast): no error")
 	}
 	if got := (*Advice)(nil).P99Bound(); got != 0 {
 		t.Errorf("no advice: P99Bound() = %v", got)

@@ -171,7 +171,7 @@ func MarkFrontier(rows []Row) {
 
 // Advice says which setting to run with to meet an SLO.
 type Advice struct {
-	SLO string `json:"slo"` // SLO.String()
+	SLO SLO `json:"slo"` // as text: SLO.MarshalText
 	Met bool   `json:"met"` // some setting meets it on every repeat
 	// Best is the setting with the lowest peak RSS among those that meet
 	// the SLO on every repeat, none failed (ties: the lower P99, then the
@@ -234,7 +234,7 @@ func worst(g []*Outcome, bs []bound) (miss float64, b bound, value float64) {
 // not), outs the outcomes they summarise. With the zero SLO, every point
 // without a failed repeat qualifies.
 func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
-	a := Advice{SLO: slo.String()}
+	a := Advice{SLO: slo}
 	bs := slo.bounds()
 	groups := map[int][]*Outcome{}
 	for _, g := range byPoint(outs) {
@@ -261,7 +261,7 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 			reps = "on its one repeat"
 		}
 		a.Text = fmt.Sprintf("%s meets %s %s with the lowest peak RSS, %s (%s).",
-			r.Point.Settings(), a.SLO, reps, env.Bytes(int64(r.PeakRSS)), figures(r, bs))
+			r.Point.Settings(), a.SLO.String(), reps, env.Bytes(int64(r.PeakRSS)), figures(r, bs))
 		if slo.IsZero() {
 			a.Text = fmt.Sprintf("No SLO given: %s has the lowest peak RSS of the settings without a failed repeat, %s (%s).",
 				r.Point.Settings(), env.Bytes(int64(r.PeakRSS)), figures(r, bs))
@@ -289,7 +289,7 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 			best.failed, best.miss, best.b, best.value = f, m, b, v
 		}
 	}
-	none := "No setting meets " + a.SLO + " on every repeat"
+	none := "No setting meets " + a.SLO.String() + " on every repeat"
 	if slo.IsZero() {
 		none = "No setting ran without a failed repeat"
 	}

@@ -26,7 +26,7 @@ func writeSweepJSON(t *testing.T, dir string) string {
 		row(3, "50", "1GiB", 9*ms, 52<<20, false), row(4, "100", "1GiB", 5*ms, 81<<20, false), row(5, "off", "1GiB", 2*ms, 600<<20, false),
 	}
 	s := &sweep.Summary{Schema: sweep.SummarySchema, Count: 1, Rows: rows,
-		Advice: &sweep.Advice{SLO: "p99=5ms", Met: true, Best: &rows[1]}}
+		Advice: &sweep.Advice{SLO: sweep.SLO{P99: 5 * ms}, Met: true, Best: &rows[1]}}
 	path := filepath.Join(dir, "sweep.json")
 	var b bytes.Buffer
 	if err := sweep.WriteJSON(&b, s); err != nil {
