@@ -171,8 +171,8 @@ func MarkFrontier(rows []Row) {
 
 // Advice says which setting to run with to meet an SLO.
 type Advice struct {
-	SLO SLO `json:"slo"` // as text: SLO.MarshalText
-	Met bool   `json:"met"` // some setting meets it on every repeat
+	SLO SLO  `json:"slo"` // as text: SLO.MarshalText
+	Met bool `json:"met"` // some setting meets it on every repeat
 	// Best is the setting with the lowest peak RSS among those that meet
 	// the SLO on every repeat, none failed (ties: the lower P99, then the
 	// earlier point). Best and Closest point into the rows given to Advise.
