@@ -82,4 +82,3 @@ func heapBytes(count, size int64, pointers bool) int64 {
 	}
 	return workload.SatMul(count, objectBytes(size, pointers))
 }
-
