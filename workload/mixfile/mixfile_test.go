@@ -152,3 +152,35 @@ func TestMixFileDepth(t *testing.T) {
 		t.Errorf("a file included twice: %d operations, %v", len(ops), err)
 	}
 }
+
+// A mix file is read line by line within limits (README's Guarantees): a
+// line longer than MaxLine, a file larger than MaxFile and anything but a
+// regular file are one error each, before any operation is built.
+func TestReadFileLimits(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.mix")
+	if err := os.WriteFile(long, []byte("noop\nspin d="+strings.Repeat("9", MaxLine)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.mix")
+	if err := os.WriteFile(big, []byte("noop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxFile+1); err != nil { // sparse: costs no disk
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path string
+		want string
+	}{
+		{long, long + ":2: a line longer than 64KiB: not a mix file"},
+		{big, "larger than 16MiB"},
+		{dir, "is a directory"},
+	}
+	for _, tt := range tests {
+		_, err := Reader{}.ReadFile(tt.path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 300 {
+			t.Errorf("ReadFile(%s): %.300v, want an error saying %q", tt.path, err, tt.want)
+		}
+	}
+}
