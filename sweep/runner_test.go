@@ -340,8 +340,16 @@ func TestRunnerResume(t *testing.T) {
 	if err := report.WriteFile(partial, nil, true, func(w io.Writer) error { return report.JSON(w, d) }); err != nil {
 		t.Fatal(err)
 	}
+	// What a SIGKILLed gcperf left half-written: removed by the resume.
+	stale := filepath.Join(r.Dir, ".sweep.json.tmp123456")
+	if err := os.WriteFile(stale, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r.Resume = true
 	outs, err := r.Run(context.Background(), points)
+	if _, serr := os.Stat(stale); !os.IsNotExist(serr) {
+		t.Errorf("a stale temporary file survived the resume: %v", serr)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
