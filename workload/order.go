@@ -1,6 +1,9 @@
 package workload
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // orderer draws the operations of each run. The order of run i depends only
 // on the seed, the phase and i, never on which goroutine runs it, so a
@@ -79,6 +82,9 @@ func (o *orderer) order(stream uint64, i int) []int {
 func (o *orderer) delay(maxDelay int64) int64 {
 	if maxDelay <= 0 {
 		return 0
+	}
+	if maxDelay == math.MaxInt64 {
+		return o.rng.Int64() // [0, MaxInt64]: maxDelay+1 would overflow
 	}
 	return o.rng.Int64N(maxDelay + 1)
 }

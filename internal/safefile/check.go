@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // An Output is one file a command will write.
@@ -96,6 +97,16 @@ func Check(outs []Output, overwrite bool, dirs ...Output) error {
 // a link to a directory) compare equal. The last element itself is not
 // followed: a link there is refused by Check anyway.
 func resolve(path string) string {
+	// The directory as given, before any cleaning: "L/../y" where L links
+	// to real/deep is real/y, which filepath.Abs, cleaning lexically,
+	// would take for ./y.
+	if i := strings.LastIndexByte(path, filepath.Separator); i >= 0 {
+		if r, err := filepath.EvalSymlinks(path[:i+1]); err == nil {
+			if abs, err := filepath.Abs(r); err == nil {
+				return filepath.Join(abs, path[i+1:])
+			}
+		}
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.Clean(path)

@@ -264,3 +264,23 @@ func TestReadGrowing(t *testing.T) {
 		t.Errorf("ReadAll of a grown file: %v, want ErrTooLarge", err)
 	}
 }
+
+// "L/../y" where L links to real/deep names real/y, not ./y: the same-file
+// check follows the links before it reads "..", as the kernel does.
+func TestCheckDotDotThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join("real", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "deep"), "L"); err != nil {
+		t.Fatal(err)
+	}
+	err := Check([]Output{{Label: "-json", Path: "L/../y.json"}, {Label: "-csv", Path: "real/y.json"}}, true)
+	if !errors.Is(err, ErrSameFile) {
+		t.Errorf("Check: %v, want ErrSameFile", err)
+	}
+	if err := Check([]Output{{Path: "L/../y.json"}, {Path: "y.json"}}, true); err != nil {
+		t.Errorf("Check of two files: %v", err)
+	}
+}
