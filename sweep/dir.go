@@ -111,6 +111,7 @@ func WriteDir(dir string, s *Summary, page func(io.Writer, *Summary) error) ([]s
 // summary written to dir is a sweep like any other. A failed outcome whose
 // result cannot be read loses its File rather than failing the copy.
 func CopyResults(s *Summary, dir string) error {
+	copied := map[string]bool{}
 	for i := range s.Outcomes {
 		o := &s.Outcomes[i]
 		if o.File == "" {
@@ -125,6 +126,10 @@ func CopyResults(s *Summary, dir string) error {
 			return err
 		}
 		name := filepath.Base(o.File)
+		if copied[name] {
+			return fmt.Errorf("sweep: two results named %s: the merge would keep one", quote.Clip(name))
+		}
+		copied[name] = true
 		if err := safefile.Write(filepath.Join(dir, name), nil, true, func(w io.Writer) error {
 			_, err := w.Write(data)
 			return err
@@ -180,4 +185,11 @@ func ParseMemCap(s, root string) (int64, string, error) {
 		return 0, "", badFlag("point-memory", "%q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", quote.Clip(s))
 	}
 	return n, "memory cap " + env.Bytes(n) + " per point", nil
+}
+
+// Complete reports whether s holds an outcome, failed or not, for every
+// point and repeat of its grid: advice over part of a grid could name a
+// setting that a missing point beats.
+func (s *Summary) Complete() bool {
+	return len(s.Outcomes) >= len(s.Grid.Points())*s.Count
 }

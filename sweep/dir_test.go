@@ -121,3 +121,46 @@ func TestFiles(t *testing.T) {
 		t.Errorf("%d files, want %d", len(files), 5+2*2*3)
 	}
 }
+
+// Two outcomes whose results have one name would overwrite each other in a
+// merged directory: refused.
+func TestCopyResultsDuplicate(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		os.MkdirAll(filepath.Join(src, d), 0o755)
+		os.WriteFile(filepath.Join(src, d, "r.json"), []byte(d), 0o644)
+	}
+	s := &Summary{Outcomes: []Outcome{{File: filepath.Join(src, "a", "r.json")}, {File: filepath.Join(src, "b", "r.json"), Failed: "x"}}}
+	if err := CopyResults(s, dst); err == nil || !strings.Contains(err.Error(), "two results named r.json") {
+		t.Errorf("CopyResults: %v, want the duplicate named", err)
+	}
+}
+
+// Only a missing plan is ErrNoPlan; another error keeps its cause.
+func TestReadPlanCause(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadPlan(dir); !errors.Is(err, ErrNoPlan) {
+		t.Errorf("no plan: %v, want ErrNoPlan", err)
+	}
+	if err := os.Symlink(PlanFile, filepath.Join(dir, PlanFile)); err != nil { // a loop
+		t.Fatal(err)
+	}
+	if _, err := ReadPlan(dir); err == nil || errors.Is(err, ErrNoPlan) {
+		t.Errorf("a looping plan: %v, want its own error", err)
+	}
+	if err := WritePlan(t.TempDir(), Plan{Args: []string{"-runs=5"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestComplete(t *testing.T) {
+	g := Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off"}}
+	s := &Summary{Grid: g, Count: 2, Outcomes: make([]Outcome, 3)}
+	if s.Complete() {
+		t.Error("3 of 4 outcomes: complete")
+	}
+	s.Outcomes = make([]Outcome, 4)
+	if !s.Complete() {
+		t.Error("4 of 4 outcomes: not complete")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/gcperf/gcperf/internal/safefile"
@@ -49,8 +50,11 @@ func ReadPlan(dir string) (Plan, error) {
 	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
 		return Plan{}, err
 	}
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return Plan{}, fmt.Errorf("%s: %w", path, ErrNoPlan)
+	}
+	if err != nil {
+		return Plan{}, err
 	}
 	var p Plan
 	if err := json.Unmarshal(data, &p); err != nil {

@@ -322,7 +322,7 @@ func (o *benchOptions) execute(mix workload.Mix, memHint string, stdout, stderr 
 	case err != nil:
 		fmt.Fprintf(stderr, "gcperf: %s\n", oneLine(err))
 		code = exitFail
-	case res.Interrupted, res.Halted != "":
+	case res.Interrupted, res.Halted != "", in.Interrupted():
 		code = exitFail
 	case res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0:
 		fmt.Fprintln(stderr, "gcperf: every run failed")

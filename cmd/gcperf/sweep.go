@@ -44,7 +44,7 @@ type sweepFlags struct {
 var sweepOwn = map[string]bool{
 	"gogc": true, "memlimit": true, "gomaxprocs": true, "count": true, "point-timeout": true,
 	"point-memory": true, "slo": true, "resume": true, "shard": true, "merge": true,
-	"out": true, "overwrite": true, "mix": true, "html": true,
+	"out": true, "overwrite": true, "mix": true, "html": true, "q": true,
 }
 
 // notInSweep are the run flags a child cannot take, with the reason.
@@ -266,6 +266,15 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		rec, err := sweep.ReadPlan(o.outDir)
 		if err != nil {
 			return fail(stderr, resumeError(o.outDir, err))
+		}
+		for _, a := range rec.Args {
+			// A plan records what the sweep measures, never where its files
+			// go: a plan that says otherwise was not written by gcperf.
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && nonDefining[name] {
+				return fail(stderr, usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
+					o.outDir, sweep.PlanFile, quote.Clip(name)))
+			}
 		}
 		opsGiven := fs.NArg() > 0 || sf.mix != ""
 		if msg := resumeDiff(set, plan.runner.Ops, opsGiven, rec.Args); msg != "" {
@@ -573,6 +582,9 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "gcperf: sweep: %d of %d %s failed\n", failed, len(outs), plural(len(outs), "repeat", "repeats"))
 		code = exitFail
 	}
+	if in.Interrupted() {
+		code = exitFail // while the table was written: it was, whole
+	}
 	return code
 }
 
@@ -645,7 +657,7 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 	}
 	// Advice over part of the grid could name a setting that a missing
 	// point beats: as a live single-shard sweep, an incomplete merge gives none.
-	if sloSet && s.Shard == "" {
+	if sloSet && s.Complete() {
 		a := sweep.Advise(s.Rows, s.Outcomes, slo)
 		s.Advice = &a
 	}
@@ -673,8 +685,13 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 	if out != "" {
 		fmt.Fprintf(stderr, "gcperf: sweep: merged into %s\n", out)
 	}
-	if s.Shard != "" {
+	switch {
+	case s.Shard != "":
 		fmt.Fprintf(stderr, "gcperf: sweep: the directories hold shard %s only: the grid is not complete, so no advice\n", s.Shard)
+		code = exitFail
+	case !s.Complete():
+		fmt.Fprintf(stderr, "gcperf: sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it\n",
+			len(s.Outcomes), len(s.Grid.Points())*s.Count)
 		code = exitFail
 	}
 	failed := 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -508,5 +509,69 @@ func TestSweepProfile(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// -q is the sweep's own: the children are not given it, so that a sweep
+// run with -q resumes and merges with one run without it.
+func TestSweepQuietNotPassed(t *testing.T) {
+	sweepTest(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := gcperf(t, nil, sweepArgs(append([]string{"-q", "-gogc", "100", "-out", dir}, tiny...)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	outs, _ := loadSweep(t, dir)
+	for _, o := range outs {
+		if slices.ContainsFunc(o.Doc.Tool.Command, func(a string) bool { return strings.HasPrefix(a, "-q") }) {
+			t.Errorf("the child was given -q: %q", o.Doc.Tool.Command)
+		}
+	}
+	if code, _, stderr := gcperf(t, nil, "sweep", "-resume", "-out", dir); code != 0 {
+		t.Errorf("resume without -q: exit %d\n%s", code, stderr)
+	}
+}
+
+// A plan that names where files go was not written by gcperf: refused. A
+// merge of an incomplete sweep gives no advice and exits 1, as the live
+// sweep does.
+func TestSweepPlanAndMergeIncomplete(t *testing.T) {
+	sweepTest(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := gcperf(t, nil, sweepArgs(append([]string{"-q", "-gogc", "50,100", "-out", dir}, tiny...)...)...); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	plan, err := sweep.ReadPlan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
+	bad := sweep.Plan{Args: append([]string{"-out=" + elsewhere}, plan.Args...)}
+	if err := sweep.WritePlan(dir, bad); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := gcperf(t, nil, "sweep", "-resume", "-out", dir)
+	if code != 2 || !strings.Contains(stderr, "holds -out") {
+		t.Errorf("a plan with -out: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(elsewhere); !os.IsNotExist(err) {
+		t.Errorf("the plan's -out was created: %v", err)
+	}
+	if err := sweep.WritePlan(dir, plan); err != nil {
+		t.Fatal(err)
+	}
+
+	_, s := loadSweep(t, dir)
+	s.Outcomes = s.Outcomes[:1]
+	var b bytes.Buffer
+	if err := sweep.WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sweep.SummaryFile), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := gcperf(t, nil, "sweep", "-merge", "-slo", "p99=1h", dir)
+	if code != 1 || !strings.Contains(stderr, "no advice") || strings.Contains(stdout, "meets") {
+		t.Errorf("merge of 1 of 2 repeats: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -112,6 +112,14 @@ func (in *Watcher) interrupt() {
 // Abort is closed by the third interrupt during the runs.
 func (in *Watcher) Abort() <-chan struct{} { return in.abort }
 
+// Interrupted reports whether any interrupt came: the command then exits
+// 1, whatever it went on to write.
+func (in *Watcher) Interrupted() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.n > 0
+}
+
 // Abandon is closed by an interrupt during the profiled pass.
 func (in *Watcher) Abandon() <-chan struct{} { return in.abandon }
 

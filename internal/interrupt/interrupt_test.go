@@ -55,13 +55,16 @@ func TestWatcher(t *testing.T) {
 				sig := make(chan os.Signal)
 				w := Watch(sig, &out, func() { stops.Add(1) }, cancel, !tt.canCancel)
 				defer w.Close()
-				if !w.Enter(tt.phase) {
-					t.Fatal("Enter refused before any interrupt")
+				if !w.Enter(tt.phase) || w.Interrupted() {
+					t.Fatal("Enter refused, or Interrupted, before any interrupt")
 				}
 				for range tt.n {
 					sig <- os.Interrupt
 				}
 				synctest.Wait()
+				if !w.Interrupted() {
+					t.Error("Interrupted() false after an interrupt: the command would exit 0")
+				}
 				if stops.Load() != tt.stops || cancels.Load() != tt.cancels {
 					t.Errorf("stop called %d times, cancel %d; want %d, %d", stops.Load(), cancels.Load(), tt.stops, tt.cancels)
 				}
