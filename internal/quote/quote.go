@@ -28,11 +28,14 @@ func Clip(s string) string {
 // LongWord is the length from which Line clips a run of non-space bytes.
 const LongWord = 256
 
-// Line returns msg with every run of non-space bytes longer than LongWord
-// clipped as Clip does: the net under every error line gcperf prints, so
-// that a value some message quotes whole (a flag package error, say) still
-// gives a short line. Paths and ordinary values are left alone.
+// Line returns msg as one short line: every control character escaped as
+// Go escapes it in a quoted string (a newline as \n, ESC as \x1b), and every
+// run of non-space bytes longer than LongWord clipped as Clip does. It is
+// the net under every error line gcperf prints, so that a value some message
+// holds whole (a flag package error, a file name) cannot make it long or
+// break it; paths and ordinary values are left alone.
 func Line(msg string) string {
+	msg = escapeControls(msg)
 	if len(msg) <= LongWord {
 		return msg
 	}
@@ -72,10 +75,29 @@ func Line(msg string) string {
 // "\r" or "\n" in an argument cannot break the message's line.
 func Word(s string) string {
 	c := Clip(s)
-	for _, r := range c {
-		if r < ' ' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
-			return strconv.Quote(c)
-		}
+	if strings.ContainsFunc(c, func(r rune) bool { return r == '\t' || isControl(r) }) {
+		return strconv.Quote(c)
 	}
 	return c
+}
+
+// escapeControls escapes the control characters of s (not tabs).
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < ' ' && r != '\t' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029
 }

@@ -57,6 +57,8 @@ func TestLine(t *testing.T) {
 		{"-json " + path + ": file exists " + strings.Repeat("x ", 200), "-json " + path + ": file exists " + strings.Repeat("x ", 200)},
 		{long, strings.Repeat("9", Max) + "…"},
 		{"a " + long + " b " + long, "a " + strings.Repeat("9", Max) + "… b " + strings.Repeat("9", Max) + "…"},
+		{"-json abc\ndef\x1b[31m: file exists", `-json abc\ndef\x1b[31m: file exists`},
+		{"tab\tkept", "tab\tkept"},
 	}
 	for _, tt := range tests {
 		if got := Line(tt.in); got != tt.want {
