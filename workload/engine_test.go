@@ -999,7 +999,11 @@ func TestProcessCountersAroundTimedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, a := res.ProcessBefore, res.ProcessAfter
-	if b.RSSBytes == 0 || a.MinorFaults < b.MinorFaults+8 || a.PeakRSSBytes < b.PeakRSSBytes || a.UserCPU < b.UserCPU {
+	// VmHWM is not monotonic as read: the kernel reports max(hiwater, rss)
+	// and updates hiwater lazily (at munmap), so a peak seen once as rss
+	// can read lower later, once the scavenger returned memory. Only its
+	// presence is checked.
+	if b.RSSBytes == 0 || a.PeakRSSBytes == 0 || a.MinorFaults < b.MinorFaults+8 || a.UserCPU < b.UserCPU {
 		t.Errorf("%dMiB touched in the timed runs:\nbefore %+v\n after %+v", len(keep), b, a)
 	}
 }
