@@ -45,7 +45,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	for i, path := range flags.Args() {
 		s, err := readSamples(path)
 		if err != nil {
-			return fail(stderr, usagef("compare: %s: %s", path, fileError(err)))
+			return fail(stderr, usagef("compare: %s: %s", path, safefile.Cause(err).Error()))
 		}
 		sides[i] = s
 	}

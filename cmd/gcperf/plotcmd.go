@@ -109,11 +109,11 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 func plotFileError(err error, kind string) string {
 	switch {
 	case errors.Is(err, sweep.ErrNotSweep):
-		return fmt.Sprintf("%s (-kind %s reads a sweep's sweep.json)", fileError(err), kind)
+		return fmt.Sprintf("%s (-kind %s reads a sweep's sweep.json)", safefile.Cause(err).Error(), kind)
 	case errors.Is(err, report.ErrNotResult):
-		return fmt.Sprintf("%s (-kind %s reads gcperf results, FILE.json)", fileError(err), kind)
+		return fmt.Sprintf("%s (-kind %s reads gcperf results, FILE.json)", safefile.Cause(err).Error(), kind)
 	}
-	return fileError(err)
+	return safefile.Cause(err).Error()
 }
 
 // readSweep reads a sweep's sweep.json.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -34,7 +32,7 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	path := flags.Arg(0)
 	d, err := readResult(path)
 	if err != nil {
-		return fail(stderr, usagef("report: %s: %s", path, fileError(err)))
+		return fail(stderr, usagef("report: %s: %s", path, safefile.Cause(err).Error()))
 	}
 	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.write(w, d) })
 	switch {
@@ -63,14 +61,4 @@ func readResult(path string) (*report.Document, error) {
 	}
 	defer f.Close()
 	return report.ReadJSON(f)
-}
-
-// fileError is err without the operation and path an *fs.PathError repeats:
-// "no such file or directory", "is a directory", "permission denied".
-func fileError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

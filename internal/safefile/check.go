@@ -45,7 +45,7 @@ func Check(outs []Output, overwrite bool, dirs ...Output) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return fmt.Errorf("%s: %w", d.label(), cause(err))
+			return fmt.Errorf("%s: %w", d.label(), Cause(err))
 		case !st.IsDir():
 			return fmt.Errorf("%s: not a directory", d.label())
 		}
@@ -133,7 +133,7 @@ func MakeDir(dir string) error {
 		return errors.New("not a directory")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return cause(err)
+		return Cause(err)
 	}
 	if err := canWrite(dir); err != nil {
 		return fmt.Errorf("cannot write there: %w", err)
@@ -145,7 +145,7 @@ func MakeDir(dir string) error {
 func canWrite(dir string) error {
 	f, err := os.CreateTemp(dir, ".gcperf-check*")
 	if err != nil {
-		return cause(err)
+		return Cause(err)
 	}
 	f.Close()
 	os.Remove(f.Name())

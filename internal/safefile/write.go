@@ -49,7 +49,7 @@ func target(path string, overwrite bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return cause(err)
+		return Cause(err)
 	case !st.Mode().IsRegular():
 		return notRegular{kind(st.Mode())}
 	case !overwrite:
@@ -79,7 +79,7 @@ func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) 
 	}()
 	if err := write(t.File); err != nil {
 		// Named by the file being written, not by its temporary name.
-		return fmt.Errorf("%s: %w", path, cause(err))
+		return fmt.Errorf("%s: %w", path, Cause(err))
 	}
 	return t.Commit()
 }
@@ -106,7 +106,7 @@ func CreateTemp(path string, overwrite bool) (*Temp, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot write there: %w", path, cause(err))
+		return nil, fmt.Errorf("%s: cannot write there: %w", path, Cause(err))
 	}
 	t := &Temp{File: f, path: path, overwrite: overwrite}
 	tempsMu.Lock()
@@ -128,19 +128,19 @@ func (t *Temp) Commit() (err error) {
 		}
 	}()
 	if err := t.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", t.path, cause(err))
+		return fmt.Errorf("%s: %w", t.path, Cause(err))
 	}
 	if err := t.Close(); err != nil {
-		return fmt.Errorf("%s: %w", t.path, cause(err))
+		return fmt.Errorf("%s: %w", t.path, Cause(err))
 	}
 	if err := os.Chmod(t.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", t.path, cause(err))
+		return fmt.Errorf("%s: %w", t.path, Cause(err))
 	}
 	if err := target(t.path, t.overwrite); err != nil {
 		return fmt.Errorf("%s: %w", t.path, err)
 	}
 	if err := os.Rename(t.Name(), t.path); err != nil {
-		return fmt.Errorf("%s: %w", t.path, cause(err))
+		return fmt.Errorf("%s: %w", t.path, Cause(err))
 	}
 	forget(t)
 	return nil
@@ -198,9 +198,10 @@ func RemoveStale(dir string) error {
 	return errors.Join(errs...)
 }
 
-// cause is err without the operation and path that an *fs.PathError or
-// *os.LinkError repeats: "no such file or directory".
-func cause(err error) error {
+// Cause is err without the operation and path that an *fs.PathError or
+// *os.LinkError repeats ("no such file or directory"), for messages that
+// name the path already.
+func Cause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -211,7 +212,3 @@ func cause(err error) error {
 	}
 	return err
 }
-
-// Cause is err without the operation and path that an *fs.PathError or
-// *os.LinkError repeats, for messages that name the path already.
-func Cause(err error) error { return cause(err) }

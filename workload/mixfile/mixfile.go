@@ -175,7 +175,7 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 			case errors.Is(err, safefile.ErrTooLarge):
 				return invalidf("%s: larger than %dMiB: not a mix file", name, MaxFile>>20)
 			case err != nil:
-				return invalidf("%s: %s", name, ioReason(err))
+				return invalidf("%s: %s", name, safefile.Cause(err))
 			}
 			break
 		}
@@ -213,7 +213,7 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 				case errors.Is(err, errNoOperation), errors.Is(err, errTooDeep):
 					return at("mix %s: %v", quote.Clip(target), err)
 				}
-				return at("mix %s: %s", quote.Clip(target), ioReason(err))
+				return at("mix %s: %s", quote.Clip(target), safefile.Cause(err))
 			}
 		case strings.HasPrefix(first, "-") || strings.Contains(first, "="):
 			return at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
@@ -291,16 +291,6 @@ func openFile(path string) (*safefile.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, info, nil
-}
-
-// ioReason is the reason of a file error, without the operation and path
-// that the message names already: "no such file or directory".
-func ioReason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // stripComment removes a comment: from a # at the start of the line or
