@@ -592,16 +592,16 @@ func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writ
 // is not "", and with html (-html FILE, - for stdout) its page there too. It
 // returns the names, in dir, of the files it wrote, and every error, each
 // naming its file.
-func writeSweep(dir, html string, overwrite bool, s *sweep.Summary, stdout io.Writer) ([]string, error) {
+func writeSweep(dir, page string, overwrite bool, s *sweep.Summary, stdout io.Writer) ([]string, error) {
 	var written []string
 	var errs []error
 	if dir != "" { // -merge without -out writes the -html page only
 		var err error
-		written, err = sweep.WriteDir(dir, s, sweepPage)
+		written, err = sweep.WriteDir(dir, s, html.Sweep)
 		errs = append(errs, err)
 	}
-	if html != "" {
-		if err := safefile.Write(html, stdout, overwrite, func(w io.Writer) error { return sweepPage(w, s) }); err != nil {
+	if page != "" {
+		if err := safefile.Write(page, stdout, overwrite, func(w io.Writer) error { return html.Sweep(w, s) }); err != nil {
 			errs = append(errs, fmt.Errorf("-html %s", outputError(err)))
 		}
 	}
@@ -629,13 +629,10 @@ func (p *sweepPlan) checkOutputs(dir string) error {
 	return nil
 }
 
-// sweepPage writes the sweep's HTML page: its table, advice and charts.
-var sweepPage = html.Sweep
-
 // sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
 // directories, prints the table (and the advice with -slo), and with -out
 // writes a sweep directory holding the merged results.
-func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
+func sweepMerge(dirs []string, out, page string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		return fail(stderr, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR..."))
 	}
@@ -648,7 +645,7 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 			}
 		}
 	}
-	if err := (&sweepPlan{html: html, overwrite: overwrite}).checkOutputs(out); err != nil {
+	if err := (&sweepPlan{html: page, overwrite: overwrite}).checkOutputs(out); err != nil {
 		return fail(stderr, err)
 	}
 	s, err := sweep.Merge(dirs...)
@@ -676,8 +673,8 @@ func sweepMerge(dirs []string, out, html string, overwrite bool, slo sweep.SLO, 
 		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", err)
 		code = exitFail
 	}
-	if out != "" || html != "" {
-		if _, err := writeSweep(out, html, overwrite, s, stdout); err != nil {
+	if out != "" || page != "" {
+		if _, err := writeSweep(out, page, overwrite, s, stdout); err != nil {
 			fmt.Fprintf(stderr, "gcperf: sweep: %v\n", oneLine(err))
 			code = exitFail
 		}
