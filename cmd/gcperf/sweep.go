@@ -139,10 +139,10 @@ operations follow the flags or -mix names a file of them, gcperf run's mix.
 The run flags you set are passed to every child as given. A point that fails
 (exits non-zero, is killed, exceeds -point-timeout or -point-memory) is
 recorded with its reason and the sweep goes on; the exit status is then 1.
-Interrupt stops the running point and prints the table of the finished ones
-(exit status 1); a third interrupt exits at once (130), writing no table. The
-finished points stay in -out either way: -resume finishes the sweep, with the
-flags it recorded there.
+Interrupt stops the running point (its result is not kept) and prints the
+table of the finished ones (exit status 1); interrupts while the table is
+written do not stop it. The finished points stay in -out: -resume finishes
+the sweep, with the flags it recorded there.
 
 -shard i/n runs a part of the grid (in a batch job, say); gcperf sweep -merge
 joins the shards' directories into one sweep.
