@@ -164,3 +164,26 @@ func TestComplete(t *testing.T) {
 		t.Error("4 of 4 outcomes: not complete")
 	}
 }
+
+// A point killed while profiling leaves its profiles' temporary files:
+// they are removed, where the point's profiles are kept and where a failed
+// point's are set aside; its profiles are not.
+func TestCleanProfiles(t *testing.T) {
+	r := &Runner{ProfileDir: t.TempDir()}
+	file := "gogc=50,memlimit=off,rep=1.json"
+	pd := filepath.Join(r.ProfileDir, "gogc=50,memlimit=off,rep=1")
+	for _, d := range []string{pd, FailedName(pd)} {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, ".cpu.pprof.tmp123"), nil, 0o644)
+		os.WriteFile(filepath.Join(d, "heap.pprof"), nil, 0o644)
+	}
+	r.cleanProfiles(file)
+	for _, d := range []string{pd, FailedName(pd)} {
+		if _, err := os.Stat(filepath.Join(d, ".cpu.pprof.tmp123")); !os.IsNotExist(err) {
+			t.Errorf("%s: the temporary file survived: %v", d, err)
+		}
+		if _, err := os.Stat(filepath.Join(d, "heap.pprof")); err != nil {
+			t.Errorf("%s: a profile was removed: %v", d, err)
+		}
+	}
+}

@@ -153,6 +153,11 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 		// What a killed gcperf left half-written (a SIGKILL, a power cut):
 		// no child runs yet, so nothing here is being written.
 		safefile.RemoveStale(r.Dir)
+		for _, p := range mine {
+			for rep := 1; rep <= r.Count; rep++ {
+				r.cleanProfiles(p.FileName(rep))
+			}
+		}
 	}
 	var outs []Outcome
 	total := len(mine) * r.Count
@@ -489,6 +494,7 @@ var signalNames = map[syscall.Signal]string{
 // cleanTemp removes the temporary files a killed child left of its result
 // (report.WriteFile names them .<file>.tmp<random>).
 func (r *Runner) cleanTemp(file string) {
+	r.cleanProfiles(file)
 	entries, err := os.ReadDir(r.Dir)
 	if err != nil {
 		return
@@ -580,4 +586,15 @@ func (t *tailWriter) Lines() []string {
 		}
 	}
 	return lines
+}
+
+// cleanProfiles removes the temporary files a killed child left in its
+// profile directory (-profile DIR/POINT), kept or set aside as failed.
+func (r *Runner) cleanProfiles(file string) {
+	if r.ProfileDir == "" {
+		return
+	}
+	pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
+	safefile.RemoveStale(pd)
+	safefile.RemoveStale(FailedName(pd))
 }
