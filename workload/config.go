@@ -176,6 +176,9 @@ func (c Config) Validate(mixLen int) error {
 	return nil
 }
 
+// MaxOps is the most operations a mix may hold.
+const MaxOps = maxOps
+
 const (
 	maxOps        = 1 << 15
 	maxThreads    = 1<<16 - 1 // Execution.Thread is a uint16

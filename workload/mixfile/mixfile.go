@@ -239,6 +239,11 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 				}
 				return at("%v", err)
 			}
+			if len(r.ops) == workload.MaxOps {
+				// Checked as the lines are read: files that include each
+				// other many times over would otherwise build millions.
+				return at("more than %d operations in the mix files, the most a mix holds", workload.MaxOps)
+			}
 			r.ops = append(r.ops, Op{Op: op, Args: ot.args(), Pos: pos})
 		}
 	}

@@ -184,3 +184,18 @@ func TestReadFileLimits(t *testing.T) {
 		}
 	}
 }
+
+// Includes multiply operations: the count is bounded as the lines are
+// read, not after millions are built.
+func TestReadFileTooManyOps(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.mix": strings.Repeat("mix b.mix\n", 200),
+		"b.mix": strings.Repeat("mix c.mix\n", 200),
+		"c.mix": strings.Repeat("noop\n", 200),
+	})
+	_, err := Reader{}.ReadFile(filepath.Join(dir, "a.mix"))
+	if err == nil || !strings.Contains(err.Error(), "more than 32768 operations") {
+		t.Errorf("ReadFile: %v, want the operation limit", err)
+	}
+}
