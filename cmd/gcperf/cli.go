@@ -8,6 +8,8 @@ import (
 	"os"
 
 	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
+	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 	"github.com/gcperf/gcperf/workload/mixfile"
 
@@ -89,7 +91,14 @@ func usagef(format string, args ...any) error {
 func fail(stderr io.Writer, err error) int {
 	var ue *usageError
 	var ce *workload.ConfigError
+	var ie *bench.InputError
 	switch {
+	case errors.Is(err, sweep.ErrUsage):
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
+		return exitUsage
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(outputError(ie)))
+		return exitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(ue.msg))
 		return exitUsage

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -80,16 +81,16 @@ func TestReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range formats {
-			code, stdout, stderr := gcperf(t, nil, "report", "-format", f.name, fixture(name))
+		for _, f := range bench.Formats {
+			code, stdout, stderr := gcperf(t, nil, "report", "-format", f.Name, fixture(name))
 			if code != 0 || stderr != "" {
-				t.Errorf("%s -format %s: exit %d, stderr:\n%s", name, f.name, code, stderr)
+				t.Errorf("%s -format %s: exit %d, stderr:\n%s", name, f.Name, code, stderr)
 				continue
 			}
 			if len(stdout) == 0 {
-				t.Errorf("%s -format %s: no output", name, f.name)
+				t.Errorf("%s -format %s: no output", name, f.Name)
 			}
-			switch f.name {
+			switch f.Name {
 			case "json":
 				if stdout != string(data) {
 					t.Errorf("%s -format json differs from the file it read", name)
@@ -351,18 +352,18 @@ func TestOutputFiles(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	for _, f := range formats {
-		b, err := os.ReadFile(filepath.Join(dir, f.file))
+	for _, f := range bench.Formats {
+		b, err := os.ReadFile(filepath.Join(dir, f.File))
 		if err != nil || len(b) == 0 {
-			t.Errorf("%s: %d bytes, %v", f.file, len(b), err)
+			t.Errorf("%s: %d bytes, %v", f.File, len(b), err)
 		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "report.txt")); string(b) != stdout {
 		t.Errorf("report.txt differs from the report on stdout")
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != len(formats) {
-		t.Errorf("%s holds %d files, want %d (no temporary left)", dir, len(entries), len(formats))
+	if len(entries) != len(bench.Formats) {
+		t.Errorf("%s holds %d files, want %d (no temporary left)", dir, len(entries), len(bench.Formats))
 	}
 	// What -out wrote, gcperf reads back.
 	for _, a := range [][]string{
@@ -384,19 +385,19 @@ func TestOutputFiles(t *testing.T) {
 	}
 
 	// One format on stdout: the text report goes to stderr.
-	for _, f := range formats {
-		if f.name == "text" {
+	for _, f := range bench.Formats {
+		if f.Name == "text" {
 			continue
 		}
-		code, stdout, stderr := gcperf(t, nil, "run", "-runs", "5", "-warmup", "0", "-outliers", "0", "-"+f.name, "-", "noop")
+		code, stdout, stderr := gcperf(t, nil, "run", "-runs", "5", "-warmup", "0", "-outliers", "0", "-"+f.Name, "-", "noop")
 		if code != 0 {
-			t.Fatalf("-%s -: exit %d; stderr:\n%s", f.name, code, stderr)
+			t.Fatalf("-%s -: exit %d; stderr:\n%s", f.Name, code, stderr)
 		}
 		if !strings.Contains(stderr, "Statistics") || strings.Contains(stdout, "Statistics") {
-			t.Errorf("-%s -: the text report is not on stderr alone", f.name)
+			t.Errorf("-%s -: the text report is not on stderr alone", f.Name)
 		}
 		if stdout == "" {
-			t.Errorf("-%s -: nothing on stdout", f.name)
+			t.Errorf("-%s -: nothing on stdout", f.Name)
 		}
 	}
 }

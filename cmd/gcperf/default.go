@@ -31,7 +31,7 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	if err := o.finish(fs); err != nil {
 		return fail(stderr, err)
 	}
-	o.command = append([]string{"gcperf"}, args...)
+	o.Command = append([]string{"gcperf"}, args...)
 	list, err := alloc.NewList(*size, *base, *chunk)
 	if err != nil {
 		return fail(stderr, err)

@@ -32,6 +32,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/env"
 
 	"github.com/gcperf/gcperf/internal/interrupt"
@@ -824,8 +825,8 @@ func TestGuarantee07Interrupts(t *testing.T) {
 					if !strings.Contains(stdout, "Interrupted: ") {
 						t.Errorf("stdout does not report the interruption:\n%s", guarClip(stdout))
 					}
-					for _, f := range formats {
-						if _, err := os.Stat(filepath.Join(out, f.file)); err != nil {
+					for _, f := range bench.Formats {
+						if _, err := os.Stat(filepath.Join(out, f.File)); err != nil {
 							t.Errorf("what was measured is lost: %v", err)
 						}
 					}
@@ -858,8 +859,8 @@ func TestGuarantee07Interrupts(t *testing.T) {
 		if code != 1 {
 			t.Errorf("exit %d, want 1; stderr:\n%s", code, guarTail(stderr))
 		}
-		for _, f := range formats {
-			if _, err := os.Stat(filepath.Join(out, f.file)); err != nil {
+		for _, f := range bench.Formats {
+			if _, err := os.Stat(filepath.Join(out, f.File)); err != nil {
 				t.Errorf("what was measured is lost: %v", err)
 			}
 		}

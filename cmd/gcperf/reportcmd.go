@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 )
@@ -12,7 +13,7 @@ import (
 // reportCmd renders a saved result in any format.
 func reportCmd(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("report", flag.ContinueOnError)
-	name := flags.String("format", "text", "the `format`: "+formatNames())
+	name := flags.String("format", "text", "the `format`: "+bench.FormatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
 	flags.Usage = func() {
@@ -25,16 +26,16 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	if flags.NArg() != 1 {
 		return fail(stderr, usagef("report takes one saved result, FILE.json; got %d arguments", flags.NArg()))
 	}
-	f, ok := lookupFormat(*name)
+	f, ok := bench.LookupFormat(*name)
 	if !ok {
-		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, formatNames()))
+		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, bench.FormatNames()))
 	}
 	path := flags.Arg(0)
 	d, err := readResult(path)
 	if err != nil {
 		return fail(stderr, usagef("report: %s: %s", path, safefile.Cause(err).Error()))
 	}
-	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.write(w, d) })
+	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.Write(w, d) })
 	switch {
 	case err != nil && *out != "-":
 		return fail(stderr, usagef("report: -o %s", outputError(err)))

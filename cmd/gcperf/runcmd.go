@@ -25,7 +25,7 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err := o.finish(fs); err != nil {
 		return fail(stderr, err)
 	}
-	o.command = append([]string{"gcperf", "run"}, args...)
+	o.Command = append([]string{"gcperf", "run"}, args...)
 	mix, _, err := loadMix(*mixFile, fs.Args())
 	if err != nil {
 		return fail(stderr, err)

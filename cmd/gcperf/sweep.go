@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,112 +13,142 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/alloc"
+	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
-
-	"github.com/gcperf/gcperf/internal/quote"
-
-	"github.com/gcperf/gcperf/internal/interrupt"
-
-	"github.com/gcperf/gcperf/internal/progress"
 )
 
-// sweepFlags are gcperf sweep's own flags; -out and -overwrite, declared by
-// benchOptions.register, are the sweep's too.
+// sweepFlags is gcperf sweep's command line, composed of groups: every
+// flag is in fs, which parses them, and in one group, which says what it
+// is for.
 type sweepFlags struct {
+	fs *flag.FlagSet
+	// defining are the sweep's own flags that change what it measures,
+	// loose those that do not (a resumed sweep may give them anew, its
+	// plan does not record them); neither is passed to a child.
+	defining, loose *flag.FlagSet
+	// refused are the run flags a sweep cannot take, each one's usage
+	// saying why; the other run flags go to every child.
+	refused *flag.FlagSet
+
+	o                          *benchOptions
+	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
-	pointTimeout               time.Duration
-	pointMemory                string
-	slo                        string
-	resume                     bool
-	shard                      string
-	merge                      bool
+	pointTimeout               sweep.TimeoutValue
+	pointMemory, slo, shard    string
+	resume, merge              bool
 	mix                        string // -mix: read by the sweep, its operations passed to the children
 }
 
-// sweepOwn names the flags that are the sweep's, never passed to a child.
-var sweepOwn = map[string]bool{
-	"gogc": true, "memlimit": true, "gomaxprocs": true, "count": true, "point-timeout": true,
-	"point-memory": true, "slo": true, "resume": true, "shard": true, "merge": true,
-	"out": true, "overwrite": true, "mix": true, "html": true, "q": true,
-}
-
-// notInSweep are the run flags a child cannot take, with the reason.
-var notInSweep = map[string]string{
-	"json":         "each point writes its JSON result to -out DIR",
-	"csv":          "the sweep writes sweep.csv to -out DIR",
-	"xml":          "the points' results are JSON files in -out DIR (gcperf report -format xml renders one)",
-	"bench":        "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR",
-	"hgrm":         "the points' results are JSON files in -out DIR (gcperf report -format hgrm renders one)",
-	"http":         "the points run one after another in child processes: serve one with gcperf run -http",
-	"http-public":  "the points run one after another in child processes: serve one with gcperf run -http",
-	"v":            "the children's output goes to their .log files in -out DIR",
-	"cpuprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
-	"memprofile":   "-profile DIR profiles every point, each under DIR/POINT/",
-	"blockprofile": "-profile DIR profiles every point, each under DIR/POINT/",
-	"mutexprofile": "-profile DIR profiles every point, each under DIR/POINT/",
-	"trace":        "-profile DIR profiles every point, each under DIR/POINT/",
-	"fgprof":       "-profile DIR profiles every point, each under DIR/POINT/",
+// sweepRefused are the run flags a sweep cannot take, and why.
+var sweepRefused = [][2]string{
+	{"json", "each point writes its JSON result to -out DIR"},
+	{"csv", "the sweep writes sweep.csv to -out DIR"},
+	{"xml", "the points' results are JSON files in -out DIR (gcperf report -format xml renders one)"},
+	{"bench", "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR"},
+	{"hgrm", "the points' results are JSON files in -out DIR (gcperf report -format hgrm renders one)"},
+	{"http", "the points run one after another in child processes: serve one with gcperf run -http"},
+	{"http-public", "the points run one after another in child processes: serve one with gcperf run -http"},
+	{"v", "the children's output goes to their .log files in -out DIR"},
 }
 
 // newSweepFlags declares the sweep's flags and the run flags: gcperf's
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
-func newSweepFlags(list bool) (*flag.FlagSet, *benchOptions, *sweepFlags, []*int) {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	sf := &sweepFlags{}
-	fs.StringVar(&sf.gogc, "gogc", "50,100,200,400", "GOGC `values`, comma-separated: off or a percentage")
-	fs.StringVar(&sf.memlimit, "memlimit", "off", "GOMEMLIMIT `values`, comma-separated: off or a size in Go's syntax (256MiB, 1GiB)")
-	fs.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, at most 1024, a third axis (default: not an axis; the children inherit it)")
-	fs.IntVar(&sf.count, "count", 1, "repeats of every point, interleaved: repeat 1 of every point, then repeat 2...")
-	sf.pointTimeout = sweep.AutoTimeout
-	fs.Var((*pointTimeout)(&sf.pointTimeout), "point-timeout", "stop a point that runs longer than `d`, recording it as failed: a duration, off, or auto: "+
+func newSweepFlags(list bool) *sweepFlags {
+	sf := &sweepFlags{o: &benchOptions{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
+	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	sf.refused = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	d, l := sf.defining, sf.loose
+	d.StringVar(&sf.gogc, "gogc", "50,100,200,400", "GOGC `values`, comma-separated: off or a percentage")
+	d.StringVar(&sf.memlimit, "memlimit", "off", "GOMEMLIMIT `values`, comma-separated: off or a size in Go's syntax (256MiB, 1GiB)")
+	d.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, at most 1024, a third axis (default: not an axis; the children inherit it)")
+	d.IntVar(&sf.count, "count", 1, "repeats of every point, interleaved: repeat 1 of every point, then repeat 2...")
+	d.StringVar(&sf.shard, "shard", "", "run shard `i/n` of the grid: the points whose index mod n is i")
+	l.Var(&sf.pointTimeout, "point-timeout", "stop a point that runs longer than `d`, recording it as failed: a duration, off, or auto: "+
 		"10× the longest repeat that succeeded before it, at least 1m, and 30m until one has")
-	fs.StringVar(&sf.pointMemory, "point-memory", "80%", "stop a point whose RSS grows above `size` (4GiB), a percentage of the memory available (cgroup included), or off")
-	fs.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=")
-	fs.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
-	fs.StringVar(&sf.shard, "shard", "", "run shard `i/n` of the grid: the points whose index mod n is i")
-	fs.BoolVar(&sf.merge, "merge", false, "merge the sweeps in the directories given as arguments (shards) instead of running one")
-	fs.StringVar(&sf.mix, "mix", "", "read operations from `file` as gcperf run -mix does, before those given as arguments; "+
+	l.StringVar(&sf.pointMemory, "point-memory", "80%", "stop a point whose RSS grows above `size` (4GiB), a percentage of the memory available (cgroup included), or off")
+	l.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=")
+	l.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
+	l.BoolVar(&sf.merge, "merge", false, "merge the sweeps in the directories given as arguments (shards) instead of running one")
+	l.StringVar(&sf.mix, "mix", "", "read operations from `file` as gcperf run -mix does, before those given as arguments; "+
 		"the sweep reads it once and passes its operations to every child as arguments")
-	o := &benchOptions{}
+
+	// The run flags: those the sweep takes as its own, those it refuses,
+	// the rest for the children.
+	run := flag.NewFlagSet("run", flag.ContinueOnError)
 	def := workload.DefaultConfig()
 	if list {
 		def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	}
-	o.register(fs, def)
-	fs.Lookup("out").Usage = "write the sweep to `dir`: one JSON result and .log per point and repeat, sweep.json, sweep.csv, bench.txt " +
-		"(default: a new temporary directory); with -merge, where the merged sweep goes"
-	fs.Lookup("html").Usage = "write the sweep's page (the table, the advice and its charts, as sweep.html in -out DIR) to `file` too"
-	fs.Lookup("overwrite").Usage = "run the sweep in a -out directory that is not empty, replacing its files"
-	var sizes []*int
+	sf.o.register(run, def)
 	if list {
-		size, base, chunk := listFlags(fs)
-		sizes = []*int{size, base, chunk}
+		size, base, chunk := listFlags(run)
+		sf.sizes = []*int{size, base, chunk}
 	}
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), sweepUsage)
-		fmt.Fprintln(fs.Output(), "Sweep flags:")
-		printFlags(fs, func(name string) bool { return sweepOwn[name] })
-		fmt.Fprintln(fs.Output(), "\nRun flags, passed to every child (-json, -csv, -xml, -bench, -hgrm, -v, -http and the single-file profiles are\nnot for a sweep; -profile DIR gives each point its profiles under DIR/POINT/; the defaults shown are gcperf's,\nthose of gcperf run apply when operations follow):")
-		printFlags(fs, func(name string) bool { return !sweepOwn[name] && notInSweep[name] == "" })
+	for name, usage := range map[string]string{
+		"out": "write the sweep to `dir`: one JSON result and .log per point and repeat, sweep.json, sweep.csv, bench.txt " +
+			"(default: a new temporary directory); with -merge, where the merged sweep goes",
+		"html":      "write the sweep's page (the table, the advice and its charts, as sweep.html in -out DIR) to `file` too",
+		"overwrite": "run the sweep in a -out directory that is not empty, replacing its files",
+		"q":         run.Lookup("q").Usage,
+	} {
+		l.Var(run.Lookup(name).Value, name, usage)
+		l.Lookup(name).DefValue = run.Lookup(name).DefValue
 	}
-	return fs, o, sf, sizes
+	refused := sweepRefused
+	for _, p := range profileFlags {
+		refused = append(refused, [2]string{p.flag, "-profile DIR profiles every point, each under DIR/POINT/"})
+	}
+	for _, r := range refused {
+		sf.refused.Var(run.Lookup(r[0]).Value, r[0], r[1])
+	}
+	for _, group := range []*flag.FlagSet{d, l, sf.refused} {
+		copyFlags(sf.fs, group, nil)
+	}
+	copyFlags(sf.fs, run, sf.forChild)
+	sf.fs.Usage = func() {
+		fmt.Fprint(sf.fs.Output(), sweepUsage)
+		fmt.Fprintln(sf.fs.Output(), "Sweep flags:")
+		printFlags(sf.fs, sf.isOwn)
+		fmt.Fprintln(sf.fs.Output(), "\nRun flags, passed to every child (-json, -csv, -xml, -bench, -hgrm, -v, -http and the single-file profiles are\nnot for a sweep; -profile DIR gives each point its profiles under DIR/POINT/; the defaults shown are gcperf's,\nthose of gcperf run apply when operations follow):")
+		printFlags(sf.fs, sf.forChild)
+	}
+	return sf
+}
+
+// isOwn reports whether name is one of the sweep's own flags;
+// forChild whether it is a run flag passed to the children.
+func (sf *sweepFlags) isOwn(name string) bool {
+	return sf.defining.Lookup(name) != nil || sf.loose.Lookup(name) != nil
+}
+
+func (sf *sweepFlags) forChild(name string) bool {
+	return !sf.isOwn(name) && sf.refused.Lookup(name) == nil
+}
+
+// copyFlags declares in dst the flags of src that keep selects (nil:
+// all), with their values, usages and defaults.
+func copyFlags(dst, src *flag.FlagSet, keep func(string) bool) {
+	src.VisitAll(func(f *flag.Flag) {
+		if dst.Lookup(f.Name) == nil && (keep == nil || keep(f.Name)) {
+			dst.Var(f.Value, f.Name, f.Usage)
+			dst.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
 }
 
 // printFlags prints the defaults of fs's flags that keep selects.
 func printFlags(fs *flag.FlagSet, keep func(string) bool) {
 	part := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
 	part.SetOutput(fs.Output())
-	fs.VisitAll(func(f *flag.Flag) {
-		if keep(f.Name) {
-			part.Var(f.Value, f.Name, f.Usage)
-			part.Lookup(f.Name).DefValue = f.DefValue
-		}
-	})
+	copyFlags(part, fs, keep)
 	part.PrintDefaults()
 }
 
@@ -158,48 +187,47 @@ func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
 	return sweepWith(time.Now(), args, false, stdout, stderr, sig)
 }
 
-// nonDefining are the sweep's flags that do not change what it measures:
-// a resumed sweep may give them anew, and its plan does not record them.
-// (-mix is not recorded either: its operations are.)
-var nonDefining = map[string]bool{
-	"resume": true, "out": true, "overwrite": true, "q": true, "html": true, "slo": true,
-	"point-timeout": true, "point-memory": true, "mix": true, "merge": true,
-}
-
 // parseSweep parses gcperf sweep's command line. The run flags are gcperf's
 // unless operations follow them: a first parse with gcperf's, which hold
 // gcperf run's, finds out. code is -1 when the caller should go on.
-func parseSweep(args []string, stdout, stderr io.Writer) (fs *flag.FlagSet, o *benchOptions, sf *sweepFlags, sizes []*int, code int) {
-	fs, o, sf, sizes = newSweepFlags(true)
-	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
-		return nil, nil, nil, nil, code
+func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code int) {
+	sf = newSweepFlags(true)
+	if code := parseFlags(sf.fs, args, stdout, stderr); code >= 0 {
+		return nil, code
 	}
-	if (fs.NArg() > 0 || sf.mix != "") && !sf.merge {
-		fs, o, sf, sizes = newSweepFlags(false)
-		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
-			return nil, nil, nil, nil, code
+	if (sf.fs.NArg() > 0 || sf.mix != "") && !sf.merge {
+		sf = newSweepFlags(false)
+		if code := parseFlags(sf.fs, args, stdout, stderr); code >= 0 {
+			return nil, code
 		}
 	}
-	return fs, o, sf, sizes, -1
+	return sf, -1
 }
 
 // sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
 // plan with the command line's own flags, so that it never adopts twice.
 func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	fs, o, sf, sizes, code := parseSweep(args, stdout, stderr)
+	sf, code := parseSweep(args, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
 	var set []*flag.Flag
-	fs.Visit(func(f *flag.Flag) { set = append(set, f) })
+	sf.fs.Visit(func(f *flag.Flag) { set = append(set, f) })
 	for _, f := range set {
-		if why, ok := notInSweep[f.Name]; ok {
-			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, why))
+		if r := sf.refused.Lookup(f.Name); r != nil {
+			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, r.Usage))
 		}
 	}
-	slo, err := sweep.ParseSLO(sf.slo)
-	if err != nil {
-		return fail(stderr, usagef("%v", err))
+	o := sf.o
+	stderr = &lockedWriter{w: stderr}
+	s := &sweep.Session{HTML: *o.out["html"], Overwrite: o.Overwrite, Page: html.Sweep,
+		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
+	if sf.slo != "" {
+		slo, err := sweep.ParseSLO(sf.slo)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		s.SLO = &slo
 	}
 	if sf.merge {
 		for _, f := range set {
@@ -207,90 +235,52 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
 			}
 		}
-		return sweepMerge(fs.Args(), o.outDir, *o.out["html"], o.overwrite, slo, sf.slo != "", stdout, stderr)
+		s.Dir = o.outDir
+		failed, err := s.Merge(sf.fs.Args(), stdout)
+		return exitStatus(stderr, failed, err)
 	}
 
 	// Every sweep value, then the run flags, before anything runs.
-	plan, err := sf.plan(o)
-	if err != nil {
+	if err := sf.session(s); err != nil {
 		return fail(stderr, err)
 	}
-	plan.sloSet = sf.slo != ""
-	plan.html, plan.overwrite = *o.out["html"], o.overwrite
-	plan.quiet = o.quiet
-	plan.slo = slo
-	if err := o.finish(fs); err != nil {
+	if err := o.finish(sf.fs); err != nil {
 		return fail(stderr, err)
 	}
 	var mix workload.Mix
-	hint := ""
-	if sizes != nil {
-		l, err := alloc.NewList(*sizes[0], *sizes[1], *sizes[2])
+	if sf.sizes != nil {
+		l, err := alloc.NewList(*sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 		if err != nil {
 			return fail(stderr, err)
 		}
 		mix = workload.Mix{l}
-		hint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sizes[0], *sizes[1], *sizes[2])
+		o.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 	} else {
-		plan.runner.Args = []string{"run"}
+		s.Args = []string{"run"}
 		// A mix file is read once, here: its operations go to every child
 		// as arguments, so that the points run the same mix even if the
 		// file changes during the sweep, and -resume, which compares the
 		// children's command lines, reruns the points of an edited one.
-		if mix, plan.runner.Ops, err = loadMix(sf.mix, fs.Args()); err != nil {
+		var err error
+		if mix, s.Ops, err = loadMix(sf.mix, sf.fs.Args()); err != nil {
 			return fail(stderr, err)
 		}
 	}
-	if err := o.cfg.Validate(len(mix)); err != nil {
+	if err := o.Config.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
 	// What the sweep measures, as its plan records it: -resume compares it
 	// with the directory's, or takes the directory's.
-	var defining []string
 	for _, f := range set {
-		if nonDefining[f.Name] || f.Value.String() == f.DefValue {
-			continue
+		if sf.loose.Lookup(f.Name) == nil && f.Value.String() != f.DefValue {
+			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+sf.value(f))
 		}
-		v := f.Value.String()
-		if f.Name == "profile" {
-			if abs, err := filepath.Abs(v); err == nil {
-				v = abs
-			}
-		}
-		defining = append(defining, "-"+f.Name+"="+v)
 	}
 	if sf.resume && !adopted {
-		// The sweep in the directory, as its plan records it, with this
-		// command line's own flags (-q, -slo, -point-timeout...); a flag
-		// or operation that would measure something else is refused.
-		rec, err := sweep.ReadPlan(o.outDir)
-		if err != nil {
-			return fail(stderr, resumeError(o.outDir, err))
-		}
-		for _, a := range rec.Args {
-			// A plan records what the sweep measures, never where its files
-			// go: a plan that says otherwise was not written by gcperf.
-			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if strings.HasPrefix(a, "-") && nonDefining[name] {
-				return fail(stderr, usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
-					o.outDir, sweep.PlanFile, quote.Clip(name)))
-			}
-		}
-		opsGiven := fs.NArg() > 0 || sf.mix != ""
-		if msg := resumeDiff(set, plan.runner.Ops, opsGiven, rec.Args); msg != "" {
-			return fail(stderr, usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)",
-				msg, o.outDir, o.outDir))
-		}
-		var own []string
-		for _, f := range set {
-			if nonDefining[f.Name] && f.Name != "mix" {
-				own = append(own, "-"+f.Name+"="+f.Value.String())
-			}
-		}
-		return sweepWith(began, slices.Concat(own, rec.Args), true, stdout, stderr, sig)
+		return sf.resumeWith(began, set, s.Ops, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
-	if _, err := o.checkFootprint(mix, o.profileRequests(), hint); err != nil {
+	if _, err := o.CheckMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
 	for _, f := range set {
@@ -305,27 +295,91 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 			if err != nil {
 				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
 			}
-			plan.runner.ProfileDir = d
-		case !sweepOwn[f.Name]:
-			plan.runner.Args = append(plan.runner.Args, "-"+f.Name+"="+f.Value.String())
+			s.ProfileDir = d
+		case sf.forChild(f.Name):
+			s.Args = append(s.Args, "-"+f.Name+"="+f.Value.String())
 		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fail(stderr, fmt.Errorf("sweep: cannot find this executable to run the points: %w", err))
 	}
-	if err := plan.checkOutputs(o.outDir); err != nil {
+	s.Exe, s.ProcRoot, s.Env = exe, "/", sweep.ChildEnv(os.Environ(), s.Grid)
+	if err := s.Prepare(); err != nil {
 		return fail(stderr, err)
 	}
-	// Last: the directory is created.
-	dir, err := sweepDir(o.outDir, sf.resume || o.overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	// The bar of the points, on a terminal without -q: the per-point
+	// lines go through it, above it (see progress.Sweep).
+	if !o.quiet {
+		total := len(s.Grid.Points())
+		if s.Shards > 1 {
+			total = 0
+			for _, pt := range s.Grid.Points() {
+				if pt.InShard(s.Shard, s.Shards) {
+					total++
+				}
+			}
+		}
+		if bar := newSweepProgress(stderr, total*s.Count, stderrIsTerminal); bar != nil {
+			s.Bar = bar
+		}
+	}
+	failed, err := s.Run(began, stdout, stderr, sig)
+	return exitStatus(stderr, failed, err)
+}
+
+// exitStatus is the exit status of a sweep that ran (Session.Run, Merge).
+func exitStatus(stderr io.Writer, failed bool, err error) int {
+	switch {
+	case errors.Is(err, sweep.ErrAborted):
+		return interrupt.ExitAborted
+	case err != nil:
+		return fail(stderr, err)
+	case failed:
+		return exitFail
+	}
+	return exitOK
+}
+
+// value is f's value as a plan records it: -profile's directory absolute.
+func (sf *sweepFlags) value(f *flag.Flag) string {
+	v := f.Value.String()
+	if f.Name == "profile" {
+		if abs, err := filepath.Abs(v); err == nil {
+			v = abs
+		}
+	}
+	return v
+}
+
+// resumeWith finishes the sweep in -out as its plan records it, with this
+// command line's loose flags (-q, -slo, -point-timeout...); a flag or
+// operation that would measure something else is refused.
+func (sf *sweepFlags) resumeWith(began time.Time, set []*flag.Flag, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	dir := sf.o.outDir
+	rec, err := sweep.ReadPlan(dir)
 	if err != nil {
-		return fail(stderr, err)
+		return fail(stderr, resumeError(dir, err))
 	}
-	if err := sweep.WritePlan(dir, sweep.Plan{Args: slices.Concat(defining, plan.runner.Ops)}); err != nil {
-		return fail(stderr, fmt.Errorf("sweep: %v", err))
+	for _, a := range rec.Args {
+		// A plan records what the sweep measures, never where its files
+		// go: a plan that says otherwise was not written by gcperf.
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && sf.loose.Lookup(name) != nil {
+			return fail(stderr, usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
+				dir, sweep.PlanFile, quote.Clip(name)))
+		}
 	}
-	return plan.run(began, exe, dir, stdout, stderr, sig)
+	if msg := sf.resumeDiff(set, ops, rec.Args); msg != "" {
+		return fail(stderr, usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)", msg, dir, dir))
+	}
+	var own []string
+	for _, f := range set {
+		if sf.loose.Lookup(f.Name) != nil && f.Name != "mix" {
+			own = append(own, "-"+f.Name+"="+f.Value.String())
+		}
+	}
+	return sweepWith(began, slices.Concat(own, rec.Args), true, stdout, stderr, sig)
 }
 
 // resumeError says why -resume cannot read the plan of dir.
@@ -340,408 +394,83 @@ func resumeError(dir string, err error) error {
 }
 
 // resumeDiff says how the flags set on a -resume command line, and its
-// operations ops when opsGiven, differ from the sweep recorded as rec
-// ("" when they ask for nothing else): the first flag whose value differs
-// from the recorded one (a flag not given takes the recorded value), or
-// the operations.
-func resumeDiff(set []*flag.Flag, ops []string, opsGiven bool, rec []string) string {
-	recFS, _, _, _, code := parseSweep(rec, io.Discard, io.Discard)
+// operations ops when given, differ from the sweep recorded as rec ("" when
+// they ask for nothing else): the first flag whose value differs from the
+// recorded one (a flag not given takes the recorded value), or the
+// operations.
+func (sf *sweepFlags) resumeDiff(set []*flag.Flag, ops, rec []string) string {
+	recSF, code := parseSweep(rec, io.Discard, io.Discard)
 	if code >= 0 {
 		return fmt.Sprintf("%s cannot be read as a sweep's flags:", quote.Clip(strings.Join(rec, " ")))
 	}
+	shown := func(s string) string {
+		if s == "" {
+			return `""`
+		}
+		return quote.Clip(s)
+	}
 	for _, f := range set {
-		if nonDefining[f.Name] {
+		if sf.loose.Lookup(f.Name) != nil {
 			continue
 		}
-		r := recFS.Lookup(f.Name)
+		r := recSF.fs.Lookup(f.Name)
 		if r == nil {
 			return fmt.Sprintf("-%s is not a flag of the benchmark", f.Name)
 		}
-		v, rv := f.Value.String(), r.Value.String()
-		if f.Name == "profile" {
-			if abs, err := filepath.Abs(v); err == nil {
-				v = abs
-			}
-		}
-		if v != rv {
-			shown := func(s string) string {
-				if s == "" {
-					return `""`
-				}
-				return quote.Clip(s)
-			}
+		if v, rv := sf.value(f), r.Value.String(); v != rv {
 			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(v), f.Name, shown(rv))
 		}
 	}
-	if opsGiven && !slices.Equal(ops, recFS.Args()) {
+	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recSF.fs.Args()) {
 		what := "gcperf's alloc.list"
-		if len(recFS.Args()) > 0 {
-			what = strings.Join(recFS.Args(), " ")
+		if recSF.fs.NArg() > 0 {
+			what = strings.Join(recSF.fs.Args(), " ")
 		}
 		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(what))
 	}
 	return ""
 }
 
-// sweepPlan is a validated sweep.
-type sweepPlan struct {
-	grid      sweep.Grid
-	points    []sweep.Point
-	shard     string // "i/n", "" for the whole grid
-	memNote   string // how the memory cap was chosen
-	slo       sweep.SLO
-	sloSet    bool
-	html      string // -html FILE: the sweep's page, besides sweep.html in the directory
-	overwrite bool   // -overwrite: replace an existing -html FILE
-	quiet     bool   // -q: no progress bar
-	runner    sweep.Runner
-}
-
-// plan checks the sweep's flags.
-func (sf *sweepFlags) plan(o *benchOptions) (*sweepPlan, error) {
-	p := &sweepPlan{}
+// session checks the sweep's own flags into s.
+func (sf *sweepFlags) session(s *sweep.Session) error {
 	var err error
-	if p.grid.GOGC, err = sweep.ParseGOGC(sf.gogc); err != nil {
-		return nil, usagef("%v", err)
+	if s.Grid.GOGC, err = sweep.ParseGOGC(sf.gogc); err != nil {
+		return err
 	}
-	if p.grid.MemLimit, err = sweep.ParseMemLimit(sf.memlimit); err != nil {
-		return nil, usagef("%v", err)
+	if s.Grid.MemLimit, err = sweep.ParseMemLimit(sf.memlimit); err != nil {
+		return err
 	}
 	if sf.gomaxprocs != "" {
-		if p.grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
-			return nil, usagef("%v", err)
+		if s.Grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
+			return err
 		}
 	}
-	p.points = p.grid.Points()
-	r := &p.runner
 	if sf.count < 1 {
-		return nil, usagef("-count must be at least 1, got %d", sf.count)
+		return usagef("-count must be at least 1, got %d", sf.count)
 	}
-	r.Count = sf.count
+	s.Count = sf.count
 	if sf.shard != "" {
-		if r.Shard, r.Shards, err = sweep.ParseShard(sf.shard); err != nil {
-			return nil, usagef("%v", err)
+		if s.Shard, s.Shards, err = sweep.ParseShard(sf.shard); err != nil {
+			return err
 		}
-		p.shard = fmt.Sprintf("%d/%d", r.Shard, r.Shards)
-		if r.Shards > len(p.points) {
-			return nil, usagef("-shard %s: the grid has %d points, fewer than %d shards", sf.shard, len(p.points), r.Shards)
+		if n := len(s.Grid.Points()); s.Shards > n {
+			return usagef("-shard %s: the grid has %d points, fewer than %d shards", sf.shard, n, s.Shards)
 		}
 	}
-	r.Timeout = sf.pointTimeout
-	if r.MemCap, p.memNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
-		return nil, usagef("%v", err)
+	s.Timeout = time.Duration(sf.pointTimeout)
+	if s.MemCap, s.MemNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
+		return err
 	}
-	if r.MemCap > 0 && runtime.GOOS != "linux" {
-		r.MemCap, p.memNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
+	if s.MemCap > 0 && runtime.GOOS != "linux" {
+		s.MemCap, s.MemNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
 	}
 	switch {
-	case sf.resume && o.overwrite:
-		return nil, usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
-	case sf.resume && o.outDir == "":
-		return nil, usagef("-resume needs -out, the directory of the sweep to finish")
+	case sf.resume && sf.o.Overwrite:
+		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+	case sf.resume && sf.o.outDir == "":
+		return usagef("-resume needs -out, the directory of the sweep to finish")
 	}
-	r.Resume = sf.resume
-	return p, nil
-}
-
-// sweepDir checks -out and creates it (sweep.PrepareDir): a new temporary
-// directory when not given, else an empty or missing one unless keep (a
-// resumed or overwritten sweep). notEmpty says what to do about a -out that
-// is not empty.
-func sweepDir(dir string, keep bool, notEmpty string) (string, error) {
-	if dir == "-" {
-		return "", usagef("-out -: a sweep writes a directory of files")
-	}
-	d, err := sweep.PrepareDir(dir, keep)
-	switch {
-	case errors.Is(err, sweep.ErrNotEmpty):
-		return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
-	case err != nil && dir == "":
-		return "", fmt.Errorf("%w (give -out)", err)
-	case err != nil:
-		return "", usagef("-out %s: %v", dir, err)
-	}
-	return d, nil
-}
-
-// run runs the sweep and writes its table and files.
-func (p *sweepPlan) run(began time.Time, exe, dir string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	stderr = &lockedWriter{w: stderr}
-	r := &p.runner
-	r.Exe, r.Dir, r.Stderr, r.ProcRoot = exe, dir, stderr, "/"
-	r.Env = sweep.ChildEnv(os.Environ(), p.grid)
-	stop := make(chan struct{})
-	r.Stop = stop
-	// The runner says so on its progress line when it stops a point; there
-	// is nothing more to cancel after that.
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
-	defer in.Close()
-
-	n := 0
-	for _, pt := range p.points {
-		if r.Shards <= 1 || pt.InShard(r.Shard, r.Shards) {
-			n++
-		}
-	}
-	of := ""
-	if p.shard != "" {
-		of = fmt.Sprintf(" (shard %s of %d)", p.shard, len(p.points))
-	}
-	timeout := "no point timeout"
-	switch {
-	case r.Timeout == sweep.AutoTimeout:
-		timeout = "point timeout auto (-point-timeout)"
-	case r.Timeout > 0:
-		timeout = "point timeout " + r.Timeout.String()
-	}
-	fmt.Fprintf(stderr, "gcperf: sweep: %d %s%s × %d %s into %s; %s; %s\n", n, plural(n, "point", "points"), of,
-		r.Count, plural(r.Count, "repeat", "repeats"), dir, p.memNote, timeout)
-
-	// The bar of the points, on a terminal without -q: the per-point
-	// lines go through it, above it (see progress.Sweep).
-	var bar *progress.Sweep
-	if !p.quiet {
-		bar = newSweepProgress(stderr, n*r.Count, stderrIsTerminal)
-	}
-	if bar != nil {
-		r.Stderr, r.Progress = bar, bar.Progress
-		bar.Start()
-	}
-	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]sweep.Outcome, error) { return r.Run(context.Background(), p.points) })
-	if bar != nil {
-		bar.End()
-	}
-	if !ok || !in.Enter(interrupt.Writing) {
-		// Each finished point's result is in dir already: -resume finds it.
-		safefile.RemoveTemps()
-		fmt.Fprintf(stderr, "gcperf: sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)\n", dir, dir)
-		return interrupt.ExitAborted
-	}
-	interrupted := errors.Is(err, sweep.ErrInterrupted)
-	if err != nil && !interrupted {
-		return fail(stderr, err)
-	}
-	rows := sweep.Summarize(outs)
-	sweep.MarkFrontier(rows)
-	var adv *sweep.Advice
-	if p.sloSet && !interrupted && p.shard == "" {
-		a := sweep.Advise(rows, outs, p.slo)
-		adv = &a
-	}
-	code := exitOK
-	if werr := sweep.Table(stdout, rows, adv); werr != nil {
-		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", werr)
-		code = exitFail
-	}
-	sum := &sweep.Summary{Grid: p.grid, Count: r.Count, Shard: p.shard, Outcomes: outs, Rows: rows, Advice: adv}
-	written, werr := writeSweep(dir, p.html, p.overwrite, sum, stdout)
-	if werr != nil {
-		fmt.Fprintf(stderr, "gcperf: sweep: %v\n", oneLine(werr))
-		code = exitFail
-	}
-	var children time.Duration
-	failed := 0
-	for _, o := range outs {
-		children += o.Wall
-		if o.Failed != "" {
-			failed++
-		}
-	}
-	wall := time.Since(began)
-	if children > 0 {
-		note := ""
-		if interrupted {
-			note = "; the stopped point's time counts as the sweep's"
-		}
-		fmt.Fprintf(stdout, "\nsweep overhead: %.2f (wall %s, children %s%s)\n", wall.Seconds()/children.Seconds(),
-			wall.Round(10*time.Millisecond), children.Round(10*time.Millisecond), note)
-	} else {
-		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
-	}
-	switch {
-	case len(written) == 0:
-		fmt.Fprintf(stderr, "gcperf: sweep: the points' results are in %s; none of the sweep's own files could be written\n", dir)
-	case slices.Contains(written, sweep.BenchFile):
-		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s (benchstat -col /gogc %s)\n",
-			dir, strings.Join(written, ", "), filepath.Join(dir, sweep.BenchFile))
-	default:
-		fmt.Fprintf(stderr, "gcperf: sweep: results in %s: %s\n", dir, strings.Join(written, ", "))
-	}
-	switch {
-	case p.sloSet && p.shard != "":
-		fmt.Fprintln(stderr, "gcperf: sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
-	case p.sloSet && interrupted:
-		fmt.Fprintln(stderr, "gcperf: sweep: no advice for an interrupted sweep")
-	}
-	if interrupted {
-		fmt.Fprintf(stderr, "gcperf: sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest\n",
-			len(outs), plural(len(outs), "repeat", "repeats"), dir)
-		code = exitFail
-	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "gcperf: sweep: %d of %d %s failed\n", failed, len(outs), plural(len(outs), "repeat", "repeats"))
-		code = exitFail
-	}
-	if in.Interrupted() {
-		code = exitFail // while the table was written: it was, whole
-	}
-	return code
-}
-
-// writeSweep writes a sweep's own files to dir (sweep.WriteDir), when dir
-// is not "", and with html (-html FILE, - for stdout) its page there too. It
-// returns the names, in dir, of the files it wrote, and every error, each
-// naming its file.
-func writeSweep(dir, page string, overwrite bool, s *sweep.Summary, stdout io.Writer) ([]string, error) {
-	var written []string
-	var errs []error
-	if dir != "" { // -merge without -out writes the -html page only
-		var err error
-		written, err = sweep.WriteDir(dir, s, html.Sweep)
-		errs = append(errs, err)
-	}
-	if page != "" {
-		if err := safefile.Write(page, stdout, overwrite, func(w io.Writer) error { return html.Sweep(w, s) }); err != nil {
-			errs = append(errs, fmt.Errorf("-html %s", outputError(err)))
-		}
-	}
-	return written, errors.Join(errs...)
-}
-
-// checkOutputs refuses, before the sweep runs, an -html FILE that could
-// not be written at the end (it exists without -overwrite, it is not a
-// regular file, its directory is missing) or that is one of the files the
-// sweep writes in dir (its summary, a point's result or log).
-func (p *sweepPlan) checkOutputs(dir string) error {
-	var outs []safefile.Output
-	if p.html != "" && p.html != "-" {
-		outs = append(outs, safefile.Output{Label: "-html " + p.html, Path: p.html})
-	}
-	if dir != "" {
-		for _, name := range sweep.Files(p.points, p.runner.Count) {
-			path := filepath.Join(dir, name)
-			outs = append(outs, safefile.Output{Label: "-out " + dir + ": " + path, Path: path, Replace: true})
-		}
-	}
-	if err := safefile.Check(outs, p.overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
-		return usagef("%s", outputError(err))
-	}
-	return nil
-}
-
-// sweepMerge is gcperf sweep -merge DIR...: it joins the sweeps of the
-// directories, prints the table (and the advice with -slo), and with -out
-// writes a sweep directory holding the merged results.
-func sweepMerge(dirs []string, out, page string, overwrite bool, slo sweep.SLO, sloSet bool, stdout, stderr io.Writer) int {
-	if len(dirs) == 0 {
-		return fail(stderr, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR..."))
-	}
-	if out != "" {
-		ost, oerr := os.Stat(out)
-		for _, d := range dirs {
-			dst, derr := os.Stat(d)
-			if filepath.Clean(d) == filepath.Clean(out) || oerr == nil && derr == nil && os.SameFile(ost, dst) {
-				return fail(stderr, usagef("-out %s is one of the directories to merge", out))
-			}
-		}
-	}
-	if err := (&sweepPlan{html: page, overwrite: overwrite}).checkOutputs(out); err != nil {
-		return fail(stderr, err)
-	}
-	s, err := sweep.Merge(dirs...)
-	if err != nil {
-		return fail(stderr, usagef("-merge: %v", oneLine(err)))
-	}
-	// Advice over part of the grid could name a setting that a missing
-	// point beats: as a live single-shard sweep, an incomplete merge gives none.
-	if sloSet && s.Complete() {
-		a := sweep.Advise(s.Rows, s.Outcomes, slo)
-		s.Advice = &a
-	}
-	if out != "" {
-		if _, err := sweepDir(out, overwrite, "-overwrite replaces its files"); err != nil {
-			return fail(stderr, err)
-		}
-		// The results are copied, so that the merged directory is a sweep
-		// like any other (gcperf sweep -merge takes it again).
-		if err := sweep.CopyResults(s, out); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	code := exitOK
-	if err := sweep.Table(stdout, s.Rows, s.Advice); err != nil {
-		fmt.Fprintf(stderr, "gcperf: writing the table: %v\n", err)
-		code = exitFail
-	}
-	if out != "" || page != "" {
-		if _, err := writeSweep(out, page, overwrite, s, stdout); err != nil {
-			fmt.Fprintf(stderr, "gcperf: sweep: %v\n", oneLine(err))
-			code = exitFail
-		}
-	}
-	if out != "" {
-		fmt.Fprintf(stderr, "gcperf: sweep: merged into %s\n", out)
-	}
-	switch {
-	case s.Shard != "":
-		fmt.Fprintf(stderr, "gcperf: sweep: the directories hold shard %s only: the grid is not complete, so no advice\n", s.Shard)
-		code = exitFail
-	case !s.Complete():
-		fmt.Fprintf(stderr, "gcperf: sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it\n",
-			len(s.Outcomes), len(s.Grid.Points())*s.Count)
-		code = exitFail
-	}
-	failed := 0
-	for _, o := range s.Outcomes {
-		if o.Failed != "" {
-			failed++
-		}
-	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "gcperf: sweep: %d of %d repeats failed\n", failed, len(s.Outcomes))
-		code = exitFail
-	}
-	return code
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// pointTimeout is -point-timeout's value: a positive duration, off (0), or
-// auto (sweep.AutoTimeout).
-type pointTimeout time.Duration
-
-func (t *pointTimeout) String() string {
-	switch d := time.Duration(*t); {
-	case d == sweep.AutoTimeout:
-		return "auto"
-	case d == 0:
-		return "off"
-	default:
-		return d.String()
-	}
-}
-
-func (t *pointTimeout) Set(s string) error {
-	switch s {
-	case "auto":
-		*t = pointTimeout(sweep.AutoTimeout)
-		return nil
-	case "off", "0":
-		*t = 0
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		return errors.New("not a duration (30m), off or auto")
-	case d <= 0:
-		return errors.New("must be positive, off or auto")
-	}
-	*t = pointTimeout(d)
+	s.Resume = sf.resume
+	s.Dir = sf.o.outDir
 	return nil
 }

@@ -1,0 +1,396 @@
+// Package bench runs one benchmark the way the gcperf command does, from
+// options that a command line or a program fills. Before anything runs it
+// checks that the mix and the engine's records fit in memory (with those
+// of a separate profiled pass), that every output can be written at the
+// end, and that the -http address is one it may serve; then it captures
+// the environment, runs the mix (workload.Run) under an interrupt watcher,
+// profiles a separate pass, and writes the report in every format asked
+// for. A long benchmark is never lost to an output that cannot be written.
+//
+// Options are named in errors by the gcperf flags that set them, as
+// workload.ConfigError names Config's fields.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// Output is one file of the result.
+type Output struct {
+	Label  string // what errors name it by: "-csv out.csv", "-out dir: dir/result.csv"
+	Path   string // "-" for stdout; the text report then goes to stderr
+	Format Format
+}
+
+// Profile is one profile asked for, with the label errors name it by
+// ("-cpuprofile c.pprof", "-profile dir: dir/cpu.pprof").
+type Profile struct {
+	profiles.Request
+	Label string
+}
+
+// Options are one benchmark's settings, outputs and profiles.
+type Options struct {
+	Config workload.Config
+	// MemHint names what sets the mix's memory, for the error when it does
+	// not fit ("-size 1024 with -base 512 and -chunk 32"); "" names the
+	// operation that needs the most, with its parameters.
+	MemHint string
+
+	// Outputs are the result's files; the text report goes to stdout
+	// unless one of them does. Dirs are the directories they and the
+	// profiles go to, checked with them and created when every check
+	// passed. Overwrite replaces existing files.
+	Outputs   []Output
+	Dirs      []safefile.Output
+	Overwrite bool
+
+	// Profiles are taken from a separate pass of ProfileRuns runs (at
+	// least 1) after the measured runs, or from the measured runs
+	// themselves with ProfileInline.
+	Profiles      []Profile
+	ProfileRuns   int
+	ProfileInline bool
+
+	// HTTP serves net/http/pprof and a runtime/metrics snapshot during the
+	// run on this address: loopback only, unless HTTPPublic.
+	HTTP       string
+	HTTPPublic bool
+
+	// Observers watch the measured runs (a progress bar, -v's lines).
+	Observers []workload.Observer
+	// Version and Command are recorded in the report.
+	Version string
+	Command []string
+	// Notify receives what the run has to say as it goes, one line each
+	// without its newline: what runs, the profiled pass, warnings. Nil
+	// discards them.
+	Notify func(line string)
+}
+
+// An InputError is an option that cannot work, found before anything
+// runs. Flag names the option as the gcperf command spells it
+// ("profile-runs"), or is "" when Msg names it (an output's label).
+type InputError struct {
+	Flag string
+	Msg  string
+	Err  error // the cause, when there is one (errors.Is(err, safefile.ErrExists))
+}
+
+func (e *InputError) Error() string {
+	if e.Flag == "" {
+		return e.Msg
+	}
+	return "-" + e.Flag + " " + e.Msg
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputf(flag, format string, args ...any) error {
+	return &InputError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrAborted is Run's error when a third interrupt gave up the runs:
+// nothing was written (the gcperf command exits interrupt.ExitAborted).
+var ErrAborted = errors.New("bench: aborted at an interrupt: nothing written")
+
+// Outcome is what a benchmark that ran came to.
+type Outcome struct {
+	// Doc is the report; nil when the runs could not start (Err says why).
+	Doc *report.Document
+	// Stopped is set when the runs stopped before the end: interrupted,
+	// halted (the report says which), or interrupted while the reports
+	// were written (they were, whole).
+	Stopped bool
+	// AllFailed is set when every run failed.
+	AllFailed bool
+	// WriteErrs are the reports that could not be written, each naming
+	// its output's label.
+	WriteErrs []error
+	// Err is the run's own error, joined with the profiles'.
+	Err error
+}
+
+// Failed reports whether the benchmark failed: it did not finish, every
+// run failed, or something went wrong.
+func (o Outcome) Failed() bool {
+	return o.Stopped || o.AllFailed || len(o.WriteErrs) > 0 || o.Err != nil
+}
+
+// Run checks the options, runs mix and writes the reports. Signals on sig
+// are interrupts (package interrupt). Its error is an *InputError, a
+// workload.ConfigError or another error found before anything ran, or
+// ErrAborted; anything after the runs started is in the Outcome.
+func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Signal) (Outcome, error) {
+	notify := o.Notify
+	if notify == nil {
+		notify = func(string) {}
+	}
+	profCfg, err := o.check(mix)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if o.HTTP != "" {
+		srv, exposed, err := profiles.ServeLocal(o.HTTP, o.HTTPPublic)
+		if err != nil {
+			return Outcome{}, httpError(o.HTTP, err)
+		}
+		defer srv.Close()
+		if exposed {
+			notify(fmt.Sprintf("warning: -http-public: anyone who can connect to %s reads this process's command line, heap and CPU profiles and goroutine stacks", srv.Addr()))
+		}
+		notify(fmt.Sprintf("serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs", srv.Addr()))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := make(chan struct{})
+	cfg := o.Config
+	cfg.Stop = stop
+	in := interrupt.Watch(sig, stderr, func() { close(stop) }, cancel, false)
+	defer in.Close()
+
+	obs := o.Observers
+	var inline *profiles.Profiler
+	if len(o.Profiles) > 0 && o.ProfileInline {
+		inline = profiles.NewProfiler(o.requests())
+		obs = append(obs[:len(obs):len(obs)], inline)
+	}
+	names := make([]string, len(mix))
+	for i, op := range mix {
+		names[i] = op.Name()
+		if d, ok := op.(workload.Describer); ok {
+			names[i] += " " + d.Describe()
+		}
+	}
+	// The environment is captured before the runs: reading it costs
+	// milliseconds and must not disturb them.
+	captured, cerr := env.Capture(context.Background(), "/")
+	if cerr != nil {
+		notify("warning: the environment is incomplete: " + oneLine(cerr))
+	}
+	notify(fmt.Sprintf("running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run",
+		strings.Join(names, ", "), cfg.Warmups, cfg.Runs, cfg.Seed))
+	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
+	if !ok || !in.Enter(interrupt.Profiling) {
+		if inline != nil {
+			inline.Abandon() // its temporary files, and none started after this
+		}
+		safefile.RemoveTemps()
+		return Outcome{}, ErrAborted
+	}
+	if err != nil && res == nil {
+		in.Enter(interrupt.Writing)
+		return Outcome{Err: err}, nil
+	}
+	meta := report.Meta{Version: o.Version, Command: o.Command, Env: captured}
+	if len(o.Profiles) > 0 {
+		var perr error
+		if inline != nil {
+			meta.Profiles, perr = inline.Profiles()
+		} else {
+			notify(fmt.Sprintf("profiling a separate pass of %d runs", profCfg.Runs))
+			meta.Profiles, perr = profiles.Pass(ctx, profCfg, mix, o.requests(), res, in.Abandon())
+		}
+		meta.Inline, meta.ProfileRuns = o.ProfileInline, o.ProfileRuns
+		if o.ProfileInline {
+			meta.ProfileRuns = len(res.Runs)
+		}
+		if perr != nil {
+			err = errors.Join(err, fmt.Errorf("profiles: %w", perr))
+		}
+	}
+	in.Enter(interrupt.Writing)
+	out := Outcome{Doc: report.New(res, meta)}
+	text := stdout
+	for _, t := range o.Outputs {
+		if t.Path == "-" {
+			text = stderr // stdout carries that format alone
+		}
+	}
+	if werr := report.Text(text, out.Doc); werr != nil {
+		out.WriteErrs = append(out.WriteErrs, fmt.Errorf("writing the report: %w", werr))
+	}
+	for _, t := range o.Outputs {
+		write := t.Format.Write
+		if werr := safefile.Write(t.Path, stdout, o.Overwrite, func(w io.Writer) error { return write(w, out.Doc) }); werr != nil {
+			out.WriteErrs = append(out.WriteErrs, &labelled{t.Label, strings.TrimPrefix(werr.Error(), t.Path+": "), werr})
+		}
+	}
+	out.Err = err
+	out.Stopped = res.Interrupted || res.Halted != "" || in.Interrupted()
+	out.AllFailed = res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0
+	return out, nil
+}
+
+// labelled is an output's error, named by its label.
+type labelled struct {
+	label, msg string
+	err        error
+}
+
+func (e *labelled) Error() string { return e.label + ": " + e.msg }
+func (e *labelled) Unwrap() error { return e.err }
+
+// requests lists the profiles' requests.
+func (o *Options) requests() []profiles.Request {
+	reqs := make([]profiles.Request, len(o.Profiles))
+	for i, p := range o.Profiles {
+		reqs[i] = p.Request
+	}
+	return reqs
+}
+
+// check refuses, before anything runs, what could not work or could not
+// be written at the end, and returns the profiled pass's configuration.
+// Last, it creates the output directories.
+func (o *Options) check(mix workload.Mix) (workload.Config, error) {
+	if err := o.Config.Validate(len(mix)); err != nil {
+		return workload.Config{}, err
+	}
+	profCfg, err := o.CheckMemory(mix)
+	if err != nil {
+		return profCfg, err
+	}
+	switch {
+	case o.HTTP == "" && o.HTTPPublic:
+		return profCfg, inputf("http-public", "goes with -http ADDR")
+	case o.HTTP != "":
+		if err := profiles.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
+			return profCfg, httpError(o.HTTP, err)
+		}
+	}
+	var toStdout []string
+	for _, t := range o.Outputs {
+		if t.Path == "-" {
+			toStdout = append(toStdout, "-"+t.Format.Name)
+		}
+	}
+	if len(toStdout) > 1 {
+		return profCfg, inputf("", "%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
+	}
+	var outs []safefile.Output
+	for _, t := range o.Outputs {
+		outs = append(outs, safefile.Output{Label: t.Label, Path: t.Path})
+	}
+	for _, p := range o.Profiles {
+		outs = append(outs, safefile.Output{Label: p.Label, Path: p.Path})
+	}
+	if err := safefile.Check(outs, o.Overwrite, o.Dirs...); err != nil {
+		return profCfg, &InputError{Msg: err.Error(), Err: err}
+	}
+	for _, d := range o.Dirs {
+		if err := safefile.MakeDir(d.Path); err != nil {
+			return profCfg, &InputError{Msg: d.Label + ": " + err.Error(), Err: err}
+		}
+	}
+	return profCfg, nil
+}
+
+// CheckMemory checks, before anything runs, that mix fits in memory with
+// the engine's records, then with those of the separate profiled pass too
+// (the measured runs' stay alive during it), and returns that pass's
+// configuration (Runs 0 when there is none). Off Linux, or without /proc,
+// there is nothing to check against and it passes.
+func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
+	if o.ProfileRuns < 1 {
+		return workload.Config{}, inputf("profile-runs", "must be at least 1, got %d", o.ProfileRuns)
+	}
+	var profCfg workload.Config
+	profPass := len(o.Profiles) > 0 && !o.ProfileInline
+	if profPass {
+		profCfg = profiles.PassConfig(o.Config, o.ProfileRuns)
+		if err := profCfg.Validate(len(mix)); err != nil {
+			var ce *workload.ConfigError
+			if errors.As(err, &ce) && ce.Field == "runs" {
+				return profCfg, inputf("profile-runs", "%s", ce.Msg)
+			}
+			return profCfg, err
+		}
+	}
+	mem, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		return profCfg, nil // not Linux, or no /proc: nothing to check against
+	}
+	need := o.Config.Need(mix)
+	if err := fits(need, o.Config.Threads, len(mix), mem, o.MemHint); err != nil || !profPass {
+		return profCfg, err
+	}
+	prof := profCfg.Footprint(len(mix))
+	if workload.SatAdd(need.Total(), prof) > mem.Available {
+		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs fits)",
+			o.ProfileRuns, env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
+	}
+	return profCfg, nil
+}
+
+// fits refuses a benchmark whose need (workload.Config.Need) does not fit
+// in the memory available, before allocating any of it. hint names what
+// sets the mix's memory; when it is "" the operation needing the most is
+// named, with its parameters.
+func fits(need workload.Need, threads, ops int, mem env.Memory, hint string) error {
+	if need.Total() <= mem.Available {
+		return nil
+	}
+	where := "on this machine"
+	if mem.Limit == "cgroup" {
+		where = "under this cgroup's memory.max"
+	}
+	size := func(n int64) string {
+		if n == math.MaxInt64 {
+			return "more than 8EiB"
+		}
+		return env.Bytes(n)
+	}
+	live := need.Live
+	if hint == "" && need.Biggest != nil {
+		hint = need.Biggest.Name()
+		if d, ok := need.Biggest.(workload.Describer); ok {
+			hint += " " + quote.Clip(d.Describe())
+		}
+		if _, ok := need.Biggest.(workload.Cloner); ok && threads > 1 {
+			hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
+		}
+		if ops > 1 && need.Most != need.Live {
+			hint += fmt.Sprintf(" (the mix: %s live in all)", size(need.Live))
+		}
+		live = need.Most
+	}
+	if hint == "" {
+		hint = "the mix"
+	}
+	return inputf("", "%s needs %s live plus %s for the engine's records, but only %s is available %s",
+		hint, size(live), env.Bytes(need.Engine), env.Bytes(mem.Available), where)
+}
+
+// httpError is err about the -http address, with the flag that allows a
+// public one.
+func httpError(addr string, err error) error {
+	if errors.Is(err, profiles.ErrNotLoopback) {
+		return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v (-http-public allows it)", quote.Clip(addr), err), Err: err}
+	}
+	if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+		err = oe.Err // "address already in use", without the operation and address
+	}
+	return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v", quote.Clip(addr), err), Err: err}
+}
+
+// oneLine joins a multi-line error (errors.Join) into one line.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

@@ -1,0 +1,60 @@
+package bench
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/html"
+)
+
+// Format is one way of writing a result.
+type Format struct {
+	Name  string // the flag (-csv) and gcperf report -format's name
+	File  string // the file's name in an output directory
+	Doc   string // what the format holds, for a usage text
+	Write func(io.Writer, *report.Document) error
+}
+
+// Formats are the result's formats, in the order an output directory
+// receives them; text is last.
+var Formats = []Format{
+	{"json", "result.json", "the result as JSON (schema gcperf/v1)", report.JSON},
+	{"csv", "result.csv", "the statistics as CSV", report.CSV},
+	{"xml", "result.xml", "the result as XML", report.XML},
+	{"bench", "bench.txt", "the Go benchmark format (benchstat, gcperf compare)", report.Bench},
+	{"hgrm", "result.hgrm", "the runtime histograms in HdrHistogram's .hgrm format", report.HGRM},
+	{"html", "report.html", "the report as one self-contained HTML page with SVG charts", html.Report},
+	{"text", "report.txt", "the text report", report.Text},
+}
+
+// LookupFormat finds a format by name.
+func LookupFormat(name string) (Format, bool) {
+	for _, f := range Formats {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// FormatNames lists the formats' names: "json, csv, ... or text".
+func FormatNames() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = f.Name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// DirOutputs are the outputs of every format in dir, each labelled
+// label + ": " + its path.
+func DirOutputs(dir, label string) []Output {
+	outs := make([]Output, len(Formats))
+	for i, f := range Formats {
+		path := filepath.Join(dir, f.File)
+		outs[i] = Output{Label: label + ": " + path, Path: path, Format: f}
+	}
+	return outs
+}

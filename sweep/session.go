@@ -1,0 +1,406 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/safefile"
+)
+
+// A Session is one sweep as gcperf sweep runs it, from the checks before
+// the first point to the table and files after the last. Its errors name
+// its fields by the gcperf sweep flags that set them (-out, -html).
+type Session struct {
+	Runner // Dir "" runs the sweep in a new temporary directory
+	Grid   Grid
+	// Plan is what the sweep measures, written to Dir as PlanFile for
+	// -resume (Ops are added to it).
+	Plan Plan
+	// MemNote says how Runner.MemCap was chosen (ParseMemCap).
+	MemNote string
+	// SLO, when set, asks for advice (not for one shard or an interrupted
+	// sweep: they have not seen the whole grid).
+	SLO *SLO
+	// HTML, when set, is a file ("-": stdout) that receives the sweep's
+	// page besides HTMLFile in Dir; Overwrite replaces an existing one.
+	HTML      string
+	Overwrite bool
+	// Page renders the HTML page (report/html.Sweep, which this package
+	// cannot import).
+	Page func(io.Writer, *Summary) error
+	// Bar, when set, is a progress bar that the per-point lines go
+	// through (internal/progress.Sweep).
+	Bar interface {
+		io.Writer
+		Start()
+		End()
+		Progress(done, total int)
+	}
+	// Notify receives the session's lines, without their newline ("" is
+	// none): what runs, where the files are, why a sweep failed.
+	Notify func(string)
+}
+
+// ErrAborted is Session.Run's error when a third interrupt gave up the
+// sweep before its table: the finished points' results stay in Dir.
+var ErrAborted = errors.New("sweep: aborted at an interrupt")
+
+// usageError is bad input found before anything runs: it wraps ErrUsage
+// and its cause.
+type usageError struct {
+	msg string
+	err error
+}
+
+func (e *usageError) Error() string   { return e.msg }
+func (e *usageError) Unwrap() []error { return []error{ErrUsage, e.err} }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *Session) notify(format string, args ...any) {
+	if s.Notify != nil {
+		s.Notify(fmt.Sprintf(format, args...))
+	}
+}
+
+// points lists the grid's points.
+func (s *Session) points() []Point { return s.Grid.Points() }
+
+// shard is "i/n" for a sweep of one shard, else "".
+func (s *Session) shard() string {
+	if s.Shards > 1 {
+		return fmt.Sprintf("%d/%d", s.Shard, s.Shards)
+	}
+	return ""
+}
+
+// Prepare checks, before anything runs, the outputs that are written at
+// the end: an HTML file that exists without Overwrite, that is not a
+// regular file, whose directory is missing, or that is one of the files
+// the sweep writes in Dir. Last it prepares Dir (PrepareDir: a new
+// temporary one when Dir is "") and writes the plan there. resume or
+// Overwrite let Dir hold files.
+func (s *Session) Prepare() error {
+	if err := checkOutputs(s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
+		return err
+	}
+	dir, err := prepareDir(s.Dir, s.Resume || s.Overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	if err != nil {
+		return err
+	}
+	s.Dir = dir
+	if err := WritePlan(dir, Plan{Args: slices.Concat(s.Plan.Args, s.Ops)}); err != nil {
+		return fmt.Errorf("sweep: %v", err)
+	}
+	return nil
+}
+
+// checkOutputs refuses an HTML file that could not be written at the end
+// or that is one of the files a sweep of points × count writes in dir.
+func checkOutputs(page string, overwrite bool, dir string, points []Point, count int) error {
+	var outs []safefile.Output
+	if page != "" && page != "-" {
+		outs = append(outs, safefile.Output{Label: "-html " + page, Path: page})
+	}
+	if dir != "" {
+		for _, name := range Files(points, count) {
+			path := filepath.Join(dir, name)
+			outs = append(outs, safefile.Output{Label: "-out " + dir + ": " + path, Path: path, Replace: true})
+		}
+	}
+	if err := safefile.Check(outs, overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
+		return &usageError{msg: outputError(err), err: err}
+	}
+	return nil
+}
+
+// outputError is the text of an output file's error, with the flag that
+// replaces an existing file.
+func outputError(err error) string {
+	if errors.Is(err, safefile.ErrExists) {
+		return err.Error() + " (use -overwrite to replace it)"
+	}
+	return err.Error()
+}
+
+// prepareDir checks dir and creates it (PrepareDir). notEmpty says what
+// to do about a dir that is not empty.
+func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
+	if dir == "-" {
+		return "", usagef("-out -: a sweep writes a directory of files")
+	}
+	d, err := PrepareDir(dir, keep)
+	switch {
+	case errors.Is(err, ErrNotEmpty):
+		return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
+	case err != nil && dir == "":
+		return "", fmt.Errorf("%w (give -out)", err)
+	case err != nil:
+		return "", &usageError{msg: fmt.Sprintf("-out %s: %v", dir, err), err: err}
+	}
+	return d, nil
+}
+
+// Run runs the prepared sweep, prints its table on stdout and writes its
+// files. Signals on sig are interrupts (package interrupt): the first stops
+// the running point and the table of the finished ones is written. It
+// returns whether the sweep failed (a point failed, it was interrupted, a
+// file could not be written), or ErrAborted.
+func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) (failed bool, err error) {
+	r := &s.Runner
+	r.Stderr = stderr
+	stop := make(chan struct{})
+	r.Stop = stop
+	// The runner says so on its progress line when it stops a point; there
+	// is nothing more to cancel after that.
+	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
+	defer in.Close()
+
+	points := s.points()
+	n := 0
+	for _, pt := range points {
+		if r.Shards <= 1 || pt.InShard(r.Shard, r.Shards) {
+			n++
+		}
+	}
+	of := ""
+	if s.shard() != "" {
+		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(points))
+	}
+	timeout := "no point timeout"
+	switch {
+	case r.Timeout == AutoTimeout:
+		timeout = "point timeout auto (-point-timeout)"
+	case r.Timeout > 0:
+		timeout = "point timeout " + r.Timeout.String()
+	}
+	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, plural(n, "point", "points"), of,
+		r.Count, plural(r.Count, "repeat", "repeats"), r.Dir, s.MemNote, timeout)
+
+	if s.Bar != nil {
+		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
+		s.Bar.Start()
+	}
+	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
+	if s.Bar != nil {
+		s.Bar.End()
+	}
+	if !ok || !in.Enter(interrupt.Writing) {
+		// Each finished point's result is in Dir already: -resume finds it.
+		safefile.RemoveTemps()
+		s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", r.Dir, r.Dir)
+		return true, ErrAborted
+	}
+	interrupted := errors.Is(err, ErrInterrupted)
+	if err != nil && !interrupted {
+		return true, err
+	}
+	rows := Summarize(outs)
+	MarkFrontier(rows)
+	var adv *Advice
+	if s.SLO != nil && !interrupted && s.shard() == "" {
+		a := Advise(rows, outs, *s.SLO)
+		adv = &a
+	}
+	if werr := Table(stdout, rows, adv); werr != nil {
+		s.notify("writing the table: %v", werr)
+		failed = true
+	}
+	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Outcomes: outs, Rows: rows, Advice: adv}
+	written, werr := s.write(r.Dir, sum, stdout)
+	if werr != nil {
+		s.notify("sweep: %s", oneLine(werr))
+		failed = true
+	}
+	var children time.Duration
+	for _, o := range outs {
+		children += o.Wall
+	}
+	wall := time.Since(began)
+	if children > 0 {
+		note := ""
+		if interrupted {
+			note = "; the stopped point's time counts as the sweep's"
+		}
+		fmt.Fprintf(stdout, "\nsweep overhead: %.2f (wall %s, children %s%s)\n", wall.Seconds()/children.Seconds(),
+			wall.Round(10*time.Millisecond), children.Round(10*time.Millisecond), note)
+	} else {
+		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
+	}
+	switch {
+	case len(written) == 0:
+		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", r.Dir)
+	case slices.Contains(written, BenchFile):
+		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", r.Dir, strings.Join(written, ", "), filepath.Join(r.Dir, BenchFile))
+	default:
+		s.notify("sweep: results in %s: %s", r.Dir, strings.Join(written, ", "))
+	}
+	switch {
+	case s.SLO != nil && s.shard() != "":
+		s.notify("sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
+	case s.SLO != nil && interrupted:
+		s.notify("sweep: no advice for an interrupted sweep")
+	}
+	if interrupted {
+		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
+			len(outs), plural(len(outs), "repeat", "repeats"), r.Dir)
+		failed = true
+	}
+	if s.reportFailed(outs, plural(len(outs), "repeat", "repeats")) {
+		failed = true
+	}
+	return failed || in.Interrupted(), nil // interrupted while the table was written: it was, whole
+}
+
+// reportFailed says how many of outs failed, if any.
+func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
+	failed := 0
+	for _, o := range outs {
+		if o.Failed != "" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		s.notify("sweep: %d of %d %s failed", failed, len(outs), repeats)
+	}
+	return failed > 0
+}
+
+// write writes a sweep's own files to dir (WriteDir), when dir is not "",
+// and the HTML page to s.HTML when set. It returns the names, in dir, of
+// the files it wrote, and every error, each naming its file.
+func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, error) {
+	var written []string
+	var errs []error
+	if dir != "" { // -merge without -out writes the -html page only
+		var err error
+		written, err = WriteDir(dir, sum, s.Page)
+		errs = append(errs, err)
+	}
+	if s.HTML != "" && s.Page != nil {
+		if err := safefile.Write(s.HTML, stdout, s.Overwrite, func(w io.Writer) error { return s.Page(w, sum) }); err != nil {
+			errs = append(errs, fmt.Errorf("-html %s", outputError(err)))
+		}
+	}
+	return written, errors.Join(errs...)
+}
+
+// Merge joins the sweeps of dirs (Merge), prints the table (and the advice
+// with SLO, over a complete grid only), and with Dir writes a sweep
+// directory holding the merged results; with HTML, the page. It returns
+// whether the merged sweep failed: incomplete, or with failed repeats.
+func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error) {
+	out := s.Dir
+	if len(dirs) == 0 {
+		return true, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR...")
+	}
+	if out != "" {
+		ost, oerr := os.Stat(out)
+		for _, d := range dirs {
+			dst, derr := os.Stat(d)
+			if filepath.Clean(d) == filepath.Clean(out) || oerr == nil && derr == nil && os.SameFile(ost, dst) {
+				return true, usagef("-out %s is one of the directories to merge", out)
+			}
+		}
+	}
+	if err := checkOutputs(s.HTML, s.Overwrite, out, nil, 0); err != nil {
+		return true, err
+	}
+	sum, err := Merge(dirs...)
+	if err != nil {
+		return true, &usageError{msg: "-merge: " + oneLine(err), err: err}
+	}
+	// Advice over part of the grid could name a setting that a missing
+	// point beats: as a live single-shard sweep, an incomplete merge gives none.
+	if s.SLO != nil && sum.Complete() {
+		a := Advise(sum.Rows, sum.Outcomes, *s.SLO)
+		sum.Advice = &a
+	}
+	if out != "" {
+		if _, err := prepareDir(out, s.Overwrite, "-overwrite replaces its files"); err != nil {
+			return true, err
+		}
+		// The results are copied, so that the merged directory is a sweep
+		// like any other (gcperf sweep -merge takes it again).
+		if err := CopyResults(sum, out); err != nil {
+			return true, err
+		}
+	}
+	if err := Table(stdout, sum.Rows, sum.Advice); err != nil {
+		s.notify("writing the table: %v", err)
+		failed = true
+	}
+	if out != "" || s.HTML != "" {
+		if _, err := s.write(out, sum, stdout); err != nil {
+			s.notify("sweep: %s", oneLine(err))
+			failed = true
+		}
+	}
+	if out != "" {
+		s.notify("sweep: merged into %s", out)
+	}
+	switch {
+	case sum.Shard != "":
+		s.notify("sweep: the directories hold shard %s only: the grid is not complete, so no advice", sum.Shard)
+		failed = true
+	case !sum.Complete():
+		s.notify("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it",
+			len(sum.Outcomes), len(sum.Grid.Points())*sum.Count)
+		failed = true
+	}
+	if s.reportFailed(sum.Outcomes, "repeats") {
+		failed = true
+	}
+	return failed, nil
+}
+
+
+// oneLine joins a multi-line error (errors.Join) into one line.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// TimeoutValue is a flag.Value for Runner.Timeout: a positive duration,
+// "off" (0) or "auto" (AutoTimeout).
+type TimeoutValue time.Duration
+
+func (t *TimeoutValue) String() string {
+	switch d := time.Duration(*t); {
+	case d == AutoTimeout:
+		return "auto"
+	case d == 0:
+		return "off"
+	default:
+		return d.String()
+	}
+}
+
+func (t *TimeoutValue) Set(s string) error {
+	switch s {
+	case "auto":
+		*t = TimeoutValue(AutoTimeout)
+		return nil
+	case "off", "0":
+		*t = 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration (30m), off or auto")
+	case d <= 0:
+		return errors.New("must be positive, off or auto")
+	}
+	*t = TimeoutValue(d)
+	return nil
+}
