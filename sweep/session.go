@@ -364,7 +364,6 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 	return failed, nil
 }
 
-
 // oneLine joins a multi-line error (errors.Join) into one line.
 func oneLine(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
