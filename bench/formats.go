@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
 )
@@ -57,4 +58,15 @@ func DirOutputs(dir, label string) []Output {
 		outs[i] = Output{Label: label + ": " + path, Path: path, Format: f}
 	}
 	return outs
+}
+
+// DirProfiles are the profiles of every kind in dir, under their fixed
+// names (profiles.FileName), each labelled label + ": " + its path.
+func DirProfiles(dir, label string) []Profile {
+	ps := make([]Profile, len(profiles.Kinds))
+	for i, k := range profiles.Kinds {
+		path := filepath.Join(dir, profiles.FileName(k))
+		ps[i] = Profile{Request: profiles.Request{Kind: k, Path: path}, Label: label + ": " + path}
+	}
+	return ps
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,18 +147,14 @@ func (o *benchOptions) finish(fs *flag.FlagSet) error {
 	}
 	// -profile DIR gives every kind under fixed names; a kind's own flag
 	// overrides its file.
-	for _, k := range profiles.Kinds {
-		p := bench.Profile{Request: profiles.Request{Kind: k, Path: *o.profile[k]}}
+	for _, p := range bench.DirProfiles(o.profDir, "-profile "+o.profDir) {
+		given := false
 		for _, f := range profileFlags {
-			if f.kind == k {
-				p.Label = "-" + f.flag + " " + p.Path
+			if v := *o.profile[f.kind]; f.kind == p.Kind && v != "" {
+				p, given = bench.Profile{Request: profiles.Request{Kind: f.kind, Path: v}, Label: "-" + f.flag + " " + v}, true
 			}
 		}
-		if p.Path == "" && o.profDir != "" {
-			p.Path = filepath.Join(o.profDir, profiles.FileName(k))
-			p.Label = "-profile " + o.profDir + ": " + p.Path
-		}
-		if p.Path != "" {
+		if given || o.profDir != "" {
 			o.Profiles = append(o.Profiles, p)
 		}
 	}
