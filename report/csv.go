@@ -363,11 +363,7 @@ func (c *csvDoc) environment() {
 	c.row("GOOS", g.GOOS)
 	c.row("GOARCH", g.GOARCH)
 	c.row("GOGC", g.GOGCString())
-	limit := "off"
-	if g.GOMEMLIMIT != math.MaxInt64 {
-		limit = csvInt(g.GOMEMLIMIT)
-	}
-	c.row("GOMEMLIMIT", limit)
+	c.row("GOMEMLIMIT", gomemlimit(g))
 	c.row("GOMAXPROCS", csvInt(g.GOMAXPROCS))
 	c.row("NumCPU", csvInt(g.NumCPU))
 	c.row("GODEBUG", g.GODEBUG)
