@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
+
+	"github.com/gcperf/gcperf/internal/gobench"
 )
 
 // Bench writes the document in the Go benchmark format
@@ -109,7 +110,7 @@ func Bench(w io.Writer, d *Document) error {
 		}
 		if o.Unit != "results" || o.Results > 0 {
 			res.Values = append(res.Values,
-				benchfmt.Value{Value: o.AvgResults * o.OpsPerSecond, Unit: benchUnit(o.Unit) + "/s"})
+				benchfmt.Value{Value: o.AvgResults * o.OpsPerSecond, Unit: gobench.Unit(o.Unit) + "/s"})
 		}
 		for _, v := range res.Values {
 			if !slices.Contains(units, v.Unit) {
@@ -187,19 +188,4 @@ func benchName(name, params string, gomaxprocs int) string {
 		fmt.Fprintf(&b, "-%d", gomaxprocs)
 	}
 	return b.String()
-}
-
-// benchUnit makes an operation's unit fit a benchfmt unit: no spaces, no
-// "/" (which would make it a ratio).
-func benchUnit(u string) string {
-	u = strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '/' || r == '*' {
-			return '-'
-		}
-		return r
-	}, u)
-	if u == "" || !utf8.ValidString(u) {
-		return "results"
-	}
-	return u
 }

@@ -121,6 +121,15 @@ func csvIf(ok bool, s func() string) string {
 	return s()
 }
 
+// csvOr is a setting's value when it is set, else the word that says what
+// it does unset ("disabled", "all", "none").
+func csvOr(set bool, value, unset string) string {
+	if !set {
+		return unset
+	}
+	return value
+}
+
 // summary writes the header row and the row of the whole mix.
 func (c *csvDoc) summary() {
 	d := c.d
@@ -213,25 +222,13 @@ func (c *csvDoc) options() {
 	c.row("Runs", csvInt(cf.Runs))
 	c.row("Random Operation Order", csvBool(cf.Random))
 	c.row("Outliers", csvInt(cf.Outliers))
-	timeout := "disabled"
-	if cf.Timeout > 0 {
-		timeout = csvSecs(cf.Timeout)
-	}
-	c.row("Timeout", timeout)
+	c.row("Timeout", csvOr(cf.Timeout > 0, csvSecs(cf.Timeout), "disabled"))
 	c.row("Max Delay between Operations", csvSecs(cf.MaxDelay))
 	c.row("Parallel Threads", csvInt(cf.Threads))
 	c.row("Seed", csvInt(cf.Seed))
-	sample := "all"
-	if cf.Sample > 0 {
-		sample = csvInt(cf.Sample)
-	}
-	c.row("Operations Sampled per Run", sample)
+	c.row("Operations Sampled per Run", csvOr(cf.Sample > 0, csvInt(cf.Sample), "all"))
 	c.row("Sample with Repeats", csvBool(cf.Repeats))
-	halt := "none"
-	if len(cf.Halt) > 0 {
-		halt = strings.Join(cf.Halt, " ")
-	}
-	c.row("Halt On", halt)
+	c.row("Halt On", csvOr(len(cf.Halt) > 0, strings.Join(cf.Halt, " "), "none"))
 	c.row("GC Stats", cf.GCStats)
 }
 
@@ -366,11 +363,7 @@ func (c *csvDoc) environment() {
 	c.row("GOOS", g.GOOS)
 	c.row("GOARCH", g.GOARCH)
 	c.row("GOGC", g.GOGCString())
-	limit := "off"
-	if g.GOMEMLIMIT != math.MaxInt64 {
-		limit = csvInt(g.GOMEMLIMIT)
-	}
-	c.row("GOMEMLIMIT", limit)
+	c.row("GOMEMLIMIT", gomemlimit(g))
 	c.row("GOMAXPROCS", csvInt(g.GOMAXPROCS))
 	c.row("NumCPU", csvInt(g.NumCPU))
 	c.row("GODEBUG", g.GODEBUG)

@@ -127,28 +127,26 @@ func Summarize(outs []Outcome) []Row {
 // median is the middle value, or the mean of the two middle ones rounded
 // down; 0 for no value. The values must not be negative.
 func median[T ~int64 | ~uint64](xs []T) T {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	a, b := s[n/2-1], s[n/2]
-	return a/2 + b/2 + (a%2+b%2)/2 // (a+b)/2 without overflow
+	return middle(xs, func(a, b T) T { return a/2 + b/2 + (a%2+b%2)/2 }) // (a+b)/2 without overflow
 }
 
 func medianFloat(xs []float64) float64 {
+	return middle(xs, func(a, b float64) float64 { return (a + b) / 2 })
+}
+
+// middle is the middle value of xs in order, or mean of the two middle
+// ones; the zero value for no value.
+func middle[T cmp.Ordered](xs []T, mean func(a, b T) T) T {
 	if len(xs) == 0 {
-		return 0
+		var zero T
+		return zero
 	}
 	s := slices.Sorted(slices.Values(xs))
 	n := len(s)
 	if n%2 == 1 {
 		return s[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return mean(s[n/2-1], s[n/2])
 }
 
 // MarkFrontier sets Frontier on the rows with a successful repeat that are

@@ -315,6 +315,20 @@ func (e *engine) run() {
 	}
 }
 
+// pollStop reports whether Config.Stop is closed, and when it is marks the
+// benchmark interrupted and stopped. It does not block or allocate, and it
+// is small enough to inline where the workers poll it between runs.
+func (e *engine) pollStop() bool {
+	select {
+	case <-e.stop:
+		e.interrupted.Store(true)
+		e.stopped.Store(true)
+		return true
+	default:
+		return false
+	}
+}
+
 // loop claims runs from the shared pool until there are none left or the
 // benchmark stops.
 func (w *worker) loop(phase Phase, n int, next *atomic.Int64) {
@@ -322,12 +336,8 @@ func (w *worker) loop(phase Phase, n int, next *atomic.Int64) {
 	for !e.stopped.Load() && e.ctx.Err() == nil {
 		// Config.Stop is polled here, by the goroutine about to start a
 		// run, so that no run starts after it is seen closed.
-		select {
-		case <-e.stop:
-			e.interrupted.Store(true)
-			e.stopped.Store(true)
+		if e.pollStop() {
 			return
-		default:
 		}
 		i := int(next.Add(1) - 1)
 		if i >= n {
@@ -496,15 +506,8 @@ func (w *worker) waitUntil(t time.Time) {
 		if d <= w.slack {
 			break
 		}
-		if e.stopped.Load() || e.ctx.Err() != nil {
+		if e.stopped.Load() || e.ctx.Err() != nil || e.pollStop() {
 			return
-		}
-		select {
-		case <-e.stop:
-			e.interrupted.Store(true)
-			e.stopped.Store(true)
-			return
-		default:
 		}
 		asked := min(d-w.slack, 10*time.Millisecond)
 		before := time.Now()

@@ -5,7 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unicode"
+
+	"github.com/gcperf/gcperf/internal/gobench"
 )
 
 // Benchmark runs mix as a Go benchmark, inside a BenchmarkXxx function of a
@@ -118,23 +119,8 @@ func reportBenchmark(b *testing.B, res *Result) {
 	if s.Results > 0 && s.MixesPerHour > 0 {
 		// As report.Bench: results per run × runs per second of runtime,
 		// over the runs kept after the outliers.
-		b.ReportMetric(s.AvgResults*s.MixesPerHour/3600, benchUnit(res.Unit)+"/s")
+		b.ReportMetric(s.AvgResults*s.MixesPerHour/3600, gobench.Unit(res.Unit)+"/s")
 	}
-}
-
-// benchUnit makes a result unit fit a benchmark unit, as report.Bench does:
-// no space, no "/" (which would make it a ratio).
-func benchUnit(u string) string {
-	u = strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '/' || r == '*' {
-			return '-'
-		}
-		return r
-	}, u)
-	if u == "" {
-		return "results"
-	}
-	return u
 }
 
 // benchTimer is the Observer that runs the benchmark timer around the timed

@@ -183,7 +183,9 @@ const chartsTemplate = `{{define "charts"}}<h2 id="charts">Charts</h2>
 {{- end}}
 </div>{{end}}`
 
-var runTemplate = template.Must(template.New("run").Parse(chartsTemplate + `<!DOCTYPE html>
+// pageTemplate is what every page holds around its "body": the head with
+// the title and style, the title as heading, and the charts after.
+const pageTemplate = chartsTemplate + `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -193,7 +195,13 @@ var runTemplate = template.Must(template.New("run").Parse(chartsTemplate + `<!DO
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<h2 id="settings">Settings and environment</h2>
+{{template "body" .}}
+{{template "charts" .}}
+</body>
+</html>
+`
+
+var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{define "body"}}<h2 id="settings">Settings and environment</h2>
 <table class="kv">
 {{- range .Settings}}
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
@@ -210,29 +218,11 @@ var runTemplate = template.Must(template.New("run").Parse(chartsTemplate + `<!DO
 {{- range .Sections}}
 <h2>{{.Title}}</h2>
 <pre>{{.Text}}</pre>
-{{- end}}
-{{template "charts" .}}
-</body>
-</html>
-`))
+{{- end}}{{end}}`))
 
-var sweepTemplate = template.Must(template.New("sweep").Parse(chartsTemplate + `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-` + pageStyle + `
-</head>
-<body>
-<h1>{{.Title}}</h1>
-<h2 id="table">Points</h2>
+var sweepTemplate = template.Must(template.New("sweep").Parse(pageTemplate + `{{define "body"}}<h2 id="table">Points</h2>
 <pre>{{.Table}}</pre>
 {{- if .Advice}}
 <h2 id="advice">Advice</h2>
 <pre>{{.Advice}}</pre>
-{{- end}}
-{{template "charts" .}}
-</body>
-</html>
-`))
+{{- end}}{{end}}`))
