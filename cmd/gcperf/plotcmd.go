@@ -80,7 +80,7 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 		var docs []*report.Document
 		var names []string
 		for _, f := range files {
-			d, err := readResult(f)
+			d, err := report.ReadFile(f)
 			if err != nil {
 				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kindName)))
 			}
