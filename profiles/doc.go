@@ -41,8 +41,10 @@
 //
 // [Summarize] reads a pprof file into its n top functions by flat or
 // cumulative value of its default sample type; [Diff] compares the flat
-// shares of two profiles ([Change]). Their errors name the file, and say so
-// for an execution trace, which pprof cannot read.
+// shares of two profiles ([Change]), and [Compare] keeps their summaries
+// too ([Comparison]). Their errors name the file, and say so for an
+// execution trace, which pprof cannot read. [WriteTop] and [WriteDiff]
+// print a summary and a comparison as the tables of gcperf profile.
 //
 // # Live inspection
 //

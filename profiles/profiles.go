@@ -66,3 +66,6 @@ type Func struct {
 //	func (s *Session) Stop() ([]Profile, error)
 //	func Summarize(path string, n int, cum bool) (Summary, error)
 //	func Diff(oldPath, newPath string, n int) ([]Change, error)
+//	func Compare(oldPath, newPath string, n int) (Comparison, error)
+//	func WriteTop(w io.Writer, s Summary, cum bool) error
+//	func WriteDiff(w io.Writer, c Comparison) error

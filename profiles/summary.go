@@ -170,17 +170,32 @@ type Change struct {
 // Shares, not values, are compared, so that two profiles of different
 // lengths compare.
 func Diff(oldPath, newPath string, n int) ([]Change, error) {
+	c, err := Compare(oldPath, newPath, n)
+	return c.Changes, err
+}
+
+// A Comparison is what Compare finds in two profiles: the summary of each,
+// with every function by flat value, and the changes in flat share.
+type Comparison struct {
+	Old, New Summary
+	Changes  []Change
+}
+
+// Compare reads two profiles and compares them as Diff does, keeping their
+// summaries, whose totals WriteDiff prints. Its errors are Diff's: the
+// old file's, then the new one's, then different sample types.
+func Compare(oldPath, newPath string, n int) (Comparison, error) {
 	var sums [2]Summary
 	for k, path := range []string{oldPath, newPath} {
 		p, err := readProfile(path)
 		if err != nil {
-			return nil, err
+			return Comparison{}, err
 		}
 		sums[k] = summarize(p, 0, false)
 	}
 	o, w := sums[0], sums[1]
 	if o.SampleType != w.SampleType || o.Unit != w.Unit {
-		return nil, fmt.Errorf("%s holds %s (%s) but %s holds %s (%s): different sample types",
+		return Comparison{}, fmt.Errorf("%s holds %s (%s) but %s holds %s (%s): different sample types",
 			oldPath, o.SampleType, o.Unit, newPath, w.SampleType, w.Unit)
 	}
 	byName := map[string]*Change{}
@@ -214,7 +229,7 @@ func Diff(oldPath, newPath string, n int) ([]Change, error) {
 	if n > 0 && len(changes) > n {
 		changes = changes[:n]
 	}
-	return changes, nil
+	return Comparison{Old: o, New: w, Changes: changes}, nil
 }
 
 // gunzip inflates data, refusing more than limit bytes of output.

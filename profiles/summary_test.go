@@ -247,6 +247,16 @@ func TestDiff(t *testing.T) {
 		})
 	}
 
+	// Compare finds the same changes and keeps both summaries whole.
+	c, err := Compare(oldPath, newPath, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Old.Total != 100 || c.New.Total != 200 || len(c.Old.Funcs) != 4 || len(c.New.Funcs) != 4 ||
+		c.Old.SampleType != "cpu" || c.New.Unit != "nanoseconds" || len(c.Changes) != 2 || c.Changes[0].Name != "d" {
+		t.Errorf("Compare: %+v", c)
+	}
+
 	bad := badProfiles(t)
 	errTests := []struct {
 		name, old, new, want string
@@ -260,6 +270,9 @@ func TestDiff(t *testing.T) {
 			_, err := Diff(tt.old, tt.new, 10)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("error %v, want %s", err, tt.want)
+			}
+			if _, err := Compare(tt.old, tt.new, 10); err == nil || err.Error() != tt.want {
+				t.Errorf("Compare: error %v, want %s", err, tt.want)
 			}
 		})
 	}

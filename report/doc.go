@@ -39,12 +39,15 @@
 //
 // [WriteFile] writes any of them through a temporary file renamed into
 // place, so that a crash or an error never leaves half a report, and
-// refuses to replace a file unless asked ([ErrExists]).
+// refuses to replace a file unless asked ([ErrExists]). [ReadFile] reads a
+// saved result back from a file, refusing devices, named pipes
+// ([ErrNotRegular]) and files larger than any result ([ErrTooLarge]).
 //
 // # Comparisons
 //
 // [ReadSamples] reads one side of a comparison, a gcperf JSON result
-// ([SamplesOf]) or a Go benchmark file ([ReadBench]); [Compare] compares two
+// ([SamplesOf]) or a Go benchmark file ([ReadBench]), and [ReadSamplesFile]
+// from a file, as ReadFile does; [Compare] compares two
 // sides metric by metric with latency.Compare (medians, confidence
 // intervals, the Mann-Whitney U test), [Comparison.Regressions] picks the
 // regressions beyond a threshold, and [CompareText] and [CompareJSON] print

@@ -245,7 +245,7 @@ func (r *Runner) childArgs(p Point, rep int, path string) []string {
 func (r *Runner) resume(p Point, rep int) (Outcome, bool) {
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
-	doc, err := readResult(path)
+	doc, err := report.ReadFile(path)
 	if err != nil {
 		return Outcome{}, false
 	}
@@ -263,7 +263,7 @@ func (r *Runner) conflicts(points []Point) error {
 	for rep := 1; rep <= r.Count; rep++ {
 		for _, p := range points {
 			path := filepath.Join(r.Dir, p.FileName(rep))
-			doc, err := readResult(path)
+			doc, err := report.ReadFile(path)
 			if err != nil || !complete(doc) {
 				continue
 			}
@@ -295,15 +295,6 @@ func sameCommand(got, want []string) bool {
 		}
 	}
 	return true
-}
-
-func readResult(path string) (*report.Document, error) {
-	f, err := safefile.Open(path, safefile.ResultLimit)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadJSON(f)
 }
 
 // runPoint runs one repeat of one point. Its error is not nil only when the
@@ -416,7 +407,7 @@ wait:
 		}
 	}
 	if o.Failed == "" {
-		doc, err := readResult(path)
+		doc, err := report.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			o.Failed = "exited without writing its result"

@@ -332,7 +332,7 @@ func TestRunnerResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	partial := filepath.Join(r.Dir, "gogc=50,memlimit=off,rep=2.json")
-	d, err := readResult(partial)
+	d, err := report.ReadFile(partial)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,7 +274,7 @@ func TestCompareResults(t *testing.T) {
 
 	// A copy of list.json whose every runtime is 50% longer, and its P99
 	// twice as long.
-	d, err := readResult(fixture("list.json"))
+	d, err := report.ReadFile(fixture("list.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,7 +42,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var sides [2]*report.Samples
 	for i, path := range flags.Args() {
-		s, err := readSamples(path)
+		s, err := report.ReadSamplesFile(path)
 		if err != nil {
 			return fail(stderr, usagef("compare: %s: %s", path, safefile.Cause(err).Error()))
 		}
@@ -97,18 +96,6 @@ higher for */s) got significantly worse by more than PCT percent.
 
 Flags:
 `
-
-// readSamples reads one side of a comparison.
-func readSamples(path string) (*report.Samples, error) {
-	data, err := safefile.Read(path, safefile.ResultLimit)
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errors.New("empty file")
-	}
-	return report.ReadSamples(bytes.NewReader(data), path)
-}
 
 // parsePercent reads -fail's value: "5%", "5" or "2.5%".
 func parsePercent(s string) (float64, error) {

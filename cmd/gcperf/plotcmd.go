@@ -5,11 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
@@ -50,13 +47,13 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, usagef("plot: -o %s: the file must end in .svg or .png", *out))
 	}
-	var flagSLO time.Duration
+	var slo *sweep.SLO
 	if *sloFlag != "" {
-		slo, err := sweep.ParseSLO(*sloFlag)
+		s, err := sweep.ParseSLO(*sloFlag)
 		if err != nil {
 			return fail(stderr, usagef("plot: %v", err))
 		}
-		flagSLO = slo.P99
+		slo = &s
 	}
 	files := flags.Args()
 	switch {
@@ -65,65 +62,21 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	case kind != chart.KindSpectrum && len(files) > 1:
 		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kindName, len(files)))
 	}
-
-	var draw func(w io.Writer) error
-	if kind.OfSweep() {
-		s, err := readSweep(files[0])
-		if err != nil {
-			return fail(stderr, usagef("plot: %s: %s", files[0], plotFileError(err, *kindName)))
-		}
-		draw = func(w io.Writer) error { return chart.Sweep(w, s, kind, format) }
-		if *sloFlag != "" {
-			draw = func(w io.Writer) error { return chart.SweepSLO(w, s, kind, format, flagSLO) }
-		}
-	} else {
-		var docs []*report.Document
-		var names []string
-		for _, f := range files {
-			d, err := readResult(f)
-			if err != nil {
-				return fail(stderr, usagef("plot: %s: %s", f, plotFileError(err, *kindName)))
-			}
-			docs = append(docs, d)
-			names = append(names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
-		}
-		switch kind {
-		case chart.KindSpectrum:
-			draw = func(w io.Writer) error { return chart.Spectrum(w, docs, names, format) }
-		case chart.KindHistogram:
-			draw = func(w io.Writer) error { return chart.Histogram(w, docs[0], format) }
-		case chart.KindTimeline:
-			draw = func(w io.Writer) error { return chart.Timeline(w, docs[0], format) }
-		}
-	}
-	err = report.WriteFile(*out, stdout, *overwrite, draw)
+	p, err := chart.ReadPlot(kind, files)
+	var fe *chart.FileError
 	switch {
+	case errors.As(err, &fe) && fe.Wants() != "":
+		return fail(stderr, usagef("plot: %s: %v (-kind %s reads %s)", fe.File, fe.Err, *kindName, fe.Wants()))
+	case errors.As(err, &fe):
+		return fail(stderr, usagef("plot: %s: %v", fe.File, fe.Err))
 	case err != nil:
+		return fail(stderr, err)
+	}
+	p.SLO = slo
+	if err := report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return p.Draw(w, format) }); err != nil {
 		return fail(stderr, usagef("plot: -o %s", outputError(err)))
 	}
 	return exitOK
-}
-
-// plotFileError says why a file cannot be plotted, pointing at the other
-// kind of file when a result was given for a sweep chart or the reverse.
-func plotFileError(err error, kind string) string {
-	switch {
-	case errors.Is(err, sweep.ErrNotSweep):
-		return fmt.Sprintf("%s (-kind %s reads a sweep's sweep.json)", safefile.Cause(err).Error(), kind)
-	case errors.Is(err, report.ErrNotResult):
-		return fmt.Sprintf("%s (-kind %s reads gcperf results, FILE.json)", safefile.Cause(err).Error(), kind)
-	}
-	return safefile.Cause(err).Error()
-}
-
-// readSweep reads a sweep's sweep.json.
-func readSweep(path string) (*sweep.Summary, error) {
-	f, err := safefile.Open(path, safefile.ResultLimit)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return sweep.ReadSummary(f)
 }
 
 const plotUsage = `Usage: gcperf plot -kind CHART -o FILE.svg|FILE.png FILE...

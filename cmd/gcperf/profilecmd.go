@@ -4,12 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"text/tabwriter"
-	"time"
 
-	"github.com/gcperf/gcperf/env"
-	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/profiles"
 )
 
@@ -73,63 +68,14 @@ func profileTop(w io.Writer, path string, n int, cum bool) error {
 	if err != nil {
 		return usagef("profile: %v", err)
 	}
-	by := "flat"
-	if cum {
-		by = "cumulative"
-	}
-	if len(s.Funcs) == 0 {
-		_, err = fmt.Fprintf(w, "Sample type %s (%s), total %s: no samples\n", s.SampleType, s.Unit, profileValue(s.Total, s.Unit))
-		return err
-	}
-	fmt.Fprintf(w, "Sample type %s (%s), total %s; top %d functions by %s value\n",
-		s.SampleType, s.Unit, profileValue(s.Total, s.Unit), len(s.Funcs), by)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "flat\tflat%\tcum\tcum%\t  function\n")
-	for _, f := range s.Funcs {
-		fmt.Fprintf(tw, "%s\t%.2f%%\t%s\t%.2f%%\t  %s\n",
-			profileValue(f.Flat, s.Unit), f.FlatPct, profileValue(f.Cum, s.Unit), f.CumPct, f.Name)
-	}
-	return tw.Flush()
+	return profiles.WriteTop(w, s, cum)
 }
 
 // profileDiff prints the functions whose flat share changed most.
 func profileDiff(w io.Writer, oldPath, newPath string, n int) error {
-	var sums [2]profiles.Summary
-	for i, path := range []string{oldPath, newPath} {
-		s, err := profiles.Summarize(path, 1, false)
-		if err != nil {
-			return usagef("profile: %v", err)
-		}
-		sums[i] = s
-	}
-	changes, err := profiles.Diff(oldPath, newPath, n)
+	c, err := profiles.Compare(oldPath, newPath, n)
 	if err != nil {
 		return usagef("profile: %v", err)
 	}
-	o, nw := sums[0], sums[1]
-	fmt.Fprintf(w, "Sample type %s (%s), total %s old, %s new; ", o.SampleType, o.Unit,
-		profileValue(o.Total, o.Unit), profileValue(nw.Total, nw.Unit))
-	if len(changes) == 0 {
-		_, err = fmt.Fprintf(w, "no function's flat share changed\n")
-		return err
-	}
-	fmt.Fprintf(w, "the %d largest changes in flat share\n", len(changes))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "old%\tnew%\tdelta\t  function\n")
-	for _, c := range changes {
-		fmt.Fprintf(tw, "%.2f%%\t%.2f%%\t%+.2fpp\t  %s\n", c.OldPct, c.NewPct, c.Delta, c.Name)
-	}
-	return tw.Flush()
-}
-
-// profileValue formats a profile's value in its unit: a duration for
-// nanoseconds, binary units for bytes, else the plain number.
-func profileValue(v int64, unit string) string {
-	switch unit {
-	case "nanoseconds":
-		return latency.FormatDuration(time.Duration(v))
-	case "bytes":
-		return env.Bytes(v)
-	}
-	return strconv.FormatInt(v, 10)
+	return profiles.WriteDiff(w, c)
 }

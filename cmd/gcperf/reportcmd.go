@@ -31,7 +31,7 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, bench.FormatNames()))
 	}
 	path := flags.Arg(0)
-	d, err := readResult(path)
+	d, err := report.ReadFile(path)
 	if err != nil {
 		return fail(stderr, usagef("report: %s: %s", path, safefile.Cause(err).Error()))
 	}
@@ -53,13 +53,3 @@ html (one self-contained page with the charts as SVG).
 
 Flags:
 `
-
-// readResult reads a gcperf JSON result.
-func readResult(path string) (*report.Document, error) {
-	f, err := safefile.Open(path, safefile.ResultLimit)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadJSON(f)
-}

@@ -33,6 +33,14 @@
 // dashed line ([SLOLabel]); [SweepSLO] draws another bound, or none. A point
 // without a successful repeat is not drawn.
 //
+// # Charts of files
+//
+// [ReadPlot] reads the files a chart of a [Kind] is drawn from, results
+// or a sweep's sweep.json, as gcperf plot does, and [Plot.Draw] draws it:
+// a file that cannot be plotted is found before anything is written. A
+// [FileError] names the file and says why, and what the chart reads when
+// the file is of the other sort ([FileError.Wants]).
+//
 // # Kinds and formats
 //
 // A [Kind] names a chart as gcperf plot -kind does ("spectrum", "hist",
