@@ -118,7 +118,7 @@ func CopyResults(s *Summary, dir string) error {
 			continue
 		}
 		data, err := safefile.Read(o.File, safefile.ResultLimit)
-		if err != nil && o.Failed != "" {
+		if err != nil && !o.Failed.IsZero() {
 			o.File = ""
 			continue
 		}

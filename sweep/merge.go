@@ -44,7 +44,7 @@ func LoadDir(dir string) ([]Outcome, *Summary, error) {
 				return nil, nil, fmt.Errorf("%s: %s rep %d: %w", path, o.Point.Name(), o.Rep, err)
 			}
 		}
-		if o.Failed != "" {
+		if !o.Failed.IsZero() {
 			continue
 		}
 		if o.File == "" {
@@ -170,9 +170,9 @@ func Merge(dirs ...string) (*Summary, error) {
 			k := key{idx, o.Rep}
 			have, ok := merged[k]
 			switch {
-			case !ok || o.Failed == "" && have.Failed != "":
+			case !ok || o.Failed.IsZero() && !have.Failed.IsZero():
 				merged[k], from[k] = o, dir
-			case o.Failed == "" && have.Failed == "":
+			case o.Failed.IsZero() && have.Failed.IsZero():
 				return nil, fmt.Errorf("%s: %s rep %d succeeded in %s too", dir, o.Point.Name(), o.Rep, from[k])
 			}
 		}

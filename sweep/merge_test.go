@@ -163,7 +163,7 @@ func TestMergeConflicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Outcomes) != 2 || m.Outcomes[0].Failed != "" || m.Outcomes[0].Doc == nil ||
+	if len(m.Outcomes) != 2 || !m.Outcomes[0].Failed.IsZero() || m.Outcomes[0].Doc == nil ||
 		m.Outcomes[0].File != filepath.Join(succeeded, p.FileName(1)) || m.Rows[0].Failed != 0 || m.Rows[0].P99 != 3500*us {
 		t.Errorf("merge of a failure and a success: %+v", m.Rows)
 	}
@@ -237,7 +237,7 @@ func TestLoadDirOutside(t *testing.T) {
 			writeDir(t, dir, s)
 			s.Outcomes[0].File = tt.file(dir)
 			if tt.fail {
-				s.Outcomes[0].Failed, s.Outcomes[0].Doc = "exit status 1", nil
+				s.Outcomes[0].Failed, s.Outcomes[0].Doc = ParseFailure("exit status 1"), nil
 			}
 			if err := report.WriteFile(filepath.Join(dir, SummaryFile), nil, true, func(w io.Writer) error { return WriteJSON(w, s) }); err != nil {
 				t.Fatal(err)

@@ -111,7 +111,7 @@ func (r *Runner) timeout(outs []Outcome) time.Duration {
 	}
 	var longest time.Duration
 	for _, o := range outs {
-		if o.Failed == "" {
+		if o.Failed.IsZero() {
 			longest = max(longest, o.Wall)
 		}
 	}
@@ -186,7 +186,7 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				fmt.Fprintln(w, "interrupted: the point was stopped and is not kept")
 				return outs, err
 			}
-			if o.Failed == "" {
+			if o.Failed.IsZero() {
 				fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
 				if o.LogError != "" {
 					fmt.Fprintf(w, "    warning: %s\n", o.LogError)
@@ -306,7 +306,7 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	logPath := filepath.Join(r.Dir, logName(p, rep))
 	logf, err := os.Create(logPath)
 	if err != nil {
-		o.Failed = fmt.Sprintf("cannot create its log: %v", err)
+		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
 		return o, nil
 	}
 	// The child's output goes through a writer that never fails: should
@@ -325,7 +325,7 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		o.Failed = fmt.Sprintf("cannot start %s: %v", r.Exe, errors.Unwrap(err))
+		o.Failed = failure(NotStarted, "cannot start %s: %v", r.Exe, errors.Unwrap(err))
 		return o, nil
 	}
 	exited := make(chan error, 1)
@@ -347,7 +347,7 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 		root = "/"
 	}
 	stop := r.Stop
-	var killed string // why the parent killed the child
+	var killed Failure // why the parent killed the child
 	var stopErr error // set when the sweep was stopped
 	var waitErr error
 wait:
@@ -356,23 +356,23 @@ wait:
 		case waitErr = <-exited:
 			break wait
 		case <-ticker.C:
-			if r.MemCap <= 0 || killed != "" {
+			if r.MemCap <= 0 || !killed.IsZero() {
 				continue
 			}
 			// The peak (VmHWM), not the current RSS: a child may have grown
 			// past the cap and shrunk between two polls.
 			if pr, err := runstats.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
-				killed = fmt.Sprintf("exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
+				killed = failure(OverMemory, "exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
 				kill(cmd)
 			}
 		case <-timeout:
-			if killed == "" {
-				killed = fmt.Sprintf("exceeded the point timeout %v", limit)
+			if killed.IsZero() {
+				killed = failure(TimedOut, "exceeded the point timeout %v", limit)
 				switch {
 				case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
-					killed += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
+					killed.Text += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
 				case r.Timeout == AutoTimeout:
-					killed += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
+					killed.Text += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
 				}
 				kill(cmd)
 			}
@@ -392,35 +392,35 @@ wait:
 		return o, stopErr
 	}
 	switch {
-	case killed != "":
+	case !killed.IsZero():
 		o.Failed = killed
 	case waitErr != nil:
-		o.Failed = exitReason(waitErr)
+		o.Failed = ParseFailure(exitReason(waitErr))
 	}
 	if lerr := log.Err(); lerr != nil {
 		// The result says what the child measured; the log is lost.
 		note := fmt.Sprintf("its log %s could not be written: %v", logPath, lerr)
-		if o.Failed != "" {
-			o.Failed += "; " + note
+		if !o.Failed.IsZero() {
+			o.Failed = o.Failed.Note(note)
 		} else {
 			o.LogError = note
 		}
 	}
-	if o.Failed == "" {
+	if o.Failed.IsZero() {
 		doc, err := report.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			o.Failed = "exited without writing its result"
+			o.Failed = failure(NoResult, "exited without writing its result")
 		case err != nil:
-			o.Failed = fmt.Sprintf("unreadable result: %v", err)
+			o.Failed = failure(NoResult, "unreadable result: %v", err)
 		case !complete(doc):
-			o.Failed = fmt.Sprintf("incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
+			o.Failed = failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
 		default:
 			if err := CheckApplied(p, doc); err != nil {
-				o.Failed = err.Error()
+				o.Failed = ParseFailure(err.Error())
 			}
 		}
-		if o.Failed == "" {
+		if o.Failed.IsZero() {
 			o.File, o.Doc = file, doc
 			o.StderrTail = nil
 			return o, nil

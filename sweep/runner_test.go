@@ -181,7 +181,7 @@ func TestRunnerInterleavesAndAppliesSettings(t *testing.T) {
 	}
 	var got []string
 	for _, o := range outs {
-		if o.Failed != "" {
+		if !o.Failed.IsZero() {
 			t.Errorf("%s rep %d failed: %s %q", o.Point.Name(), o.Rep, o.Failed, o.StderrTail)
 		}
 		if o.Doc == nil || o.Wall <= 0 || o.File != o.Point.FileName(o.Rep) || o.StderrTail != nil {
@@ -231,7 +231,7 @@ func TestRunnerDetectsWrongSettings(t *testing.T) {
 	if len(outs) != 2 {
 		t.Fatalf("%d outcomes", len(outs))
 	}
-	if want := "asked GOGC=50 but the child ran with GOGC=37"; outs[0].Failed != want {
+	if want := "asked GOGC=50 but the child ran with GOGC=37"; outs[0].Failed.Text != want {
 		t.Errorf("failed %q, want %q", outs[0].Failed, want)
 	}
 	if outs[0].Doc != nil || outs[0].File != "gogc=50,memlimit=off,rep=1.json.failed" {
@@ -240,7 +240,7 @@ func TestRunnerDetectsWrongSettings(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.Dir, "gogc=50,memlimit=off,rep=1.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the mismatched result is still under its name: %v", err)
 	}
-	if outs[1].Failed != "" {
+	if !outs[1].Failed.IsZero() {
 		t.Errorf("gogc=100 failed: %s", outs[1].Failed)
 	}
 }
@@ -265,18 +265,23 @@ func TestRunnerFailures(t *testing.T) {
 		"175": "exit status 1",
 		"200": "",
 	}
+	reasons := map[string]Reason{"25": Exited, "50": TimedOut, "75": OverMemory, "100": Killed,
+		"125": NoResult, "150": NoResult, "175": Exited, "200": NotFailed}
 	if len(outs) != len(want) {
 		t.Fatalf("%d outcomes, want %d", len(outs), len(want))
 	}
 	for _, o := range outs {
 		w := want[o.Point.GOGC]
-		if !strings.HasPrefix(o.Failed, w) || (w == "") != (o.Failed == "") {
+		if !strings.HasPrefix(o.Failed.Text, w) || (w == "") != (o.Failed.IsZero()) {
 			t.Errorf("gogc=%s: failed %q, want %q", o.Point.GOGC, o.Failed, w)
 		}
-		if o.Failed != "" && o.Doc != nil {
+		if o.Failed.Reason != reasons[o.Point.GOGC] {
+			t.Errorf("gogc=%s: reason %v, want %v", o.Point.GOGC, o.Failed.Reason, reasons[o.Point.GOGC])
+		}
+		if !o.Failed.IsZero() && o.Doc != nil {
 			t.Errorf("gogc=%s: a failed outcome has a document", o.Point.GOGC)
 		}
-		if o.Failed != "" && len(o.StderrTail) == 0 {
+		if !o.Failed.IsZero() && len(o.StderrTail) == 0 {
 			t.Errorf("gogc=%s: no stderr tail", o.Point.GOGC)
 		}
 	}
@@ -284,7 +289,7 @@ func TestRunnerFailures(t *testing.T) {
 	if len(crash) != TailLines || crash[0] != "crash line 12" || crash[TailLines-1] != "no newline at the end" {
 		t.Errorf("the crash's tail: %q", crash)
 	}
-	if !strings.Contains(outs[2].Failed, " > 64MiB") {
+	if !strings.Contains(outs[2].Failed.Text, " > 64MiB") {
 		t.Errorf("memory cap: %q", outs[2].Failed)
 	}
 	// Killed children leave no temporary file; failed results are set aside.
@@ -362,7 +367,7 @@ func TestRunnerResume(t *testing.T) {
 	}
 	for _, o := range outs {
 		ran := slices.Contains(again, o.File)
-		if o.Failed != "" || o.Doc == nil || (o.Wall > 0) != ran {
+		if !o.Failed.IsZero() || o.Doc == nil || (o.Wall > 0) != ran {
 			t.Errorf("%s: failed %q, doc %v, wall %v", o.File, o.Failed, o.Doc != nil, o.Wall)
 		}
 	}
@@ -416,7 +421,7 @@ func TestRunnerStop(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Errorf("error %v, want ErrInterrupted", err)
 	}
-	if len(outs) != 1 || outs[0].Point.GOGC != "50" || outs[0].Failed != "" {
+	if len(outs) != 1 || outs[0].Point.GOGC != "50" || !outs[0].Failed.IsZero() {
 		t.Fatalf("outcomes %+v, want gogc=50's alone", outs)
 	}
 	if c := counted(t, r); len(c) != 2 {
@@ -466,7 +471,7 @@ func TestRunnerCannotStart(t *testing.T) {
 		t.Fatalf("%v, %d outcomes", err, len(outs))
 	}
 	for _, o := range outs {
-		if !strings.HasPrefix(o.Failed, "cannot start "+r.Exe+": ") {
+		if !strings.HasPrefix(o.Failed.Text, "cannot start "+r.Exe+": ") || o.Failed.Reason != NotStarted {
 			t.Errorf("failed %q", o.Failed)
 		}
 	}
@@ -532,7 +537,7 @@ var grown [][]byte
 // 10, item 11): no point runs unbounded by default.
 func TestAutoTimeout(t *testing.T) {
 	ok := func(d time.Duration) Outcome { return Outcome{Wall: d} }
-	failed := func(d time.Duration) Outcome { return Outcome{Wall: d, Failed: "exit status 1"} }
+	failed := func(d time.Duration) Outcome { return Outcome{Wall: d, Failed: ParseFailure("exit status 1")} }
 	tests := []struct {
 		name    string
 		timeout time.Duration

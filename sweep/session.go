@@ -266,7 +266,7 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
 	failed := 0
 	for _, o := range outs {
-		if o.Failed != "" {
+		if !o.Failed.IsZero() {
 			failed++
 		}
 	}

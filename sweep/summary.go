@@ -47,12 +47,12 @@ type Row struct {
 func (r *Row) OK() int { return r.Reps - r.Failed }
 
 // succeeded reports whether the outcome holds a result.
-func succeeded(o *Outcome) bool { return o.Failed == "" && o.Doc != nil }
+func succeeded(o *Outcome) bool { return o.Failed.IsZero() && o.Doc != nil }
 
-// failure is why an outcome failed.
-func failure(o *Outcome) string {
-	if o.Failed != "" {
-		return o.Failed
+// failureText is why an outcome failed.
+func failureText(o *Outcome) string {
+	if !o.Failed.IsZero() {
+		return o.Failed.Text
 	}
 	return "no result loaded"
 }
@@ -94,7 +94,7 @@ func Summarize(outs []Outcome) []Row {
 		for _, o := range g {
 			if !succeeded(o) {
 				r.Failed++
-				r.Failures = append(r.Failures, fmt.Sprintf("rep %d: %s", o.Rep, failure(o)))
+				r.Failures = append(r.Failures, fmt.Sprintf("rep %d: %s", o.Rep, failureText(o)))
 				continue
 			}
 			d := o.Doc

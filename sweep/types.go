@@ -23,7 +23,7 @@ type Outcome struct {
 	Rep    int           `json:"rep"`  // 1-based
 	File   string        `json:"file"` // the child's JSON result, relative to the sweep's directory
 	Wall   time.Duration `json:"wall_ns"`
-	Failed string        `json:"failed,omitempty"` // why the point failed; empty when it did not
+	Failed Failure       `json:"failed,omitzero"` // why the point failed; zero when it did not
 	// LogError says why the child's log could not be written (a full
 	// disk), for a point that succeeded nonetheless.
 	LogError string `json:"log_error,omitempty"`

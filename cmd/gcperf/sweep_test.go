@@ -113,7 +113,7 @@ func TestSweep(t *testing.T) {
 	}
 	for _, o := range outs {
 		// What the child's runtime reports is what was asked.
-		if o.Failed != "" || sweep.CheckApplied(o.Point, o.Doc) != nil {
+		if !o.Failed.IsZero() || sweep.CheckApplied(o.Point, o.Doc) != nil {
 			t.Errorf("%s: failed %q, applied: %v", o.File, o.Failed, sweep.CheckApplied(o.Point, o.Doc))
 		}
 		wantCmd := []string{"gcperf", "-runs=20", "-size=8", "-warmup=2", "-json", filepath.Join(dir, o.File), "-overwrite"}
@@ -197,7 +197,7 @@ func TestSweepFailures(t *testing.T) {
 	}
 	outs, _ := loadSweep(t, dir)
 	if len(outs) != 3 || !slices.Contains(outs[0].StderrTail, "test.crash: exiting with status 3 on purpose") ||
-		!slices.Contains(outs[1].StderrTail, "test.hang: hanging on purpose") || outs[2].Failed != "" {
+		!slices.Contains(outs[1].StderrTail, "test.hang: hanging on purpose") || !outs[2].Failed.IsZero() {
 		t.Errorf("outcomes: %+v", outs)
 	}
 }
