@@ -348,7 +348,7 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	}
 	stop := r.Stop
 	var killed Failure // why the parent killed the child
-	var stopErr error // set when the sweep was stopped
+	var stopErr error  // set when the sweep was stopped
 	var waitErr error
 wait:
 	for {
