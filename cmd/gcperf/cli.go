@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,22 +62,8 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	return defaultCmd(rest, stdout, stderr, sig)
 }
 
-const topUsage = `gcperf measures what the Go garbage collector does to tail latency.
-
-Usage:
-  gcperf [flags]                  run GCPerfP99's linked-list workload (alloc.list)
-  gcperf run [flags] OP [OP...]   run named operations, each followed by its parameters
-  gcperf sweep [flags] [OP...]    run a benchmark over a grid of GOGC and GOMEMLIMIT settings
-  gcperf list                     list the operations and their parameters
-  gcperf env [-json]              print the environment a result records
-  gcperf report [flags] FILE      render a saved result again, in any format
-  gcperf compare [flags] OLD NEW  compare two results or Go benchmark files
-  gcperf profile [flags] FILE     summarize a pprof profile, or -diff two of them
-  gcperf plot [flags] FILE...     draw a chart of results or of a sweep, as SVG or PNG
-  gcperf help                     print this
-
-Run "gcperf -h", "gcperf run -h" or "gcperf COMMAND -h" for the flags.
-`
+//go:embed help/gcperf-help.txt
+var topUsage string
 
 // usageError is bad input: one line on stderr, exit status 2.
 type usageError struct{ msg string }

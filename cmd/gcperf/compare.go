@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -75,27 +76,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const compareUsage = `Usage: gcperf compare [-fail PCT] [-json] [-alpha 0.05] OLD NEW
-
-Compares two results, as benchstat does: for each operation and metric found
-on both sides, the old and new medians with their 95% confidence intervals,
-the delta and the p-value of the Mann-Whitney U test ("~" when the samples do
-not differ significantly at -alpha).
-
-Each file is either a gcperf JSON result (-json) or a file in the Go
-benchmark format (gcperf -bench, go test -bench). In a gcperf result the
-samples are the runtimes of each operation's runs (ns/op): runs within one
-process, not independent processes, so the p-values overstate the confidence;
-its P99 (p99-ns) is one value per side, compared without a test. In the
-benchmark format each result line is one sample of every unit it reports, and
-operations match by their full benchmark name.
-
-With -fail, the exit status is 1 when a metric whose better direction is
-known (lower for ns/op, *-ns, B/op, allocs/op, gc-cycles/op, stw-ns/op;
-higher for */s) got significantly worse by more than PCT percent.
-
-Flags:
-`
+//go:embed help/compare.txt
+var compareUsage string
 
 // parsePercent reads -fail's value: "5%", "5" or "2.5%".
 func parsePercent(s string) (float64, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -48,15 +49,5 @@ func listFlags(fs *flag.FlagSet) (size, base, chunk *int) {
 	return size, base, chunk
 }
 
-const defaultUsage = `Usage: gcperf [flags]
-
-Runs GCPerfP99's workload: a linked list of -size KB objects that gains and
-loses -chunk objects per timed run over -base long-lived ones, and reports the
-methodology's statistics, the percentiles, GCPerfP99's results over the best
-99% of runs and the worst 1%.
-
-Other commands: gcperf run [flags] OP [OP...], gcperf list, gcperf env,
-gcperf report, gcperf compare, gcperf help.
-
-Flags:
-`
+//go:embed help/gcperf.txt
+var defaultUsage string

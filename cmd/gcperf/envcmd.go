@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -45,11 +46,5 @@ func envCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const envUsage = `Usage: gcperf env [-json]
-
-Prints the environment gcperf records with every result: the host, its CPU,
-memory and load, the cgroup v2 limits, the Go runtime's settings and the
-build.
-
-Flags:
-`
+//go:embed help/env.txt
+var envUsage string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,24 +80,5 @@ func plotCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const plotUsage = `Usage: gcperf plot -kind CHART -o FILE.svg|FILE.png FILE...
-
-Draws one chart, as SVG (fonts embedded) or PNG by the extension of -o:
-  spectrum          latency by percentile of every operation of one or more
-                    results (FILE.json...), overlaid
-  hist              the runtime histogram of each operation of a result
-  timeline          the runtime of each run of a result in order, the runs
-                    with a GC cycle and their stop-the-world time marked
-  sweep-p99         P99 and P99.9 against GOGC, one line per GOMEMLIMIT, of a
-                    sweep (its sweep.json)
-  sweep-rss         peak RSS against GOGC, of a sweep
-  sweep-throughput  throughput against GOGC, of a sweep
-  pareto            P99 against peak RSS of a sweep, every point labelled
-                    with its GOGC, the Pareto frontier connected and the
-                    recommended setting labelled
-
-The sweep-p99 and pareto charts draw the P99 bound of the sweep's SLO (its
-advice's, from gcperf sweep -slo) as a dashed line; -slo overrides it.
-
-Flags:
-`
+//go:embed help/plot.txt
+var plotUsage string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -45,22 +46,8 @@ func profileCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const profileUsage = `Usage: gcperf profile [-n 10] [-cum] FILE
-       gcperf profile -diff [-n 10] OLD NEW
-
-Summarizes a pprof profile (gcperf's -cpuprofile, -memprofile, -blockprofile,
--mutexprofile, -fgprof or -profile DIR, go test's, net/http/pprof's) as
-go tool pprof -top does: the sum of its default sample type (cpu for a CPU
-profile, alloc_space for gcperf's heap profile, delay for block and mutex
-profiles, time for fgprof), and the functions with the largest flat values
-(their own) or, with -cum, cumulative values (their own and their callees').
-
-With -diff, compares two profiles of one sample type: the functions whose
-share of the total (flat) changed most, in percentage points. Shares, not
-values, compare profiles of different lengths.
-
-Flags:
-`
+//go:embed help/profile.txt
+var profileUsage string
 
 // profileTop prints the top of one profile.
 func profileTop(w io.Writer, path string, n int, cum bool) error {

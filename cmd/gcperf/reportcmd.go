@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -45,11 +46,5 @@ func reportCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const reportUsage = `Usage: gcperf report [-format FORMAT] [-o FILE] FILE.json
-
-Renders a result saved with -json (or -out) again, in any format: the text
-report by default, or json, csv, xml, bench (the Go benchmark format), hgrm or
-html (one self-contained page with the charts as SVG).
-
-Flags:
-`
+//go:embed help/report.txt
+var reportUsage string

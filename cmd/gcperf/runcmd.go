@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -33,26 +34,8 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	return o.execute(mix, "", stdout, stderr, sig)
 }
 
-const runUsage = `Usage: gcperf run [flags] OP [-param value ...] [OP ...]
-       gcperf run [flags] -mix FILE [OP [-param value ...] ...]
-
-Runs the named operations as one mix: every operation once per run, in a
-random order, unless the flags say otherwise. Each operation takes its own
-parameters after its name, as -param value, -param=value or param=value
-(gcperf list shows them). The flags go before the first operation.
-
--mix FILE reads operations from a file, one a line, written as on the command
-line (name key=value ...); # starts a comment, blank lines are ignored, an
-operation may appear on several lines, and a line "mix other.mix" includes
-another file (relative to this one's directory). The file's operations come
-first, then the command line's. A bad line is reported as FILE:LINE.
-
-  gcperf run -runs 100000 noop
-  gcperf run spin -d 100us sleep -d 1ms
-  gcperf run -runs 1000 -mix service.mix
-
-Flags:
-`
+//go:embed help/run.txt
+var runUsage string
 
 // isEngineFlag reports whether name is one of gcperf run's own flags.
 func isEngineFlag(name string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -152,35 +153,8 @@ func printFlags(fs *flag.FlagSet, keep func(string) bool) {
 	part.PrintDefaults()
 }
 
-const sweepUsage = `Usage: gcperf sweep [sweep flags] [run flags] [OP [-param value ...] ...]
-       gcperf sweep -merge [-slo bounds] [-out dir] DIR...
-
-Runs a benchmark once per setting of a grid of GOGC × GOMEMLIMIT (×
-GOMAXPROCS), each repeat of each point in a fresh child process (this same
-executable) with the setting in its environment, checks that the child's
-runtime applied it, and prints one row per point: the figures are medians over
-the repeats, * marks the Pareto frontier of P99 against peak RSS, and with
--slo the advice names the setting with the lowest peak RSS that meets the SLO
-on every repeat.
-
-The benchmark is gcperf's alloc.list (-size, -base, -chunk) or, when
-operations follow the flags or -mix names a file of them, gcperf run's mix.
-The run flags you set are passed to every child as given. A point that fails
-(exits non-zero, is killed, exceeds -point-timeout or -point-memory) is
-recorded with its reason and the sweep goes on; the exit status is then 1.
-Interrupt stops the running point (its result is not kept) and prints the
-table of the finished ones (exit status 1); interrupts while the table is
-written do not stop it. The finished points stay in -out: -resume finishes
-the sweep, with the flags it recorded there.
-
--shard i/n runs a part of the grid (in a batch job, say); gcperf sweep -merge
-joins the shards' directories into one sweep.
-
-  gcperf sweep -gogc 50,100,200,off -size 64 -runs 200 -count 3 -slo p99=5ms -out sweep/
-  gcperf sweep -gogc 100,off -memlimit off,256MiB,1GiB -runs 1000 spin -d 10us
-  gcperf sweep -merge -slo p99=5ms shard-0 shard-1
-
-`
+//go:embed help/sweep.txt
+var sweepUsage string
 
 // sweepCmd is gcperf sweep.
 func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
