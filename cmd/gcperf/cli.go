@@ -101,6 +101,17 @@ func fail(stderr io.Writer, err error) int {
 	return exitFail
 }
 
+// newFlags is a command's flag set, whose usage is usage followed by the
+// flags' defaults.
+func newFlags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // parseFlags parses args with fs, turning the flag package's errors into one
 // line and exit status 2, and -h into the usage on stdout and status 0.
 // It returns -1 when the caller should go on.

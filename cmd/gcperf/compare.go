@@ -3,7 +3,6 @@ package main
 import (
 	_ "embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -16,7 +15,7 @@ import (
 
 // compareCmd compares two results: gcperf compare [flags] OLD NEW.
 func compareCmd(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("compare", flag.ContinueOnError)
+	flags := newFlags("compare", compareUsage)
 	var failPct *float64
 	flags.Func("fail", "exit 1 when a metric got significantly worse by more than `pct` (such as 5%)", func(s string) error {
 		v, err := parsePercent(s)
@@ -28,10 +27,6 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	})
 	asJSON := flags.Bool("json", false, "print the comparisons as JSON")
 	alpha := flags.Float64("alpha", 0.05, "significance level of the Mann-Whitney U test")
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), compareUsage)
-		flags.PrintDefaults()
-	}
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}

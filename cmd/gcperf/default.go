@@ -13,16 +13,12 @@ import (
 
 // defaultCmd is the bare gcperf: GCPerfP99's workload with its defaults.
 func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
+	fs := newFlags("gcperf", defaultUsage)
 	var o benchOptions
 	def := workload.DefaultConfig()
 	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	o.register(fs, def)
 	size, base, chunk := listFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), defaultUsage)
-		fs.PrintDefaults()
-	}
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,12 +13,8 @@ import (
 
 // envCmd prints the environment a benchmark would record.
 func envCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("env", flag.ContinueOnError)
+	fs := newFlags("env", envUsage)
 	asJSON := fs.Bool("json", false, "print the environment as JSON, as a result's \"env\" key holds it")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), envUsage)
-		fs.PrintDefaults()
-	}
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	_ "embed"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"strings"
 
@@ -25,15 +23,11 @@ func plotKinds() string {
 
 // plotCmd writes one chart of saved results or of a sweep.
 func plotCmd(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("plot", flag.ContinueOnError)
+	flags := newFlags("plot", plotUsage)
 	kindName := flags.String("kind", "spectrum", "the `chart`: "+plotKinds())
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
 	sloFlag := flags.String("slo", "", "draw the P99 `bound` of this SLO (p99=5ms) on the sweep-p99 and pareto charts instead of the sweep's own (-slo of gcperf sweep)")
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), plotUsage)
-		flags.PrintDefaults()
-	}
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}

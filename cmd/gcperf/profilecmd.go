@@ -2,8 +2,6 @@ package main
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
 	"io"
 
 	"github.com/gcperf/gcperf/profiles"
@@ -12,14 +10,10 @@ import (
 // profileCmd summarizes a pprof profile, or compares two:
 // gcperf profile [-n N] [-cum] FILE, gcperf profile -diff [-n N] OLD NEW.
 func profileCmd(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("profile", flag.ContinueOnError)
+	flags := newFlags("profile", profileUsage)
 	n := flags.Int("n", 10, "show the top `n` functions")
 	cum := flags.Bool("cum", false, "sort by cumulative value (a function and what it calls) instead of flat")
 	diff := flags.Bool("diff", false, "compare two profiles, OLD and NEW: the functions whose flat share changed most")
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), profileUsage)
-		flags.PrintDefaults()
-	}
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	_ "embed"
-	"flag"
 	"fmt"
 	"io"
 
@@ -13,14 +12,10 @@ import (
 
 // reportCmd renders a saved result in any format.
 func reportCmd(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("report", flag.ContinueOnError)
+	flags := newFlags("report", reportUsage)
 	name := flags.String("format", "text", "the `format`: "+bench.FormatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), reportUsage)
-		flags.PrintDefaults()
-	}
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	_ "embed"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -12,14 +11,10 @@ import (
 
 // runCmd runs named operations: gcperf run [flags] OP [-param value...] ...
 func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs := newFlags("run", runUsage)
 	var o benchOptions
 	o.register(fs, workload.DefaultConfig())
 	mixFile := registerMix(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), runUsage)
-		fs.PrintDefaults()
-	}
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
