@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -84,13 +85,47 @@ func (s *Session) shard() string {
 	return ""
 }
 
-// Prepare checks, before anything runs, the outputs that are written at
-// the end: an HTML file that exists without Overwrite, that is not a
-// regular file, whose directory is missing, or that is one of the files
-// the sweep writes in Dir. Last it prepares Dir (PrepareDir: a new
-// temporary one when Dir is "") and writes the plan there. resume or
-// Overwrite let Dir hold files.
+// Prepare checks, before anything runs, what the session could not do
+// (Check) and the outputs written at the end (an HTML file that exists without Overwrite,
+// that is not a regular file, whose directory is missing, or that is one
+// of the files the sweep writes in Dir). Then it fills what is unset: Exe
+// (this executable), ProcRoot ("/"), Env (ChildEnv of this process's);
+// without Linux's /proc there is no memory cap. Last it creates
+// ProfileDir (made absolute) and Dir (PrepareDir: a new temporary one when
+// Dir is "", which must be empty unless Resume or Overwrite) and writes
+// the plan there.
 func (s *Session) Prepare() error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	if s.MemCap > 0 && runtime.GOOS != "linux" {
+		s.MemCap, s.MemNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
+	}
+	if s.Exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("sweep: cannot find this executable to run the points: %w", err)
+		}
+		s.Exe = exe
+	}
+	if s.ProcRoot == "" {
+		s.ProcRoot = "/"
+	}
+	if s.Env == nil {
+		s.Env = ChildEnv(os.Environ(), s.Grid)
+	}
+	if s.ProfileDir != "" {
+		// Each point profiles into a directory of its own, under one
+		// checked now, before anything runs.
+		d, err := filepath.Abs(s.ProfileDir)
+		if err == nil {
+			err = safefile.MakeDir(d)
+		}
+		if err != nil {
+			return &usageError{msg: fmt.Sprintf("-profile %s: %v", s.ProfileDir, err), err: err}
+		}
+		s.ProfileDir = d
+	}
 	if err := checkOutputs(s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
 		return err
 	}
@@ -103,6 +138,32 @@ func (s *Session) Prepare() error {
 		return fmt.Errorf("sweep: %v", err)
 	}
 	return nil
+}
+
+// Check refuses what the session could not do, before anything runs:
+// Resume with Overwrite or without a Dir, more shards than points.
+func (s *Session) Check() error {
+	switch {
+	case s.Resume && s.Overwrite:
+		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+	case s.Resume && s.Dir == "":
+		return usagef("-resume needs -out, the directory of the sweep to finish")
+	case s.Shards > len(s.points()):
+		return usagef("-shard %d/%d: the grid has %d points, fewer than %d shards", s.Shard, s.Shards, len(s.points()), s.Shards)
+	}
+	return nil
+}
+
+// Repeats is how many repeats the session runs: its points (those of its
+// shard) times Count.
+func (s *Session) Repeats() int {
+	n := 0
+	for _, pt := range s.points() {
+		if s.Shards <= 1 || pt.InShard(s.Shard, s.Shards) {
+			n++
+		}
+	}
+	return n * s.Count
 }
 
 // checkOutputs refuses an HTML file that could not be written at the end
@@ -167,12 +228,7 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	defer in.Close()
 
 	points := s.points()
-	n := 0
-	for _, pt := range points {
-		if r.Shards <= 1 || pt.InShard(r.Shard, r.Shards) {
-			n++
-		}
-	}
+	n := s.Repeats() / r.Count
 	of := ""
 	if s.shard() != "" {
 		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(points))

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
-	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
@@ -260,41 +258,18 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	for _, f := range set {
 		switch {
 		case f.Name == "profile":
-			// Each point profiles into a directory of its own, under one
-			// checked now, before anything runs.
-			d, err := filepath.Abs(f.Value.String())
-			if err == nil {
-				err = safefile.MakeDir(d)
-			}
-			if err != nil {
-				return fail(stderr, usagef("-profile %s: %v", f.Value, err))
-			}
-			s.ProfileDir = d
+			s.ProfileDir = f.Value.String() // each point's profiles go under it
 		case sf.forChild(f.Name):
 			s.Args = append(s.Args, "-"+f.Name+"="+f.Value.String())
 		}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fail(stderr, fmt.Errorf("sweep: cannot find this executable to run the points: %w", err))
-	}
-	s.Exe, s.ProcRoot, s.Env = exe, "/", sweep.ChildEnv(os.Environ(), s.Grid)
 	if err := s.Prepare(); err != nil {
 		return fail(stderr, err)
 	}
 	// The bar of the points, on a terminal without -q: the per-point
 	// lines go through it, above it (see progress.Sweep).
 	if !o.quiet {
-		total := len(s.Grid.Points())
-		if s.Shards > 1 {
-			total = 0
-			for _, pt := range s.Grid.Points() {
-				if pt.InShard(s.Shard, s.Shards) {
-					total++
-				}
-			}
-		}
-		if bar := newSweepProgress(stderr, total*s.Count, stderrIsTerminal); bar != nil {
+		if bar := newSweepProgress(stderr, s.Repeats(), stderrIsTerminal); bar != nil {
 			s.Bar = bar
 		}
 	}
@@ -427,24 +402,11 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 		if s.Shard, s.Shards, err = sweep.ParseShard(sf.shard); err != nil {
 			return err
 		}
-		if n := len(s.Grid.Points()); s.Shards > n {
-			return usagef("-shard %s: the grid has %d points, fewer than %d shards", sf.shard, n, s.Shards)
-		}
 	}
 	s.Timeout = time.Duration(sf.pointTimeout)
 	if s.MemCap, s.MemNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
 		return err
 	}
-	if s.MemCap > 0 && runtime.GOOS != "linux" {
-		s.MemCap, s.MemNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
-	}
-	switch {
-	case sf.resume && sf.o.Overwrite:
-		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
-	case sf.resume && sf.o.outDir == "":
-		return usagef("-resume needs -out, the directory of the sweep to finish")
-	}
-	s.Resume = sf.resume
-	s.Dir = sf.o.outDir
-	return nil
+	s.Resume, s.Dir = sf.resume, sf.o.outDir
+	return s.Check()
 }
