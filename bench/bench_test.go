@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -145,4 +146,27 @@ func ExampleRun() {
 	}
 	fmt.Println(out.Doc.Config.Runs, "runs; failed:", out.Failed())
 	// Output: 100 runs; failed: false
+}
+
+// A program of its own takes gcperf run's flags and runs its operations
+// as gcperf does.
+func ExampleFlags() {
+	fs := flag.NewFlagSet("mybench", flag.ContinueOnError)
+	var f bench.Flags
+	f.Register(fs, workload.DefaultConfig())
+	if err := fs.Parse([]string{"-runs", "100", "-warmup", "0", "-seed", "7", "-gcstats", "total"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := f.Finish(fs); err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := bench.Run(f.Options, workload.Mix{workload.Noop{}}, io.Discard, io.Discard, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d runs, seed %d, failed: %v\n", out.Doc.Config.Runs, f.Options.Config.Seed, out.Failed())
+	// Output: 100 runs, seed 7, failed: false
 }

@@ -27,39 +27,32 @@ const (
 	exitUsage = 2 // bad usage or bad input
 )
 
+// A command is one subcommand: its arguments after its name, its output,
+// and the signals (interrupts) sent to the process.
+type command func(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int
+
+// commands are the subcommands by name; without one, gcperf runs
+// GCPerfP99's workload (defaultCmd).
+var commands = map[string]command{
+	"run": runCmd, "sweep": sweepCmd, "list": listCmd, "env": envCmd, "report": reportCmd,
+	"compare": compareCmd, "profile": profileCmd, "plot": plotCmd, "help": helpCmd,
+}
+
 // run is the whole command: main only adds the process around it, so tests
 // run the CLI in-process. Signals arrive on sig: the first stops the
 // benchmark after the runs in progress, the second cancels the operations.
 func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	cmd, rest := "", args
 	if len(args) > 0 {
-		switch args[0] {
-		case "run", "sweep", "list", "env", "report", "compare", "profile", "plot", "help":
-			cmd, rest = args[0], args[1:]
+		if c, ok := commands[args[0]]; ok {
+			return c(args[1:], stdout, stderr, sig)
 		}
 	}
-	switch cmd {
-	case "list":
-		return listCmd(rest, stdout, stderr)
-	case "env":
-		return envCmd(rest, stdout, stderr)
-	case "report":
-		return reportCmd(rest, stdout, stderr)
-	case "compare":
-		return compareCmd(rest, stdout, stderr)
-	case "profile":
-		return profileCmd(rest, stdout, stderr)
-	case "plot":
-		return plotCmd(rest, stdout, stderr)
-	case "help":
-		fmt.Fprint(stdout, topUsage)
-		return exitOK
-	case "run":
-		return runCmd(rest, stdout, stderr, sig)
-	case "sweep":
-		return sweepCmd(rest, stdout, stderr, sig)
-	}
-	return defaultCmd(rest, stdout, stderr, sig)
+	return defaultCmd(args, stdout, stderr, sig)
+}
+
+func helpCmd(_ []string, stdout, _ io.Writer, _ <-chan os.Signal) int {
+	fmt.Fprint(stdout, topUsage)
+	return exitOK
 }
 
 //go:embed help/gcperf-help.txt

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // compareCmd compares two results: gcperf compare [flags] OLD NEW.
-func compareCmd(args []string, stdout, stderr io.Writer) int {
+func compareCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	flags := newFlags("compare", compareUsage)
 	var failPct *float64
 	flags.Func("fail", "exit 1 when a metric got significantly worse by more than `pct` (such as 5%)", func(s string) error {

@@ -8,16 +8,17 @@ import (
 	"os"
 
 	"github.com/gcperf/gcperf/alloc"
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/workload"
 )
 
 // defaultCmd is the bare gcperf: GCPerfP99's workload with its defaults.
 func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	fs := newFlags("gcperf", defaultUsage)
-	var o benchOptions
+	var o bench.Flags
 	def := workload.DefaultConfig()
 	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
-	o.register(fs, def)
+	o.Register(fs, def)
 	size, base, chunk := listFlags(fs)
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
@@ -25,16 +26,16 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	if fs.NArg() > 0 {
 		return fail(stderr, usagef("unexpected argument %q (gcperf run OP... runs named operations)", fs.Arg(0)))
 	}
-	if err := o.finish(fs); err != nil {
+	if err := o.Finish(fs); err != nil {
 		return fail(stderr, err)
 	}
-	o.Command = append([]string{"gcperf"}, args...)
+	o.Options.Command = append([]string{"gcperf"}, args...)
 	list, err := alloc.NewList(*size, *base, *chunk)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	hint := fmt.Sprintf("-size %d with -base %d and -chunk %d", *size, *base, *chunk)
-	return o.execute(workload.Mix{list}, hint, stdout, stderr, sig)
+	return execute(&o, workload.Mix{list}, hint, stdout, stderr, sig)
 }
 
 // listFlags declares alloc.list's flags, shared by gcperf and gcperf sweep.

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/report"
 )
 
 // envCmd prints the environment a benchmark would record.
-func envCmd(args []string, stdout, stderr io.Writer) int {
+func envCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	fs := newFlags("env", envUsage)
 	asJSON := fs.Bool("json", false, "print the environment as JSON, as a result's \"env\" key holds it")
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {

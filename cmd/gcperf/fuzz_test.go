@@ -1,12 +1,11 @@
 package main
 
-// Fuzz targets for the command line's parsers of untrusted input: -rate and
-// compare's -fail (the operations and mix files: workload/mixfile). go test
-// runs the seeds; go test -run '^$' -fuzz '^FuzzParseRate$' ./cmd/gcperf
-// explores.
+// Fuzz targets for the command line's parsers of untrusted input: compare's
+// -fail (-rate: bench; the operations and mix files: workload/mixfile). go
+// test runs the seeds; go test -run '^$' -fuzz '^FuzzParsePercent$'
+// ./cmd/gcperf explores.
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -14,39 +13,6 @@ import (
 
 	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
-
-// fuzzIsUsage reports whether err is a usage error (exit status 2).
-func fuzzIsUsage(err error) bool {
-	var ue *usageError
-	return errors.As(err, &ue)
-}
-
-func FuzzParseRate(f *testing.F) {
-	for _, s := range []string{
-		"200/s", "200", "500/s", "500", "fast", "200/m", "-5/s", "NaN", "0", "0/s", "2.5/s", "1e9/s", "Inf",
-		"+Inf/s", "1e309", "0x1p4/s", "1_000", " 200/s", "200/s/s", "", "/s", "200 /s", "1e-320/s",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		r, err := parseRate(s)
-		if err != nil {
-			if r != 0 || !fuzzIsUsage(err) {
-				t.Errorf("parseRate(%q) = %v, %v (%T): want 0 and a usage error", s, r, err, err)
-			}
-			fuzzcheck.ErrText(t, err)
-			return
-		}
-		if !(r >= 0) || math.IsInf(r, 0) {
-			t.Fatalf("parseRate(%q) = %v", s, r)
-		}
-		for _, text := range []string{strconv.FormatFloat(r, 'g', -1, 64), strconv.FormatFloat(r, 'g', -1, 64) + "/s"} {
-			if back, err := parseRate(text); err != nil || back != r {
-				t.Errorf("parseRate(%q) = %v, but parseRate(%q) = %v, %v", s, r, text, back, err)
-			}
-		}
-	})
-}
 
 func FuzzParsePercent(f *testing.F) {
 	for _, s := range []string{

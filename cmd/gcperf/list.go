@@ -4,12 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
 
 	"github.com/gcperf/gcperf/workload"
 )
 
-func listCmd(args []string, stdout, stderr io.Writer) int {
+func listCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: gcperf list\n\nLists the operations gcperf run accepts and their parameters.\n")

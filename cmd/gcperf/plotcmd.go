@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gcperf/gcperf/report"
@@ -22,7 +23,7 @@ func plotKinds() string {
 }
 
 // plotCmd writes one chart of saved results or of a sweep.
-func plotCmd(args []string, stdout, stderr io.Writer) int {
+func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	flags := newFlags("plot", plotUsage)
 	kindName := flags.String("kind", "spectrum", "the `chart`: "+plotKinds())
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")

@@ -3,13 +3,14 @@ package main
 import (
 	_ "embed"
 	"io"
+	"os"
 
 	"github.com/gcperf/gcperf/profiles"
 )
 
 // profileCmd summarizes a pprof profile, or compares two:
 // gcperf profile [-n N] [-cum] FILE, gcperf profile -diff [-n N] OLD NEW.
-func profileCmd(args []string, stdout, stderr io.Writer) int {
+func profileCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	flags := newFlags("profile", profileUsage)
 	n := flags.Int("n", 10, "show the top `n` functions")
 	cum := flags.Bool("cum", false, "sort by cumulative value (a function and what it calls) instead of flat")

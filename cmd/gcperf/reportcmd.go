@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
@@ -11,7 +12,7 @@ import (
 )
 
 // reportCmd renders a saved result in any format.
-func reportCmd(args []string, stdout, stderr io.Writer) int {
+func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	flags := newFlags("report", reportUsage)
 	name := flags.String("format", "text", "the `format`: "+bench.FormatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")

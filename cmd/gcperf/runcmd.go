@@ -6,27 +6,28 @@ import (
 	"io"
 	"os"
 
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/workload"
 )
 
 // runCmd runs named operations: gcperf run [flags] OP [-param value...] ...
 func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	fs := newFlags("run", runUsage)
-	var o benchOptions
-	o.register(fs, workload.DefaultConfig())
+	var o bench.Flags
+	o.Register(fs, workload.DefaultConfig())
 	mixFile := registerMix(fs)
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	if err := o.finish(fs); err != nil {
+	if err := o.Finish(fs); err != nil {
 		return fail(stderr, err)
 	}
-	o.Command = append([]string{"gcperf", "run"}, args...)
+	o.Options.Command = append([]string{"gcperf", "run"}, args...)
 	mix, _, err := loadMix(*mixFile, fs.Args())
 	if err != nil {
 		return fail(stderr, err)
 	}
-	return o.execute(mix, "", stdout, stderr, sig)
+	return execute(&o, mix, "", stdout, stderr, sig)
 }
 
 //go:embed help/run.txt
@@ -35,8 +36,8 @@ var runUsage string
 // isEngineFlag reports whether name is one of gcperf run's own flags.
 func isEngineFlag(name string) bool {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var o benchOptions
-	o.register(fs, workload.DefaultConfig())
+	var o bench.Flags
+	o.Register(fs, workload.DefaultConfig())
 	registerMix(fs)
 	return fs.Lookup(name) != nil
 }

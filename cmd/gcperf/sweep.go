@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/alloc"
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/report/html"
@@ -33,7 +34,7 @@ type sweepFlags struct {
 	// saying why; the other run flags go to every child.
 	refused *flag.FlagSet
 
-	o                          *benchOptions
+	o                          *bench.Flags
 	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
@@ -59,7 +60,7 @@ var sweepRefused = [][2]string{
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
 func newSweepFlags(list bool) *sweepFlags {
-	sf := &sweepFlags{o: &benchOptions{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
+	sf := &sweepFlags{o: &bench.Flags{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
 	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
@@ -86,7 +87,7 @@ func newSweepFlags(list bool) *sweepFlags {
 	if list {
 		def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	}
-	sf.o.register(run, def)
+	sf.o.Register(run, def)
 	if list {
 		size, base, chunk := listFlags(run)
 		sf.sizes = []*int{size, base, chunk}
@@ -102,8 +103,8 @@ func newSweepFlags(list bool) *sweepFlags {
 		l.Lookup(name).DefValue = run.Lookup(name).DefValue
 	}
 	refused := sweepRefused
-	for _, p := range profileFlags {
-		refused = append(refused, [2]string{p.flag, "-profile DIR profiles every point, each under DIR/POINT/"})
+	for _, p := range bench.ProfileFlags {
+		refused = append(refused, [2]string{p.Flag, "-profile DIR profiles every point, each under DIR/POINT/"})
 	}
 	for _, r := range refused {
 		sf.refused.Var(run.Lookup(r[0]).Value, r[0], r[1])
@@ -192,7 +193,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	o := sf.o
 	stderr = &lockedWriter{w: stderr}
-	s := &sweep.Session{HTML: *o.out["html"], Overwrite: o.Overwrite, Page: html.Sweep,
+	s := &sweep.Session{HTML: o.File("html"), Overwrite: o.Options.Overwrite, Page: html.Sweep,
 		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
 	if sf.slo != "" {
 		slo, err := sweep.ParseSLO(sf.slo)
@@ -207,7 +208,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
 			}
 		}
-		s.Dir = o.outDir
+		s.Dir = o.Dir
 		failed, err := s.Merge(sf.fs.Args(), stdout)
 		return exitStatus(stderr, failed, err)
 	}
@@ -216,7 +217,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	if err := sf.session(s); err != nil {
 		return fail(stderr, err)
 	}
-	if err := o.finish(sf.fs); err != nil {
+	if err := o.Finish(sf.fs); err != nil {
 		return fail(stderr, err)
 	}
 	var mix workload.Mix
@@ -226,7 +227,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 			return fail(stderr, err)
 		}
 		mix = workload.Mix{l}
-		o.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
+		o.Options.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 	} else {
 		s.Args = []string{"run"}
 		// A mix file is read once, here: its operations go to every child
@@ -238,7 +239,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 			return fail(stderr, err)
 		}
 	}
-	if err := o.Config.Validate(len(mix)); err != nil {
+	if err := o.Options.Config.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
 	// What the sweep measures, as its plan records it: -resume compares it
@@ -252,7 +253,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		return sf.resumeWith(began, set, s.Ops, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
-	if _, err := o.CheckMemory(mix); err != nil {
+	if _, err := o.Options.CheckMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
 	for _, f := range set {
@@ -268,7 +269,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	// The bar of the points, on a terminal without -q: the per-point
 	// lines go through it, above it (see progress.Sweep).
-	if !o.quiet {
+	if !o.Quiet {
 		if bar := newSweepProgress(stderr, s.Repeats(), stderrIsTerminal); bar != nil {
 			s.Bar = bar
 		}
@@ -305,7 +306,7 @@ func (sf *sweepFlags) value(f *flag.Flag) string {
 // command line's loose flags (-q, -slo, -point-timeout...); a flag or
 // operation that would measure something else is refused.
 func (sf *sweepFlags) resumeWith(began time.Time, set []*flag.Flag, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	dir := sf.o.outDir
+	dir := sf.o.Dir
 	rec, err := sweep.ReadPlan(dir)
 	if err != nil {
 		return fail(stderr, resumeError(dir, err))
@@ -407,6 +408,6 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 	if s.MemCap, s.MemNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
 		return err
 	}
-	s.Resume, s.Dir = sf.resume, sf.o.outDir
+	s.Resume, s.Dir = sf.resume, sf.o.Dir
 	return s.Check()
 }
