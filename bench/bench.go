@@ -182,7 +182,7 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	// milliseconds and must not disturb them.
 	captured, cerr := env.Capture(context.Background(), "/")
 	if cerr != nil {
-		notify("warning: the environment is incomplete: " + oneLine(cerr))
+		notify("warning: the environment is incomplete: " + quote.OneLine(cerr))
 	}
 	notify(fmt.Sprintf("running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run",
 		strings.Join(names, ", "), cfg.Warmups, cfg.Runs, cfg.Seed))
@@ -388,9 +388,4 @@ func httpError(addr string, err error) error {
 		err = oe.Err // "address already in use", without the operation and address
 	}
 	return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v", quote.Clip(addr), err), Err: err}
-}
-
-// oneLine joins a multi-line error (errors.Join) into one line.
-func oneLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }

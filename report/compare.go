@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/figure"
 	"io"
 	"math"
 	"slices"
@@ -112,7 +113,7 @@ func SamplesOf(d *Document, file string) *Samples {
 		}
 	}
 	s.About = fmt.Sprintf("%s: %d %s of %s, seed %d", KindResult, d.Timing.Done,
-		plural(d.Timing.Done, "run", "runs"), strings.Join(names, ", "), d.Config.Seed)
+		figure.Plural(d.Timing.Done, "run", "runs"), strings.Join(names, ", "), d.Config.Seed)
 	switch {
 	case d.Interrupted:
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: interrupted: %d of %d runs", file, d.Timing.Done, d.Config.Runs))
@@ -168,8 +169,8 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 	if results == 0 {
 		return nil, fmt.Errorf("%w nor a Go benchmark file: no benchmark result line", ErrNotResult)
 	}
-	s.About = fmt.Sprintf("%s: %d %s of %d %s", KindBench, results, plural(results, "result", "results"),
-		len(names), plural(len(names), "benchmark", "benchmarks"))
+	s.About = fmt.Sprintf("%s: %d %s of %d %s", KindBench, results, figure.Plural(results, "result", "results"),
+		len(names), figure.Plural(len(names), "benchmark", "benchmarks"))
 	return s, nil
 }
 
@@ -305,7 +306,7 @@ func CompareText(w io.Writer, c *Comparison) error {
 	p.f("old: %s (%s)\n", c.Old.File, c.Old.About)
 	p.f("new: %s (%s)\n", c.New.File, c.New.About)
 	p.f("Medians with %s confidence intervals; p-values of the Mann-Whitney U test, alpha %s (~: no significant difference).\n",
-		percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
+		figure.Percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
 	if c.Old.WithinProcess || c.New.WithinProcess {
 		p.f("The samples of a gcperf result are runs within one process, not independent processes: the p-values overstate the confidence.\n")
 	}

@@ -2,8 +2,8 @@ package report
 
 import (
 	"encoding/csv"
+	"github.com/gcperf/gcperf/internal/figure"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -96,16 +96,7 @@ func (c *csvDoc) block(title string) {
 }
 
 // secs formats a duration in seconds: 1234567ns → "0.001234567".
-func csvSecs(d time.Duration) string { return csvNum(float64(d) / 1e9) }
-
-// decimal formats a figure as a decimal number, shortest form that reads
-// back exactly, never with an exponent.
-func csvNum(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
+func csvSecs(d time.Duration) string { return figure.Decimal(float64(d) / 1e9) }
 
 func csvInt[T ~int | ~int64](v T) string { return strconv.FormatInt(int64(v), 10) }
 func csvUint[T ~uint64](v T) string      { return strconv.FormatUint(uint64(v), 10) }
@@ -163,18 +154,22 @@ func (c *csvDoc) summary() {
 	add("Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean }))
 	add("Minimum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Min }))
 	add("Maximum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Max }))
-	add("Variance", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(m.Runtime.Variance / 1e18) }) })
+	add("Variance", func() string {
+		return csvIf(hasRuntime(m), func() string { return figure.Decimal(m.Runtime.Variance / 1e18) })
+	})
 	add("Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev }))
-	add("Operation Mixes per Hour", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(d.Mix.MixesPerHour) }) })
+	add("Operation Mixes per Hour", func() string {
+		return csvIf(hasRuntime(m), func() string { return figure.Decimal(d.Mix.MixesPerHour) })
+	})
 	if mt {
-		add("Actual Operation Mixes per Hour", actual(func(a *Actual) string { return csvNum(a.MixesPerHour) }))
+		add("Actual Operation Mixes per Hour", actual(func(a *Actual) string { return figure.Decimal(a.MixesPerHour) }))
 	}
 	// gcperf's own columns.
 	add("Operations per Run", func() string { return csvInt(d.Mix.OpsPerRun) })
 	add("Total Runs", func() string { return csvInt(m.Runs) })
 	add("Total Errors", func() string { return csvInt(m.Errors.Total) })
 	add("Total Results", func() string { return csvInt(m.Results) })
-	add("Average Results", func() string { return csvIf(hasRuntime(m), func() string { return csvNum(m.AvgResults) }) })
+	add("Average Results", func() string { return csvIf(hasRuntime(m), func() string { return figure.Decimal(m.AvgResults) }) })
 	add("Outliers Dropped (each end)", func() string { return csvInt(m.Runtime.Discarded) })
 	add("P50 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P50 }))
 	add("P90 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P90 }))
@@ -198,11 +193,11 @@ func (c *csvDoc) summary() {
 		add("GC Pause CPU", func() string { return csvSecs(g.PauseCPU) })
 		add("GC CPU", func() string { return csvSecs(g.GCCPU) })
 		add("Total CPU", func() string { return csvSecs(g.TotalCPU) })
-		add("GC CPU Fraction", func() string { return csvNum(g.CPUFraction) })
+		add("GC CPU Fraction", func() string { return figure.Decimal(g.CPUFraction) })
 		add("Alloc Bytes", func() string { return csvUint(g.AllocBytes) })
 		add("Alloc Objects", func() string { return csvUint(g.AllocObjects) })
-		add("Alloc Bytes per Second", func() string { return csvNum(g.AllocRate) })
-		add("Alloc Bytes per Operation", func() string { return csvNum(g.AllocBytesPerOp) })
+		add("Alloc Bytes per Second", func() string { return figure.Decimal(g.AllocRate) })
+		add("Alloc Bytes per Operation", func() string { return figure.Decimal(g.AllocBytesPerOp) })
 		add("Heap Live Bytes", func() string { return csvUint(g.HeapLive) })
 		add("Heap Goal Bytes", func() string { return csvUint(g.HeapGoal) })
 	}
@@ -289,7 +284,7 @@ func (c *csvDoc) operations() {
 	line := func(o *Operation) {
 		ok, rok := hasRuntime(o), hasResponse(o)
 		rt := func(v time.Duration) string { return csvIf(ok, func() string { return csvSecs(v) }) }
-		num := func(v float64) string { return csvIf(ok, func() string { return csvNum(v) }) }
+		num := func(v float64) string { return csvIf(ok, func() string { return figure.Decimal(v) }) }
 		act := func(get func(a *Actual) string) string {
 			return csvIf(o.Actual != nil, func() string { return get(o.Actual) })
 		}
@@ -308,11 +303,11 @@ func (c *csvDoc) operations() {
 		cells = append(cells, rt(x.GeoMean), rt(x.Min), rt(x.Max), num(x.Variance/1e18), rt(x.StdDev),
 			num(o.OpsPerSecond))
 		if mt {
-			cells = append(cells, act(func(a *Actual) string { return csvNum(a.OpsPerSecond) }))
+			cells = append(cells, act(func(a *Actual) string { return figure.Decimal(a.OpsPerSecond) }))
 		}
 		cells = append(cells, num(o.OpsPerHour))
 		if mt {
-			cells = append(cells, act(func(a *Actual) string { return csvNum(a.OpsPerHour) }))
+			cells = append(cells, act(func(a *Actual) string { return figure.Decimal(a.OpsPerHour) }))
 		}
 		cells = append(cells, csvInt(o.Runs), csvInt(o.Errors.Total))
 		for _, cat := range cats {
@@ -339,19 +334,19 @@ func (c *csvDoc) environment() {
 	c.row("Arch", h.Arch)
 	c.row("Virtualization", h.Virtualization)
 	c.row("CPU Model", h.CPUModel)
-	c.row("CPU MHz", csvNum(h.CPUMHz))
+	c.row("CPU MHz", figure.Decimal(h.CPUMHz))
 	c.row("Physical CPUs", csvInt(h.PhysicalCPUs))
 	c.row("Logical CPUs", csvInt(h.LogicalCPUs))
 	c.row("Memory Total Bytes", csvUint(h.MemoryTotalBytes))
 	c.row("Memory Available Bytes", csvUint(h.MemoryAvailableBytes))
-	c.row("Load 1m", csvNum(h.Load1))
-	c.row("Load 5m", csvNum(h.Load5))
-	c.row("Load 15m", csvNum(h.Load15))
+	c.row("Load 1m", figure.Decimal(h.Load1))
+	c.row("Load 5m", figure.Decimal(h.Load5))
+	c.row("Load 15m", figure.Decimal(h.Load15))
 	c.row("Uptime Seconds", csvUint(h.UptimeSeconds))
 	c.row("Cgroup", cg.Path)
 	cpus, mem := "max", "max"
 	if cg.CPUMax != nil {
-		cpus = csvNum(*cg.CPUMax)
+		cpus = figure.Decimal(*cg.CPUMax)
 	}
 	if cg.MemoryMaxBytes != nil {
 		mem = csvInt(*cg.MemoryMaxBytes)
@@ -417,13 +412,13 @@ func (c *csvDoc) gcperf() {
 	c.row("Unit", f.Unit)
 	c.row("Runs", csvInt(f.Runs))
 	c.row("Runs Kept", csvInt(f.Kept))
-	c.row("Per Run", csvNum(f.PerRun))
-	c.row("Processed", csvNum(f.Processed))
+	c.row("Per Run", figure.Decimal(f.PerRun))
+	c.row("Processed", figure.Decimal(f.Processed))
 	c.row("Total Execution Time", csvSecs(f.Total))
 	c.row("Average Time per Run", csvSecs(f.MeanPerRun))
-	c.row("Throughput per Second", csvNum(f.Throughput))
-	c.row("Throughput Max per Second", csvNum(f.ThroughputMax))
-	c.row("Throughput Min per Second", csvNum(f.ThroughputMin))
+	c.row("Throughput per Second", figure.Decimal(f.Throughput))
+	c.row("Throughput Max per Second", figure.Decimal(f.ThroughputMax))
+	c.row("Throughput Min per Second", figure.Decimal(f.ThroughputMin))
 	c.row("Latency per 1000", csvSecs(f.Latency))
 	c.row("Latency Min per 1000", csvSecs(f.LatencyMin))
 	c.row("Latency Ave per 1000", csvSecs(f.LatencyAve))
@@ -431,7 +426,7 @@ func (c *csvDoc) gcperf() {
 	c.block(csvWorst)
 	c.row("Run", "Time", "Throughput per Second", "GC Cycles", "STW", "GC Assist CPU")
 	for _, w := range f.Worst {
-		c.row(csvInt(w.Run), csvSecs(w.Time), csvNum(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW), csvSecs(w.AssistCPU))
+		c.row(csvInt(w.Run), csvSecs(w.Time), figure.Decimal(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW), csvSecs(w.AssistCPU))
 	}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/gcperf/gcperf/internal/figure"
 	"io"
 	"math"
 	"slices"
@@ -71,7 +72,7 @@ func (p *printer) header(d *Document) {
 	p.f("Settings: warmups %d, runs %d, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
 		c.Warmups, c.Runs, c.Outliers, c.Threads, order, c.Seed, delay, timeout)
 	if c.Rate > 0 {
-		p.f(", rate %s/s (open loop)", num(c.Rate))
+		p.f(", rate %s/s (open loop)", figure.Num(c.Rate))
 	}
 	if len(c.Halt) > 0 {
 		p.f(", halt on %s", strings.Join(c.Halt, ", "))
@@ -95,7 +96,7 @@ func (p *printer) header(d *Document) {
 		cg := d.Env.Cgroup
 		cpus, mem := "none", "none"
 		if cg.CPUMax != nil {
-			cpus = num(*cg.CPUMax) + " CPUs"
+			cpus = figure.Num(*cg.CPUMax) + " CPUs"
 		}
 		if cg.MemoryMaxBytes != nil {
 			mem = env.Bytes(*cg.MemoryMaxBytes)
@@ -170,7 +171,7 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 	}
 	rows = append(rows,
 		row{"Total Results", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Results, 10) }},
-		row{"Average Results", timed(func(o *Operation) string { return num(o.AvgResults) })},
+		row{"Average Results", timed(func(o *Operation) string { return figure.Num(o.AvgResults) })},
 		row{"Outliers Dropped (each end)", func(o *Operation, _ bool) string { return strconv.Itoa(o.Runtime.Discarded) }},
 		row{"Total Response Time", resp(func(x Distribution) time.Duration { return x.Total })},
 		row{"Average Response Time", resp(func(x Distribution) time.Duration { return x.Mean })},
@@ -181,13 +182,13 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 		row{"Maximum Runtime", rt(func(x Distribution) time.Duration { return x.Max })},
 		row{"Runtime Variance", timed(func(o *Operation) string { return variance(o.Runtime.Variance) })},
 		row{"Runtime Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev })},
-		row{"Operations per Second", timed(func(o *Operation) string { return num(o.OpsPerSecond) })},
-		row{"Operations per Hour", timed(func(o *Operation) string { return num(o.OpsPerHour) })},
+		row{"Operations per Second", timed(func(o *Operation) string { return figure.Num(o.OpsPerSecond) })},
+		row{"Operations per Hour", timed(func(o *Operation) string { return figure.Num(o.OpsPerHour) })},
 		row{"Operation Mixes per Hour", func(o *Operation, mix bool) string {
 			if !mix || o.Runtime.Count == 0 {
 				return "-"
 			}
-			return num(d.Mix.MixesPerHour)
+			return figure.Num(d.Mix.MixesPerHour)
 		}},
 		row{"P50 Runtime", rt(func(x Distribution) time.Duration { return x.P50 })},
 		row{"P90 Runtime", rt(func(x Distribution) time.Duration { return x.P90 })},
@@ -208,15 +209,15 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 		rows = append(rows,
 			row{"Actual Runtime", act(func(a *Actual) string { return dur(a.Runtime) })},
 			row{"Actual Average Runtime", act(func(a *Actual) string { return dur(a.Mean) })},
-			row{"Actual Operations per Second", act(func(a *Actual) string { return num(a.OpsPerSecond) })},
-			row{"Actual Operations per Hour", act(func(a *Actual) string { return num(a.OpsPerHour) })},
+			row{"Actual Operations per Second", act(func(a *Actual) string { return figure.Num(a.OpsPerSecond) })},
+			row{"Actual Operations per Hour", act(func(a *Actual) string { return figure.Num(a.OpsPerHour) })},
 			row{"Actual Operation Mixes per Hour", func(o *Operation, mix bool) string {
 				// An operation's column stands for the mix when it is the
 				// whole mix; the figure is the mix's either way.
 				if !mix || d.Mix.Actual == nil {
 					return "-"
 				}
-				return num(d.Mix.Actual.MixesPerHour)
+				return figure.Num(d.Mix.Actual.MixesPerHour)
 			}},
 		)
 	}
@@ -292,7 +293,7 @@ func (p *printer) gc(d *Document) {
 		g.Cycles, g.Pauses, dur(g.STW), dur(g.STWMax), dur(g.PauseP50), dur(g.PauseP99), dur(g.PauseP999))
 	p.f("   GC CPU %s of the CPU available to Go (GOMAXPROCS × wall time; runtime estimates, updated as each\n"+
 		"   cycle ends): %s, of which assist %s, dedicated %s, idle %s, pause %s\n",
-		percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
+		figure.Percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
 	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
 		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
 		env.Bytes(int64(g.HeapLive)), env.HeapGoal(g.HeapGoal), env.Bytes(int64(d.Process.PeakRSSBytes)))
@@ -316,10 +317,10 @@ func (p *printer) openLoop(d *Document) {
 		return
 	}
 	p.f("\nOpen loop: asked %s/s (one start every %s), achieved %s/s; the latest start was %s behind schedule, %d started more than one interval late\n",
-		num(ol.Rate), dur(ol.Interval), num(ol.Achieved), dur(ol.MaxLateness), ol.LateStarts)
+		figure.Num(ol.Rate), dur(ol.Interval), figure.Num(ol.Achieved), dur(ol.MaxLateness), ol.LateStarts)
 	if !ol.KeptUp {
 		p.f("   could not keep up: the achieved rate is %s of the rate asked; the corrected latencies include the backlog\n",
-			percent(ol.Achieved/ol.Rate))
+			figure.Percent(ol.Achieved/ol.Rate))
 	}
 	p.f("Latency (corrected: from the intended start, which counts the wait behind a late schedule; uncorrected: the runtime)\n")
 	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -380,24 +381,24 @@ func (p *printer) gcperf(d *Document) {
 	if u == "runs" {
 		p.f("\nResults (GCPerfP99: the best %d of %s):\n", f.Kept, of)
 	} else {
-		p.f("\nResults (GCPerfP99: the best %d of %s, %s %s per run):\n", f.Kept, of, num(f.PerRun), u)
+		p.f("\nResults (GCPerfP99: the best %d of %s, %s %s per run):\n", f.Kept, of, figure.Num(f.PerRun), u)
 	}
 	p.f("   Total execution time = %s\n", dur(f.Total))
-	p.f("   Total %s processed = %s\n", u, num(f.Processed))
+	p.f("   Total %s processed = %s\n", u, figure.Num(f.Processed))
 	p.f("   Average time per run = %s\n", dur(f.MeanPerRun))
-	p.f("   Throughput = %s %s/second\n", num(f.Throughput), u)
+	p.f("   Throughput = %s %s/second\n", figure.Num(f.Throughput), u)
 	p.f("   Latency = %s/1000 %s\n", dur(f.Latency), u)
 	p.f("   Throughput (max, ave, min) = (%s, %s, %s) %s/second\n",
-		num(f.ThroughputMax), num(f.Throughput), num(f.ThroughputMin), u)
+		figure.Num(f.ThroughputMax), figure.Num(f.Throughput), figure.Num(f.ThroughputMin), u)
 	p.f("   Latency (min, ave, max) = (%s, %s, %s) per 1000 %s\n",
 		dur(f.LatencyMin), dur(f.LatencyAve), dur(f.LatencyMax), u)
 	if len(f.Worst) == 0 {
 		p.f("No run dropped (fewer than 100 runs).\n")
 		return
 	}
-	p.f("%d worst %s dropped (1%%):\n", len(f.Worst), plural(len(f.Worst), "run", "runs"))
+	p.f("%d worst %s dropped (1%%):\n", len(f.Worst), figure.Plural(len(f.Worst), "run", "runs"))
 	for _, w := range f.Worst {
-		p.f("   Run, Time, Throughput = %d, %s, %s %s/second", w.Run, dur(w.Time), num(w.Throughput), u)
+		p.f("   Run, Time, Throughput = %d, %s, %s %s/second", w.Run, dur(w.Time), figure.Num(w.Throughput), u)
 		if d.Tail != nil {
 			p.f("; GC cycles %d, STW %s, assist %s", w.GCCycles, dur(w.STW), dur(w.AssistCPU))
 		}
@@ -405,7 +406,7 @@ func (p *printer) gcperf(d *Document) {
 	}
 	if t := d.Tail; t != nil && t.Worst > 0 && t.Runs > 0 {
 		p.f("%d of the %d worst runs overlapped a GC cycle (%s of all runs did).\n",
-			t.WorstWithGC, t.Worst, percent(float64(t.RunsWithGC)/float64(t.Runs)))
+			t.WorstWithGC, t.Worst, figure.Percent(float64(t.RunsWithGC)/float64(t.Runs)))
 		if d.Config.Threads > 1 {
 			p.f("With %d threads, a cycle counts in every run in progress on any thread when it happened.\n", d.Config.Threads)
 		}
@@ -483,41 +484,19 @@ func categories(d *Document) []string {
 
 func dur(d time.Duration) string { return latency.FormatDuration(d) }
 
-// num formats a figure with at least four significant digits and no
-// exponent: 29412345.6 → "29412346", 12.3456 → "12.35", 0.01234 → "0.01234";
-// whole numbers print without decimals.
-func num(v float64) string {
-	if v == math.Trunc(v) || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
-	prec := max(4-digits, 0)
-	return strconv.FormatFloat(v, 'f', prec, 64)
-}
-
 // variance formats a variance in ns² in the squared unit of its standard
 // deviation: 1.44ms², 2.25µs².
 func variance(v float64) string {
 	sd := time.Duration(math.Sqrt(v))
 	switch {
 	case sd >= time.Second:
-		return num(v/1e18) + "s²"
+		return figure.Num(v/1e18) + "s²"
 	case sd >= time.Millisecond:
-		return num(v/1e12) + "ms²"
+		return figure.Num(v/1e12) + "ms²"
 	case sd >= time.Microsecond:
-		return num(v/1e6) + "µs²"
+		return figure.Num(v/1e6) + "µs²"
 	}
-	return num(v) + "ns²"
-}
-
-// percent formats a fraction as a percentage with three significant digits
-// at most and no trailing zeros: 0.3125 → "31.3%", 0.14 → "14%".
-func percent(f float64) string {
-	s := strconv.FormatFloat(f*100, 'g', 3, 64)
-	if strings.ContainsAny(s, "e") {
-		s = strconv.FormatFloat(f*100, 'f', 0, 64)
-	}
-	return s + "%"
+	return figure.Num(v) + "ns²"
 }
 
 func orUnknown(s string) string {
@@ -525,11 +504,4 @@ func orUnknown(s string) string {
 		return "unknown CPU"
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

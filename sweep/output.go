@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/figure"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,8 +121,8 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 		}
 		cells = append(cells, d(ok, r.Mean), d(ok, r.P50), d(ok, r.P99), d(ok, r.P999), d(ok, r.Max),
 			dash(ok, func() string { return throughput(r.Throughput, r.Unit) }),
-			dash(gc, func() string { return num(r.GCCycles) }),
-			dash(gc, func() string { return pct(r.GCCPU) }),
+			dash(gc, func() string { return figure.Num(r.GCCycles) }),
+			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
 			d(gc, r.MaxSTW), b(ok, r.PeakRSS), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) }))
 		line(cells...)
 	}
@@ -206,7 +206,7 @@ func CSV(w io.Writer, rows []Row) error {
 			}
 			return s
 		}
-		secs := func(have bool, d time.Duration) string { return cell(have, csvNum(d.Seconds())) }
+		secs := func(have bool, d time.Duration) string { return cell(have, figure.Decimal(d.Seconds())) }
 		limit, ok2 := MemLimitBytes(p.MemLimit)
 		procs := ""
 		if p.GOMAXPROCS > 0 {
@@ -215,22 +215,13 @@ func CSV(w io.Writer, rows []Row) error {
 		cw.Write([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
 			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
 			secs(ok, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
-			cell(ok, csvNum(r.Throughput)), cell(ok, r.Unit),
-			cell(gc, csvNum(r.GCCycles)), cell(gc, csvNum(r.GCCPU)), secs(gc, r.MaxSTW),
+			cell(ok, figure.Decimal(r.Throughput)), cell(ok, r.Unit),
+			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.MaxSTW),
 			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),
 			strconv.FormatBool(r.Frontier)})
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// csvNum formats a figure as the shortest decimal that reads back exactly,
-// never with an exponent.
-func csvNum(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // Bench writes every successful outcome's result in the Go benchmark format

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/internal/quote"
 	"io"
 	"os"
 	"path/filepath"
@@ -240,8 +242,8 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	case r.Timeout > 0:
 		timeout = "point timeout " + r.Timeout.String()
 	}
-	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, plural(n, "point", "points"), of,
-		r.Count, plural(r.Count, "repeat", "repeats"), r.Dir, s.MemNote, timeout)
+	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
+		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, s.MemNote, timeout)
 
 	if s.Bar != nil {
 		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
@@ -275,7 +277,7 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Outcomes: outs, Rows: rows, Advice: adv}
 	written, werr := s.write(r.Dir, sum, stdout)
 	if werr != nil {
-		s.notify("sweep: %s", oneLine(werr))
+		s.notify("sweep: %s", quote.OneLine(werr))
 		failed = true
 	}
 	var children time.Duration
@@ -309,10 +311,10 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	}
 	if interrupted {
 		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
-			len(outs), plural(len(outs), "repeat", "repeats"), r.Dir)
+			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
 		failed = true
 	}
-	if s.reportFailed(outs, plural(len(outs), "repeat", "repeats")) {
+	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
 		failed = true
 	}
 	return failed || in.Interrupted(), nil // interrupted while the table was written: it was, whole
@@ -374,7 +376,7 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 	}
 	sum, err := Merge(dirs...)
 	if err != nil {
-		return true, &usageError{msg: "-merge: " + oneLine(err), err: err}
+		return true, &usageError{msg: "-merge: " + quote.OneLine(err), err: err}
 	}
 	// Advice over part of the grid could name a setting that a missing
 	// point beats: as a live single-shard sweep, an incomplete merge gives none.
@@ -398,7 +400,7 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 	}
 	if out != "" || s.HTML != "" {
 		if _, err := s.write(out, sum, stdout); err != nil {
-			s.notify("sweep: %s", oneLine(err))
+			s.notify("sweep: %s", quote.OneLine(err))
 			failed = true
 		}
 	}
@@ -418,11 +420,6 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		failed = true
 	}
 	return failed, nil
-}
-
-// oneLine joins a multi-line error (errors.Join) into one line.
-func oneLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }
 
 // TimeoutValue is a flag.Value for Runner.Timeout: a positive duration,

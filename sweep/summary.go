@@ -3,6 +3,7 @@ package sweep
 import (
 	"cmp"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/figure"
 	"math"
 	"slices"
 	"strconv"
@@ -297,7 +298,7 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 		a.Text = none + "; every repeat failed."
 	case best.miss <= 0: // met on the successful repeats, but some failed
 		a.Text = fmt.Sprintf("%s; closest: %s, which meets it on its %d successful %s but %d of %d failed.",
-			none, r.Point.Settings(), r.OK(), plural(r.OK(), "repeat", "repeats"), r.Failed, r.Reps)
+			none, r.Point.Settings(), r.OK(), figure.Plural(r.OK(), "repeat", "repeats"), r.Failed, r.Reps)
 		if slo.IsZero() {
 			a.Text = fmt.Sprintf("%s; closest: %s, %d of %d repeats failed.", none, r.Point.Settings(), r.Failed, r.Reps)
 		}
@@ -312,7 +313,7 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 			which = "only repeat"
 		}
 		a.Text = fmt.Sprintf("%s; closest: %s, %s %s on its %s (%s %s)", none, r.Point.Settings(),
-			best.b.label, value, which, pct(100*best.miss), dir)
+			best.b.label, value, which, figure.Pct(100*best.miss), dir)
 		if r.Failed > 0 {
 			a.Text += fmt.Sprintf(", and %d of %d repeats failed", r.Failed, r.Reps)
 		}
@@ -348,35 +349,7 @@ func figures(r *Row, bs []bound) string {
 // throughput formats a rate in a unit per second: "1234 objects/s".
 func throughput(v float64, unit string) string {
 	if unit == "" {
-		return num(v) + "/s"
+		return figure.Num(v) + "/s"
 	}
-	return num(v) + " " + unit + "/s"
-}
-
-// num formats a figure with at least four significant digits and no
-// exponent, as the report does: 29412345.6 → "29412346", 12.3456 →
-// "12.35"; whole numbers without decimals.
-func num(v float64) string {
-	if v == math.Trunc(v) || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	digits := int(math.Floor(math.Log10(math.Abs(v)))) + 1
-	return strconv.FormatFloat(v, 'f', max(4-digits, 0), 64)
-}
-
-// pct formats a percentage with three significant digits at most and no
-// exponent: 12.345 → "12.3%", 3.14159 → "3.14%", 1234.5 → "1235%".
-func pct(v float64) string {
-	s := strconv.FormatFloat(v, 'g', 3, 64)
-	if strings.Contains(s, "e") {
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return s + "%"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return figure.Num(v) + " " + unit + "/s"
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/quote"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -51,7 +51,7 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io
 	}
 	switch {
 	case out.Err != nil:
-		fmt.Fprintf(stderr, "gcperf: %s\n", oneLine(out.Err))
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.OneLine(out.Err))
 	case !out.Stopped && out.AllFailed:
 		fmt.Fprintln(stderr, "gcperf: every run failed")
 	}
@@ -83,9 +83,4 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
-}
-
-// oneLine joins a multi-line error (errors.Join) into one line.
-func oneLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/quote"
 	"io"
 	"os"
 
@@ -26,7 +27,7 @@ func envCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	if err != nil {
 		// The Go settings and the build always come from the process
 		// itself: there is always something to print.
-		fmt.Fprintf(stderr, "gcperf: warning: the environment is incomplete: %v\n", oneLine(err))
+		fmt.Fprintf(stderr, "gcperf: warning: the environment is incomplete: %v\n", quote.OneLine(err))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

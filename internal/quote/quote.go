@@ -101,3 +101,9 @@ func escapeControls(s string) string {
 func isControl(r rune) bool {
 	return r < ' ' && r != '\t' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029
 }
+
+// OneLine is err's text on one line: the errors of errors.Join, one a
+// line, joined by "; ".
+func OneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -77,5 +78,15 @@ func TestWord(t *testing.T) {
 		if got := Word(in); got != want {
 			t.Errorf("Word(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	err := errors.Join(errors.New("a: first"), errors.New("b: second"))
+	if got := OneLine(err); got != "a: first; b: second" {
+		t.Errorf("OneLine = %q", got)
+	}
+	if got := OneLine(errors.New("alone")); got != "alone" {
+		t.Errorf("OneLine = %q", got)
 	}
 }
