@@ -1,8 +1,6 @@
 package latency
 
 import (
-	"math"
-	"slices"
 	"time"
 )
 
@@ -64,42 +62,15 @@ func Trim(n, outliers int) int {
 }
 
 // Summarize computes the Summary of values, discarding Trim(len(values),
-// outliers) values at each end. It sorts values in place. r, which may be
-// nil, supplies the percentiles; it should hold the same values.
+// outliers) values at each end, through an Accumulator (so the two agree to
+// the last bit). r, which may be nil, supplies the percentiles; it should
+// hold the same values.
 func Summarize(values []time.Duration, outliers int, r *Recorder) Summary {
-	s := Summary{Count: int64(len(values))}
-	if r != nil {
-		s.Percentiles = PercentilesOf(r)
+	a := NewAccumulator(outliers)
+	for _, v := range values {
+		a.Add(v)
 	}
-	if len(values) == 0 {
-		return s
-	}
-	slices.Sort(values)
-	s.Discarded = Trim(len(values), outliers)
-	kept := values[s.Discarded : len(values)-s.Discarded]
-	s.Kept = int64(len(kept))
-	s.Min, s.Max = kept[0], kept[len(kept)-1]
-
-	var sum, logSum float64
-	var total time.Duration
-	for _, v := range kept {
-		total += v
-		sum += float64(v)
-		logSum += math.Log(float64(max(v, time.Nanosecond)))
-	}
-	n := float64(len(kept))
-	mean := sum / n
-	var sq float64
-	for _, v := range kept {
-		d := float64(v) - mean
-		sq += d * d
-	}
-	s.Total = total
-	s.Mean = time.Duration(math.Round(mean))
-	s.GeoMean = time.Duration(math.Round(math.Exp(logSum / n)))
-	s.Variance = sq / n
-	s.StdDev = time.Duration(math.Round(math.Sqrt(s.Variance)))
-	return s
+	return a.Summary(outliers, r)
 }
 
 // Stats are the statistics of the methodology for one operation, or for the
