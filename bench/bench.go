@@ -333,7 +333,7 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	}
 	prof := profCfg.Footprint(len(mix))
 	if workload.SatAdd(need.Total(), prof) > mem.Available {
-		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs fits)",
+		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
 			o.ProfileRuns, env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
 	}
 	return profCfg, nil

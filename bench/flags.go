@@ -61,6 +61,7 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.IntVar(&c.Warmups, "warmup", def.Warmups, "warmup runs of the mix before the timed runs, not recorded")
 	fs.IntVar(&c.Runs, "runs", def.Runs, "timed runs of the mix")
 	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
+	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N")
 	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")
 	fs.DurationVar(&c.MaxDelay, "delay", def.MaxDelay, "random delay of 0..`d` between operations (never timed)")
 	fs.DurationVar(&c.Timeout, "timeout", def.Timeout, "per-operation timeout `d` (0: none)")

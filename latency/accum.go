@@ -53,6 +53,15 @@ func NewAccumulator(outliers int) *Accumulator {
 // Count is the number of values added.
 func (a *Accumulator) Count() int64 { return a.n }
 
+// Sum is the sum of every value added, outliers included, saturating at
+// the largest Duration.
+func (a *Accumulator) Sum() time.Duration {
+	if a.sumHi != 0 || a.sumLo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(a.sumLo)
+}
+
 // Add adds one duration; a negative one counts as 0. It does not allocate.
 func (a *Accumulator) Add(v time.Duration) {
 	v = max(v, 0)

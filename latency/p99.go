@@ -46,7 +46,13 @@ type P99Figures struct {
 	LatencyAve time.Duration // at Throughput
 	LatencyMax time.Duration // at ThroughputMin
 
-	Worst []Worst // the dropped runs, fastest first
+	Worst []Worst // the dropped runs, fastest first (the slowest of them only, when Estimated)
+
+	// Estimated is set when the runs were too many to keep: the worst list
+	// holds the slowest of the dropped runs only, and Total (with what
+	// derives from it) and the slowest kept run come partly from a
+	// histogram, within its precision (0.1%).
+	Estimated bool
 }
 
 // GCPerfP99 computes the P99Figures of runs (in any order), each processing
@@ -82,6 +88,58 @@ func GCPerfP99(runs []RunTime, perRun float64) P99Figures {
 	f.Latency = f.LatencyMax
 	for _, r := range sorted[f.Kept:] {
 		f.Worst = append(f.Worst, Worst{Run: r.Run, Time: r.Time, Throughput: rate(perRun, r.Time)})
+	}
+	return f
+}
+
+// GCPerfP99Bounded computes the P99Figures of n runs that were too many to
+// keep, each processing perRun units: their times sum to total, the fastest
+// took fastest, worst holds the slowest of them (slowest first), and r
+// holds them all. The figures are exact when worst holds every run
+// GCPerfP99 drops and one more; what it lacks comes from r (Estimated).
+func GCPerfP99Bounded(n int, total, fastest time.Duration, worst []RunTime, r *Recorder, perRun float64) P99Figures {
+	if n <= 0 || perRun <= 0 {
+		return P99Figures{}
+	}
+	f := P99Figures{Runs: n, PerRun: perRun, Processed: float64(n) * perRun}
+	f.Kept = max(n*99/100, 1)
+	d := n - f.Kept
+	var dropped time.Duration
+	for _, w := range worst[:min(d, len(worst))] {
+		dropped += w.Time
+	}
+	var slowestKept time.Duration
+	if len(worst) > d {
+		slowestKept = worst[d].Time
+	} else {
+		f.Estimated = true
+		slowestKept = r.Quantile(float64(f.Kept) / float64(n))
+		if d > len(worst) {
+			// The dropped runs worst lacks, from the histogram.
+			dropped += time.Duration(r.TopSum(int64(d)) - r.TopSum(int64(len(worst))))
+		}
+	}
+	f.Total = total - dropped
+	f.MeanPerRun = f.Total / time.Duration(f.Kept)
+	rate := func(units float64, d time.Duration) float64 {
+		if d <= 0 {
+			return 0
+		}
+		return units / d.Seconds()
+	}
+	per1000 := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d) * 1000 / perRun)
+	}
+	f.Throughput = rate(float64(f.Kept)*perRun, f.Total)
+	f.ThroughputMax = rate(perRun, fastest)
+	f.ThroughputMin = rate(perRun, slowestKept)
+	f.LatencyMin = per1000(fastest)
+	f.LatencyAve = per1000(f.MeanPerRun)
+	f.LatencyMax = per1000(slowestKept)
+	f.Latency = f.LatencyMax
+	shown := worst[:min(d, len(worst))]
+	for i := len(shown) - 1; i >= 0; i-- { // fastest first, as GCPerfP99 lists them
+		f.Worst = append(f.Worst, Worst{Run: shown[i].Run, Time: shown[i].Time, Throughput: rate(perRun, shown[i].Time)})
 	}
 	return f
 }

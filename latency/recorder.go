@@ -133,6 +133,30 @@ func (r *Recorder) Quantile(q float64) time.Duration {
 	return min(v, r.exactMax)
 }
 
+// TopSum estimates the sum of the count largest recorded values, each
+// valued at the middle of its bucket (within the histogram's precision,
+// 0.1%); the largest one is the exact maximum. It allocates.
+func (r *Recorder) TopSum(count int64) float64 {
+	bars := r.h.Distribution()
+	var sum float64
+	first := true
+	for i := len(bars) - 1; i >= 0 && count > 0; i-- {
+		b := bars[i]
+		take := min(b.Count, count)
+		if take == 0 {
+			continue
+		}
+		mid := float64(b.From+b.To) / 2
+		if first { // the topmost value is known exactly
+			sum += float64(r.exactMax) - mid
+			first = false
+		}
+		sum += mid * float64(take)
+		count -= take
+	}
+	return sum
+}
+
 // Histogram returns the underlying HdrHistogram (values in nanoseconds), for
 // encoders such as the .hgrm percentile distribution. Do not modify it.
 func (r *Recorder) Histogram() *hdrhistogram.Histogram { return r.h }

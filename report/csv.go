@@ -385,6 +385,12 @@ func (c *csvDoc) timing() {
 	c.row("Halted", d.Halted)
 	c.row("Timed Heap Alloc Bytes", csvUint(d.Harness.HeapAllocBytes))
 	c.row("Timed Heap Alloc Objects", csvUint(d.Harness.HeapAllocObjects))
+	if h := d.Harness; h.LiveHeap > 0 {
+		c.row("Harness Live Heap Bytes", csvUint(h.LiveHeap))
+	}
+	if n := d.Harness.RunsKept; n > 0 {
+		c.row("Runs Kept", csvInt(n))
+	}
 	c.row("Peak RSS Bytes", csvUint(p.PeakRSSBytes))
 	for _, x := range []struct {
 		when string

@@ -205,6 +205,14 @@ type Timing struct {
 type Harness struct {
 	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
 	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
+	// LiveHeap is what the harness kept on the Go heap while it measured
+	// (histograms, accumulators, counters), independent of the number of
+	// runs; its per-run records are outside the Go heap.
+	LiveHeap uint64 `json:"live_heap_bytes,omitzero"`
+	// RunsKept, when set, is how many runs kept their per-run records
+	// (runs below): the first RunsKept of Timing.Done. Every statistic
+	// covers all of them regardless.
+	RunsKept int `json:"runs_kept,omitzero"`
 }
 
 // Distribution is the Summary of runtimes or response times.
@@ -288,6 +296,10 @@ type P99 struct {
 	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns"`
 	LatencyMax    time.Duration `json:"latency_max_per_1000_ns"`
 	Worst         []Worst       `json:"worst"`
+	// Estimated is set when the runs were too many to keep: Worst holds
+	// the slowest of the Runs-Kept dropped runs, and Total with what
+	// derives from it comes partly from the mix's histogram (within 0.1%).
+	Estimated bool `json:"estimated,omitzero"`
 }
 
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
@@ -348,9 +360,10 @@ func New(res *workload.Result, meta Meta) *Document {
 		},
 		Timing: Timing{
 			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
-			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: len(res.Runs),
+			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: res.Done,
 		},
-		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects},
+		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects,
+			LiveHeap: res.HarnessHeap},
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes)},
 		Interrupted: res.Interrupted,
@@ -411,7 +424,10 @@ func New(res *workload.Result, meta Meta) *Document {
 		Total: f.Total, MeanPerRun: f.MeanPerRun,
 		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
 		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
-		Worst: []Worst{},
+		Worst: []Worst{}, Estimated: f.Estimated,
+	}
+	if res.Summarised() {
+		d.Harness.RunsKept = len(res.Runs)
 	}
 	for _, w := range f.Worst {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}

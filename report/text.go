@@ -106,6 +106,13 @@ func (p *printer) header(d *Document) {
 	p.f("Timed runs: %d of %d in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
 		d.Timing.Done, c.Runs, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
 		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
+	if h := d.Harness; h.LiveHeap > 0 {
+		p.f("Harness: %s live on the Go heap while it measured (histograms and counters, whatever the number of runs; per-run records outside the Go heap)\n",
+			env.Bytes(int64(h.LiveHeap)))
+	}
+	if n := d.Harness.RunsKept; n > 0 {
+		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them\n", n, d.Timing.Done)
+	}
 }
 
 // A row of the statistics table: its label and how to read each column.
@@ -396,7 +403,11 @@ func (p *printer) gcperf(d *Document) {
 		p.f("No run dropped (fewer than 100 runs).\n")
 		return
 	}
-	p.f("%d worst %s dropped (1%%):\n", len(f.Worst), figure.Plural(len(f.Worst), "run", "runs"))
+	if dropped := f.Runs - f.Kept; f.Estimated && dropped > len(f.Worst) {
+		p.f("%d worst runs dropped (1%%); the slowest %d of them (Total and what derives from it estimated from the histogram, within 0.1%%):\n", dropped, len(f.Worst))
+	} else {
+		p.f("%d worst %s dropped (1%%):\n", len(f.Worst), figure.Plural(len(f.Worst), "run", "runs"))
+	}
 	for _, w := range f.Worst {
 		p.f("   Run, Time, Throughput = %d, %s, %s %s/second", w.Run, dur(w.Time), figure.Num(w.Throughput), u)
 		if d.Tail != nil {

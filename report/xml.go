@@ -223,8 +223,8 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 
 // attrs is the scalar fields of v, a struct or a pointer to one, less those
 // that skip names, as attributes in field order under their JSON keys: a
-// nil pointer is left out, and so is an empty string with omitempty; a
-// zero number is written.
+// nil pointer is left out, and so is an empty string with omitempty and a
+// zero value with omitzero; a zero number is otherwise written.
 func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
 	var attrs []xml.Attr
 	for _, f := range xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip) {
@@ -232,7 +232,7 @@ func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
 			continue
 		}
 		fv := reflect.Indirect(f.v)
-		if f.omitEmpty && fv.Kind() == reflect.String && fv.Len() == 0 {
+		if f.omitEmpty && fv.Kind() == reflect.String && fv.Len() == 0 || f.omitZero && fv.IsZero() {
 			continue
 		}
 		s, err := xmlText(fv)
@@ -275,6 +275,7 @@ type xmlField struct {
 	key       string
 	v         reflect.Value
 	omitEmpty bool
+	omitZero  bool
 }
 
 // xmlFields lists the exported fields of the struct v in order, less those
@@ -297,7 +298,8 @@ func xmlFields(v reflect.Value, skip []string) []xmlField {
 		if key == "" {
 			key = sf.Name
 		}
-		fields = append(fields, xmlField{key, fv, slices.Contains(strings.Split(opts, ","), "omitempty")})
+		o := strings.Split(opts, ",")
+		fields = append(fields, xmlField{key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})
 	}
 	return fields
 }

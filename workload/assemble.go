@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gcperf/gcperf/latency"
@@ -17,12 +18,14 @@ func (e *engine) result(names []string) *Result {
 		WarmupElapsed:    e.warmElapsed,
 		HeapAllocBytes:   e.allocBytes,
 		HeapAllocObjects: e.allocObjs,
+		HarnessHeap:      e.harnessHeap,
 		Interrupted:      e.interrupted.Load() && !e.allDone(),
 		Halted:           e.halted,
 		Categories:       e.cats,
 	}
-	// Completed runs and their executions, in run order, compacted in place
-	// (with threads, an interrupted benchmark may leave gaps).
+	// Completed kept runs and their executions, in run order, compacted
+	// (with threads, an interrupted benchmark may leave gaps), copied into
+	// the Go heap: the records outside it are released.
 	kept := 0
 	for i := range e.runs {
 		if !e.runs[i].done {
@@ -34,16 +37,32 @@ func (e *engine) result(names []string) *Result {
 		}
 		kept++
 	}
-	res.Runs = e.runs[:kept:kept]
-	res.Executions = e.execs[: kept*e.k : kept*e.k]
+	res.Runs = slices.Clone(e.runs[:kept])
+	res.Executions = slices.Clone(e.execs[:kept*e.k])
+	for _, free := range e.free {
+		free()
+	}
+	e.runs, e.execs, e.free = nil, nil, nil
+	res.Worst = e.worst.sorted()
 	multi := e.cfg.Threads > 1
 
 	n := len(e.mix)
 	res.Operations = make([]OpResult, n)
-	runtimes := make([][]time.Duration, n)
-	responses := make([][]time.Duration, n)
-	intervals := make([][]latency.Interval, n)
-	var all []latency.Interval
+	mixBy := map[string]int64{}
+	var mixRT, mixRsp = latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
+	ms := &res.Mix.Stats
+	var executions int64
+	for _, w := range e.workers {
+		res.Done += int(w.done)
+		ms.Runs += w.done
+		ms.Errors += w.mixErrs // a failed run, however many of its operations failed
+		ms.Results += w.mixResults
+		for c, k := range w.mixBy {
+			mixBy[e.cats[c]] += k
+		}
+		mixRT.Merge(w.mixRTAcc)
+		mixRsp.Merge(w.mixRspAcc)
+	}
 	for i := range res.Operations {
 		op := &res.Operations[i]
 		op.Name = names[i]
@@ -55,63 +74,22 @@ func (e *engine) result(names []string) *Result {
 			op.Params = d.Describe()
 		}
 		op.Runtime, op.Response = latency.NewRecorder(), latency.NewRecorder()
+		rt, rsp := latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
+		s := &op.Stats
+		s.ErrorsByCategory = map[string]int64{}
 		for _, w := range e.workers {
 			op.Runtime.Merge(w.rt[i])
 			op.Response.Merge(w.resp[i])
-		}
-		op.Stats.ErrorsByCategory = map[string]int64{}
-	}
-	counts := make([]int, n)
-	for _, x := range res.Executions {
-		if !x.Failed() {
-			counts[x.Op]++
-		}
-	}
-	for i, c := range counts {
-		runtimes[i] = make([]time.Duration, 0, c)
-		responses[i] = make([]time.Duration, 0, c)
-		if multi {
-			intervals[i] = make([]latency.Interval, 0, c)
-		}
-	}
-	if multi {
-		all = make([]latency.Interval, 0, len(res.Executions))
-	}
-	// The mix counts runs: a run counts once under each category it failed
-	// with, however many of its operations failed with it.
-	mixBy := map[string]int64{}
-	lastRun := make([]int, len(e.cats))
-	for c := range lastRun {
-		lastRun[c] = -1
-	}
-	for xi, x := range res.Executions {
-		s := &res.Operations[x.Op].Stats
-		s.Runs++
-		if x.Failed() {
-			s.Errors++
-			s.ErrorsByCategory[e.cats[x.Category]]++
-			if run := xi / e.k; lastRun[x.Category] != run {
-				lastRun[x.Category] = run
-				mixBy[e.cats[x.Category]]++
+			rt.Merge(w.rtAcc[i])
+			rsp.Merge(w.respAcc[i])
+			s.Runs += w.opRuns[i]
+			s.Errors += w.opErrs[i]
+			s.Results += w.opResults[i]
+			for k, c := range w.opBy {
+				if k.op == i {
+					s.ErrorsByCategory[e.cats[k.cat]] += c
+				}
 			}
-			continue
-		}
-		s.Results += x.Results
-		runtimes[x.Op] = append(runtimes[x.Op], x.Runtime)
-		responses[x.Op] = append(responses[x.Op], x.Response)
-		if multi {
-			iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
-			intervals[x.Op] = append(intervals[x.Op], iv)
-			// The mix's actual figures cover the runs without failures,
-			// the runs its statistics count.
-			if res.Runs[xi/e.k].Errors == 0 {
-				all = append(all, iv)
-			}
-		}
-	}
-	for i := range res.Operations {
-		op := &res.Operations[i]
-		for _, w := range e.workers {
 			for k, msg := range w.first {
 				if k.op != i {
 					continue
@@ -124,15 +102,44 @@ func (e *engine) result(names []string) *Result {
 				}
 			}
 		}
-		s := &op.Stats
+		executions += s.Runs
 		s.OpsPerRun = 1
-		s.Runtime = latency.Summarize(runtimes[i], e.cfg.Outliers, op.Runtime)
-		s.Response = latency.Summarize(responses[i], e.cfg.Outliers, op.Response)
-		actual := time.Duration(-1)
-		if multi {
-			actual = latency.Union(intervals[i])
+		s.Runtime = rt.Summary(e.cfg.Outliers, op.Runtime)
+		s.Response = rsp.Summary(e.cfg.Outliers, op.Response)
+	}
+
+	// With threads, the actual figures come from the union of the
+	// executions' intervals: those of the kept runs (all of them unless
+	// there were more runs than Config.Kept()).
+	actual := make([]time.Duration, n)
+	mixActual := time.Duration(-1)
+	if multi {
+		intervals := make([][]latency.Interval, n)
+		var all []latency.Interval
+		for xi, x := range res.Executions {
+			if x.Failed() {
+				continue
+			}
+			iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
+			intervals[x.Op] = append(intervals[x.Op], iv)
+			// The mix's actual figures cover the runs without failures,
+			// the runs its statistics count.
+			if res.Runs[xi/e.k].Errors == 0 {
+				all = append(all, iv)
+			}
 		}
-		s.Finish(false, actual, s.Runtime.Count)
+		for i := range actual {
+			actual[i] = latency.Union(intervals[i])
+		}
+		mixActual = latency.Union(all)
+	}
+	for i := range res.Operations {
+		s := &res.Operations[i].Stats
+		a := time.Duration(-1)
+		if multi {
+			a = actual[i]
+		}
+		s.Finish(false, a, s.Runtime.Count)
 	}
 
 	// The mix: one value per run; runs with a failed operation are counted
@@ -143,36 +150,19 @@ func (e *engine) result(names []string) *Result {
 		mix.Runtime.Merge(w.mixRT)
 		mix.Response.Merge(w.mixRsp)
 	}
-	ms := &mix.Stats
 	ms.ErrorsByCategory = mixBy
 	ms.OpsPerRun = e.k
-	mixRT := make([]time.Duration, 0, len(res.Runs))
-	mixResp := make([]time.Duration, 0, len(res.Runs))
-	p99 := make([]latency.RunTime, 0, len(res.Runs))
-	for _, r := range res.Runs {
-		ms.Runs++
-		if r.Errors > 0 {
-			ms.Errors++ // a failed run, however many of its operations failed
-			continue
-		}
-		ms.Results += r.Results
-		mixRT = append(mixRT, r.Runtime)
-		mixResp = append(mixResp, r.Response)
-		p99 = append(p99, latency.RunTime{Run: r.Run, Time: r.Runtime})
-	}
-	ms.Runtime = latency.Summarize(mixRT, e.cfg.Outliers, mix.Runtime)
-	ms.Response = latency.Summarize(mixResp, e.cfg.Outliers, mix.Response)
-	actual := time.Duration(-1)
-	if multi {
-		actual = latency.Union(all)
-	}
-	ms.Finish(true, actual, ms.Runtime.Count)
+	ms.Runtime = mixRT.Summary(e.cfg.Outliers, mix.Runtime)
+	ms.Response = mixRsp.Summary(e.cfg.Outliers, mix.Response)
+	ms.Finish(true, mixActual, ms.Runtime.Count)
+	e.executions = executions
 
 	// GCPerfP99 counts objects per run; a mix whose operations count no
 	// results is measured in runs.
 	perRun := 1.0
 	res.Unit = "runs"
-	if ok := len(p99); ok > 0 && ms.Results > 0 {
+	ok := int(ms.Runs - ms.Errors)
+	if ok > 0 && ms.Results > 0 {
 		perRun = float64(ms.Results) / float64(ok)
 		res.Unit = res.Operations[0].Unit
 		for _, op := range res.Operations[1:] {
@@ -181,7 +171,21 @@ func (e *engine) result(names []string) *Result {
 			}
 		}
 	}
-	res.P99 = latency.GCPerfP99(p99, perRun)
+	if res.Summarised() {
+		worst := make([]latency.RunTime, len(res.Worst))
+		for i, r := range res.Worst {
+			worst[i] = latency.RunTime{Run: r.Run, Time: r.Runtime}
+		}
+		res.P99 = latency.GCPerfP99Bounded(ok, mixRT.Sum(), mix.Runtime.Min(), worst, mix.Runtime, perRun)
+	} else {
+		p99 := make([]latency.RunTime, 0, len(res.Runs))
+		for _, r := range res.Runs {
+			if r.Errors == 0 {
+				p99 = append(p99, latency.RunTime{Run: r.Run, Time: r.Runtime})
+			}
+		}
+		res.P99 = latency.GCPerfP99(p99, perRun)
+	}
 	if e.interval > 0 {
 		e.openLoop(res)
 	}
@@ -208,18 +212,16 @@ func (e *engine) summarizeGC(res *Result) {
 	if secs := res.Elapsed.Seconds(); secs > 0 {
 		g.AllocRate = float64(g.AllocBytes) / secs
 	}
-	if n := len(res.Executions); n > 0 {
-		g.AllocBytesPerOp = float64(g.AllocBytes) / float64(n)
+	if e.executions > 0 {
+		g.AllocBytesPerOp = float64(g.AllocBytes) / float64(e.executions)
 	}
 	if e.cfg.GCStats != GCStatsRun {
 		return
 	}
 	t := &res.Tail
-	for _, r := range res.Runs {
-		t.Runs++
-		if r.GC.Overlapped() {
-			t.RunsWithGC++
-		}
+	t.Runs = res.Done
+	for _, w := range e.workers {
+		t.RunsWithGC += int(w.gcRuns)
 	}
 	for _, w := range res.P99.Worst {
 		t.Worst++
@@ -232,12 +234,11 @@ func (e *engine) summarizeGC(res *Result) {
 // allDone reports whether every timed run completed: a stop that came after
 // the last run interrupted nothing.
 func (e *engine) allDone() bool {
-	for i := range e.runs {
-		if !e.runs[i].done {
-			return false
-		}
+	var done int64
+	for _, w := range e.workers {
+		done += w.done
 	}
-	return true
+	return done == int64(e.cfg.Runs)
 }
 
 // openLoop merges the corrected latencies and summarises the schedule.
@@ -256,7 +257,7 @@ func (e *engine) openLoop(res *Result) {
 		ol.LateStarts += w.lateStarts
 	}
 	if secs := res.Elapsed.Seconds(); secs > 0 {
-		ol.Achieved = float64(len(res.Executions)) / secs
+		ol.Achieved = float64(e.executions) / secs
 	}
 	ol.Behind = ol.Achieved < 0.95*ol.Rate
 	res.OpenLoop = ol

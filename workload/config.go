@@ -59,6 +59,15 @@ type Config struct {
 	// always run closed loop.
 	Rate float64 // operations per second across all threads
 
+	// KeepRuns is how many timed runs keep their records (RunRecord and
+	// Executions: Result.Runs, the per-run JSON and CSV, the timeline):
+	// the first KeepRuns runs; 0 is DefaultKeepRuns. Beyond it nothing
+	// grows with the number of runs: the statistics come from bounded
+	// state (latency.Accumulator, the histograms), the slowest runs are
+	// kept whole (Result.Worst), and the records are held outside the Go
+	// heap, so that they do not change the collector's pacing.
+	KeepRuns int
+
 	MaxDelay time.Duration // a random delay of 0..MaxDelay between operations, never timed
 	Timeout  time.Duration // per operation; 0 means none
 	Halt     HaltPolicy
@@ -98,6 +107,19 @@ func ParseGCStats(s string) (GCStats, error) {
 		}
 	}
 	return 0, badConfig("gcstats", "must be run, total or off, got %q", s)
+}
+
+// DefaultKeepRuns is how many runs keep their records unless
+// Config.KeepRuns says otherwise: about 22 MB of records for a mix of one
+// operation, outside the Go heap.
+const DefaultKeepRuns = 100_000
+
+// Kept is how many of the timed runs keep their records.
+func (c Config) Kept() int {
+	if c.KeepRuns > 0 {
+		return min(c.Runs, c.KeepRuns)
+	}
+	return min(c.Runs, DefaultKeepRuns)
 }
 
 // DefaultConfig returns the defaults of the benchmark methodology: 5
@@ -147,6 +169,8 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("outliers", "must be at least 0, got %d", c.Outliers)
 	case c.Outliers > 0 && 2*c.Outliers >= c.Runs:
 		return badConfig("outliers", "discards the best and worst %d of %d runs, leaving none: 2*outliers must be below runs", c.Outliers, c.Runs)
+	case c.KeepRuns < 0:
+		return badConfig("keep-runs", "must be at least 0, got %d", c.KeepRuns)
 	case c.Threads < 1:
 		return badConfig("threads", "must be at least 1, got %d", c.Threads)
 	case c.Threads > maxThreads:

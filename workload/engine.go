@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/gcperf/gcperf/internal/offheap"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/runstats"
 )
@@ -118,8 +121,16 @@ type engine struct {
 	cmu  sync.Mutex // guards cats
 
 	workers []*worker
-	runs    []RunRecord
-	execs   []Execution
+	// The records of the first keep runs, outside the Go heap (package
+	// offheap) until result copies them; free releases them.
+	keep  int
+	runs  []RunRecord
+	execs []Execution
+	free  []func()
+	worst worstRuns // the slowest successful runs, whole
+
+	executions  int64  // timed executions, kept or not: set by result
+	harnessHeap uint64 // bytes the harness allocated on the Go heap for its state
 
 	nextWarmup, nextTimed atomic.Int64
 	warmDone              sync.WaitGroup
@@ -160,6 +171,24 @@ type worker struct {
 	mixRsp *latency.Recorder
 	first  map[firstKey]string
 
+	// Bounded state of every run, kept or not: per operation, its
+	// executions, failures, results and the accumulators of the
+	// mean-based statistics; the same for the mix, and the runs that
+	// overlapped a GC cycle. A run past the kept ones is recorded in
+	// scratch and scratchX.
+	rtAcc, respAcc      []*latency.Accumulator
+	mixRTAcc, mixRspAcc *latency.Accumulator
+	opRuns, opErrs      []int64
+	opResults           []int64
+	opBy                map[firstKey]int64 // failures by operation and category
+	done, mixErrs       int64
+	mixResults          int64
+	mixBy               map[uint8]int64 // failed runs by category: a run once per category
+	runFails            []uint8         // the categories of the run in progress's failures
+	gcRuns              int64
+	scratch             RunRecord
+	scratchX            []Execution
+
 	// Open loop (Config.Rate > 0): latency from the intended start, per
 	// operation, and how late the starts were.
 	cor        []*latency.Recorder
@@ -187,14 +216,20 @@ func (e *engine) prepare() error {
 	if e.cfg.Rate > 0 {
 		e.interval = 1e9 / e.cfg.Rate
 	}
-	e.runs = make([]RunRecord, e.cfg.Runs)
-	e.execs = make([]Execution, e.cfg.Runs*e.k)
+	e.keep = e.cfg.Kept()
+	var free func()
+	e.runs, free = offheap.Slice[RunRecord](e.keep)
+	e.free = append(e.free, free)
+	e.execs, free = offheap.Slice[Execution](e.keep * e.k)
+	e.free = append(e.free, free)
+	e.worst.init(min(e.cfg.Runs, MaxWorst+1))
 	for i := range e.runs {
 		e.runs[i].Run = -1
 	}
 	for i := range e.execs {
 		e.execs[i].Run = -1
 	}
+	heap0 := heapAllocated()
 	for id := range e.cfg.Threads {
 		w := &worker{
 			e: e, id: id,
@@ -207,6 +242,24 @@ func (e *engine) prepare() error {
 			mixRT:  latency.NewRecorder(),
 			mixRsp: latency.NewRecorder(),
 			first:  map[firstKey]string{},
+
+			rtAcc:     make([]*latency.Accumulator, len(e.mix)),
+			respAcc:   make([]*latency.Accumulator, len(e.mix)),
+			mixRTAcc:  latency.NewAccumulator(e.cfg.Outliers),
+			mixRspAcc: latency.NewAccumulator(e.cfg.Outliers),
+			opRuns:    make([]int64, len(e.mix)),
+			opErrs:    make([]int64, len(e.mix)),
+			opResults: make([]int64, len(e.mix)),
+			opBy:      map[firstKey]int64{},
+			mixBy:     map[uint8]int64{},
+			runFails:  make([]uint8, 0, e.k),
+			scratchX:  make([]Execution, e.k),
+		}
+		for i := range e.mix {
+			w.rt[i] = latency.NewRecorder()
+			w.resp[i] = latency.NewRecorder()
+			w.rtAcc[i] = latency.NewAccumulator(e.cfg.Outliers)
+			w.respAcc[i] = latency.NewAccumulator(e.cfg.Outliers)
 		}
 		if e.cfg.Rate > 0 {
 			w.cor = make([]*latency.Recorder, len(e.mix))
@@ -214,18 +267,26 @@ func (e *engine) prepare() error {
 				w.cor[i] = latency.NewRecorder()
 			}
 		}
-		e.workers = append(e.workers, w)
 		if e.cfg.Timeout > 0 {
 			w.tctx = newTimeoutCtx(e.ctx)
 		}
+		if e.cfg.GCStats == GCStatsRun {
+			w.gc = runstats.NewGCSampler()
+			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
+		}
+		e.workers = append(e.workers, w)
+	}
+	// What the harness keeps on the Go heap while it measures: its
+	// histograms, accumulators and counters, allocated above and nothing
+	// after (the records are outside the heap).
+	e.harnessHeap = heapAllocated() - heap0
+	for id, w := range e.workers {
 		for i, op := range e.mix {
 			if c, ok := op.(Cloner); ok && id > 0 {
 				op = c.Clone()
 				w.cloned[i] = true
 			}
 			w.ops[i] = op
-			w.rt[i] = latency.NewRecorder()
-			w.resp[i] = latency.NewRecorder()
 			if id > 0 && !w.cloned[i] {
 				continue // shared with goroutine 0, which sets it up
 			}
@@ -238,12 +299,19 @@ func (e *engine) prepare() error {
 			}
 			w.live[i] = true
 		}
-		if e.cfg.GCStats == GCStatsRun {
-			w.gc = runstats.NewGCSampler()
-			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
-		}
 	}
 	return nil
+}
+
+// heapAllocated is the bytes allocated on the heap since the program
+// started (runtime/metrics).
+func heapAllocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // run drives the warmups and the timed runs.
@@ -365,8 +433,13 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	var rec *RunRecord
 	var execs []Execution
 	if timed {
-		rec = &e.runs[i]
-		execs = e.execs[i*e.k : (i+1)*e.k]
+		if i < e.keep {
+			rec = &e.runs[i]
+			execs = e.execs[i*e.k : (i+1)*e.k]
+		} else {
+			rec, execs = &w.scratch, w.scratchX
+			*rec = RunRecord{}
+		}
 		if w.gc != nil && !w.gcValid {
 			w.gc.Read(w.gcPrev)
 			w.gcValid = true
@@ -442,8 +515,11 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 				w.lateStarts++
 			}
 		}
+		w.opRuns[opi]++
 		if cat != 0 {
 			rec.Errors++
+			w.opErrs[opi]++
+			w.runFails = append(w.runFails, cat)
 			continue
 		}
 		if open {
@@ -454,6 +530,9 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		}
 		w.rt[opi].Record(rt)
 		w.resp[opi].Record(resp)
+		w.rtAcc[opi].Add(rt)
+		w.respAcc[opi].Add(resp)
+		w.opResults[opi] += p.results
 		rec.Runtime += rt
 		rec.Response += resp
 		rec.Results += p.results
@@ -468,9 +547,26 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		w.gcPrev, w.gcCur = w.gcCur, w.gcPrev
 	}
 	rec.Run, rec.Thread, rec.done = i+1, w.id, true
+	w.done++
+	if rec.GC.Overlapped() {
+		w.gcRuns++
+	}
 	if rec.Errors == 0 {
 		w.mixRT.Record(rec.Runtime)
 		w.mixRsp.Record(rec.Response)
+		w.mixRTAcc.Add(rec.Runtime)
+		w.mixRspAcc.Add(rec.Response)
+		w.mixResults += rec.Results
+		e.worst.offer(rec)
+	} else {
+		w.mixErrs++
+		// A run counts once under each category it failed with.
+		for j, c := range w.runFails {
+			if !slices.Contains(w.runFails[:j], c) {
+				w.mixBy[c]++
+			}
+		}
+		w.runFails = w.runFails[:0]
 	}
 	return rec
 }
@@ -547,6 +643,7 @@ func (w *worker) fail(run, opi int, err error) uint8 {
 		cat = CategoryError
 	}
 	idx := e.category(cat)
+	w.opBy[firstKey{opi, idx}]++
 	if _, seen := w.first[firstKey{opi, idx}]; !seen {
 		w.first[firstKey{opi, idx}] = err.Error()
 	}
@@ -602,20 +699,23 @@ func label(mix Mix, i int) string {
 }
 
 // Footprint is the memory, in bytes, that Run is expected to keep resident
-// for its records for a mix of n operations: one Execution per operation
-// run and one RunRecord per run, all written; per goroutine, its stack and
-// two HdrHistograms per operation and two for the mix (three and two with
-// a Rate). A histogram's counts (about 264KiB at 3 significant digits) are
-// allocated zeroed and untouched: only the pages where recorded values fall
-// become resident, so each counts as HistResident. The Go heap holds the
-// whole counts, resident or not.
+// for its records for a mix of n operations, whatever the number of runs:
+// one Execution per operation and one RunRecord per run of the first
+// Kept() runs (outside the Go heap), up to MaxWorst+1 RunRecords of the
+// slowest runs; per goroutine, its stack and two HdrHistograms per
+// operation and two for the mix (three and two with a Rate). A histogram's
+// counts (about 264KiB at 3 significant digits) are allocated zeroed and
+// untouched: only the pages where recorded values fall become resident,
+// so each counts as HistResident. The Go heap holds the whole counts,
+// resident or not.
 func (c Config) Footprint(n int) int64 {
 	perOp := 2
 	if c.Rate > 0 {
 		perOp = 3
 	}
-	return int64(c.Runs)*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
-		int64(c.Runs)*int64(unsafe.Sizeof(RunRecord{})) +
+	kept := int64(c.Kept())
+	return kept*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
+		(kept+int64(min(c.Runs, MaxWorst+1)))*int64(unsafe.Sizeof(RunRecord{})) +
 		int64(max(c.Threads, 1))*(int64(perOp*n+2)*HistResident+StackResident)
 }
 

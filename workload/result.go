@@ -74,8 +74,16 @@ type Result struct {
 	Operations []OpResult
 	Mix        MixResult
 
-	Runs       []RunRecord // completed timed runs, by run number
-	Executions []Execution // every execution of those runs, grouped by run
+	// Runs are the completed timed runs among the first Config.Kept(),
+	// by run number, and Executions their executions, grouped by run:
+	// every run and execution unless there were more runs than that.
+	// Done counts every completed timed run, kept or not.
+	Runs       []RunRecord
+	Executions []Execution
+	Done       int
+	// Worst are the slowest successful runs, slowest first, whole (with
+	// their GC figures), kept or not: at most MaxWorst+1 of them.
+	Worst []RunRecord
 
 	// Categories names the failure categories seen; index 0 is success.
 	Categories []string
@@ -96,6 +104,11 @@ type Result struct {
 	// together; with noop, this is what the harness itself allocates.
 	HeapAllocBytes   uint64
 	HeapAllocObjects uint64
+	// HarnessHeap is what the harness keeps on the Go heap while it
+	// measures (its histograms, accumulators and counters; its per-run
+	// records are outside the heap): it does not grow with the number of
+	// runs.
+	HarnessHeap uint64
 
 	// Hiccup is what the hiccup meter saw (Config.Hiccup), nil without one.
 	Hiccup *Hiccup
@@ -124,18 +137,28 @@ type MixResult struct {
 	Response *latency.Recorder
 }
 
-// Run returns the completed run numbered n (1-based), or nil.
+// Run returns the completed run numbered n (1-based), from Runs or Worst,
+// or nil when it was not kept.
 func (r *Result) Run(n int) *RunRecord {
 	i, ok := slices.BinarySearchFunc(r.Runs, n, func(x RunRecord, n int) int { return cmp.Compare(x.Run, n) })
-	if !ok {
-		return nil
+	if ok {
+		return &r.Runs[i]
 	}
-	return &r.Runs[i]
+	for i := range r.Worst {
+		if r.Worst[i].Run == n {
+			return &r.Worst[i]
+		}
+	}
+	return nil
 }
+
+// Summarised reports whether there were more completed runs than Runs
+// holds: the per-run records cover the first len(Runs) only.
+func (r *Result) Summarised() bool { return r.Done > len(r.Runs) }
 
 // Complete reports whether every requested timed run was completed.
 func (r *Result) Complete() bool {
-	return !r.Interrupted && r.Halted == "" && len(r.Runs) == r.Config.Runs
+	return !r.Interrupted && r.Halted == "" && r.Done == r.Config.Runs
 }
 
 // GCSummary is what the collector did during the timed runs, from

@@ -78,7 +78,7 @@ func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
 	case res.Halted != "":
 		b.Errorf("workload: halted after %d of %d runs: %s", len(res.Runs), cfg.Runs, res.Halted)
 	case res.Interrupted:
-		b.Errorf("workload: interrupted after %d of %d runs", len(res.Runs), cfg.Runs)
+		b.Errorf("workload: interrupted after %d of %d runs", res.Done, cfg.Runs)
 	}
 	if failed := res.Mix.Stats.Errors; failed > 0 {
 		var msgs []string
@@ -89,7 +89,7 @@ func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
 				}
 			}
 		}
-		b.Errorf("workload: %d of %d runs failed; first failures: %s", failed, len(res.Runs), strings.Join(msgs, "; "))
+		b.Errorf("workload: %d of %d runs failed; first failures: %s", failed, res.Done, strings.Join(msgs, "; "))
 	}
 	reportBenchmark(b, res)
 	return res
@@ -97,7 +97,7 @@ func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
 
 // reportBenchmark reports a Result's figures per run of the mix.
 func reportBenchmark(b *testing.B, res *Result) {
-	runs := float64(len(res.Runs))
+	runs := float64(res.Done)
 	if runs == 0 {
 		return
 	}
