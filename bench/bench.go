@@ -60,8 +60,8 @@ type Options struct {
 	Dirs      []safefile.Output
 	Overwrite bool
 
-	// Profiles are taken from a separate pass of ProfileRuns runs (at
-	// least 1) after the measured runs, or from the measured runs
+	// Profiles are taken from a separate pass of ProfileRuns runs (0:
+	// Config.Runs) after the measured runs, or from the measured runs
 	// themselves with ProfileInline.
 	Profiles      []Profile
 	ProfileRuns   int
@@ -207,9 +207,9 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 			notify(fmt.Sprintf("profiling a separate pass of %d runs", profCfg.Runs))
 			meta.Profiles, perr = profiles.Pass(ctx, profCfg, mix, o.requests(), res, in.Abandon())
 		}
-		meta.Inline, meta.ProfileRuns = o.ProfileInline, o.ProfileRuns
+		meta.Inline, meta.ProfileRuns = o.ProfileInline, o.profileRuns()
 		if o.ProfileInline {
-			meta.ProfileRuns = len(res.Runs)
+			meta.ProfileRuns = res.Done
 		}
 		if perr != nil {
 			err = errors.Join(err, fmt.Errorf("profiles: %w", perr))
@@ -246,6 +246,14 @@ type labelled struct {
 
 func (e *labelled) Error() string { return e.label + ": " + e.msg }
 func (e *labelled) Unwrap() error { return e.err }
+
+// profileRuns is the runs of the separate profiled pass.
+func (o *Options) profileRuns() int {
+	if o.ProfileRuns == 0 {
+		return o.Config.Runs
+	}
+	return o.ProfileRuns
+}
 
 // requests lists the profiles' requests.
 func (o *Options) requests() []profiles.Request {
@@ -284,6 +292,11 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	if len(toStdout) > 1 {
 		return profCfg, inputf("", "%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
 	}
+	for _, d := range o.Dirs {
+		if d.Path == "-" {
+			return profCfg, inputf("", "%s: - is stdout, not a directory", d.Label)
+		}
+	}
 	var outs []safefile.Output
 	for _, t := range o.Outputs {
 		outs = append(outs, safefile.Output{Label: t.Label, Path: t.Path})
@@ -308,13 +321,13 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 // configuration (Runs 0 when there is none). Off Linux, or without /proc,
 // there is nothing to check against and it passes.
 func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
-	if o.ProfileRuns < 1 {
+	if o.ProfileRuns < 0 {
 		return workload.Config{}, inputf("profile-runs", "must be at least 1, got %d", o.ProfileRuns)
 	}
 	var profCfg workload.Config
 	profPass := len(o.Profiles) > 0 && !o.ProfileInline
 	if profPass {
-		profCfg = profiles.PassConfig(o.Config, o.ProfileRuns)
+		profCfg = profiles.PassConfig(o.Config, o.profileRuns())
 		if err := profCfg.Validate(len(mix)); err != nil {
 			var ce *workload.ConfigError
 			if errors.As(err, &ce) && ce.Field == "runs" {
@@ -334,7 +347,7 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	prof := profCfg.Footprint(len(mix))
 	if workload.SatAdd(need.Total(), prof) > mem.Available {
 		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
-			o.ProfileRuns, env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
+			o.profileRuns(), env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
 	}
 	return profCfg, nil
 }

@@ -60,8 +60,10 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 		errIs   error
 		linuxOK bool // the check needs /proc
 	}{
-		{name: "profile runs", edit: func(o *bench.Options) { o.ProfileRuns = 0 },
-			flag: "profile-runs", want: "must be at least 1, got 0"},
+		{name: "profile runs", edit: func(o *bench.Options) { o.ProfileRuns = -1 },
+			flag: "profile-runs", want: "must be at least 1, got -1"},
+		{name: "out is stdout", edit: func(o *bench.Options) { o.Dirs = []safefile.Output{{Label: "-out -", Path: "-"}} },
+			want: "-out -: - is stdout, not a directory"},
 		{name: "public without http", edit: func(o *bench.Options) { o.HTTPPublic = true },
 			flag: "http-public", want: "goes with -http ADDR"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },

@@ -150,9 +150,11 @@ func (f *Flags) Finish(fs *flag.FlagSet) error {
 	if f.haltAny {
 		c.Halt |= workload.HaltAny
 	}
-	if !given["profile-runs"] {
-		f.Options.ProfileRuns = c.Runs
+	if given["profile-runs"] && f.Options.ProfileRuns < 1 {
+		return inputf("profile-runs", "must be at least 1, got %d", f.Options.ProfileRuns)
 	}
+	// Finish may be called again: what it derives starts afresh.
+	f.Options.Outputs, f.Options.Profiles, f.Options.Dirs = nil, nil, nil
 	// The outputs: the format flags', then -out's.
 	for _, ff := range Formats {
 		if p := f.files[ff.Name]; p != nil && *p != "" {

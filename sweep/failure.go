@@ -46,7 +46,7 @@ func failure(r Reason, format string, args ...any) Failure {
 }
 
 // IsZero reports whether f is no failure.
-func (f Failure) IsZero() bool { return f.Reason == NotFailed }
+func (f Failure) IsZero() bool { return f.Reason == NotFailed && f.Text == "" }
 
 func (f Failure) String() string { return f.Text }
 
@@ -56,7 +56,14 @@ func (f Failure) Note(note string) Failure {
 	return f
 }
 
-func (f Failure) MarshalText() ([]byte, error) { return []byte(f.Text), nil }
+// MarshalText is the failure's text, or its reason's name when it has no
+// text, so that no failure reads back as a success.
+func (f Failure) MarshalText() ([]byte, error) {
+	if f.Text == "" && !f.IsZero() {
+		return []byte(f.Reason.String()), nil
+	}
+	return []byte(f.Text), nil
+}
 
 func (f *Failure) UnmarshalText(b []byte) error {
 	*f = ParseFailure(string(b))
@@ -92,6 +99,11 @@ func ParseFailure(text string) Failure {
 	for _, p := range failurePrefixes {
 		if strings.HasPrefix(text, p.prefix) {
 			return Failure{Reason: p.reason, Text: text}
+		}
+	}
+	for r := NotStarted; r < Other; r++ {
+		if text == r.String() { // a failure written without its text
+			return Failure{Reason: r}
 		}
 	}
 	return Failure{Reason: Other, Text: text}

@@ -22,8 +22,11 @@ import (
 // the first point to the table and files after the last. Its errors name
 // its fields by the gcperf sweep flags that set them (-out, -html).
 type Session struct {
-	Runner // Dir "" runs the sweep in a new temporary directory
-	Grid   Grid
+	// Dir "" runs the sweep in a new temporary directory. Exe "" runs
+	// this executable as every point's child: it must take gcperf's
+	// command line (gcperf itself, or a test binary that acts as gcperf).
+	Runner
+	Grid Grid
 	// Plan is what the sweep measures, written to Dir as PlanFile for
 	// -resume (Ops are added to it).
 	Plan Plan
@@ -136,16 +139,38 @@ func (s *Session) Prepare() error {
 		return err
 	}
 	s.Dir = dir
-	if err := WritePlan(dir, Plan{Args: slices.Concat(s.Plan.Args, s.Ops)}); err != nil {
+	plan := Plan{Args: slices.Concat(s.Plan.Args, s.Ops)}
+	if s.Resume {
+		// A resumed sweep measures what the directory's plan records:
+		// the plan is not replaced by another.
+		rec, err := ReadPlan(dir)
+		switch {
+		case err == nil && !slices.Equal(rec.Args, plan.Args):
+			return usagef("-resume -out %s: the sweep there records %s, not %s", dir,
+				quote.Clip(strings.Join(rec.Args, " ")), quote.Clip(strings.Join(plan.Args, " ")))
+		case err == nil:
+			return nil
+		case !errors.Is(err, ErrNoPlan):
+			return &usageError{msg: "-resume: " + err.Error(), err: err}
+		}
+	}
+	if err := WritePlan(dir, plan); err != nil {
 		return fmt.Errorf("sweep: %v", err)
 	}
 	return nil
 }
 
-// Check refuses what the session could not do, before anything runs:
-// Resume with Overwrite or without a Dir, more shards than points.
+// Check refuses what the session could not do, before anything runs: no
+// repeat, Resume with Overwrite or without a Dir, a shard that is not one
+// of the grid's, an HTML file without a Page to draw it.
 func (s *Session) Check() error {
 	switch {
+	case s.Count < 1:
+		return usagef("-count must be at least 1, got %d", s.Count)
+	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
+		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
+	case s.HTML != "" && s.Page == nil:
+		return errors.New("sweep: Session.HTML needs Page to draw it (report/html.Sweep)")
 	case s.Resume && s.Overwrite:
 		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
 	case s.Resume && s.Dir == "":
@@ -242,8 +267,12 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	case r.Timeout > 0:
 		timeout = "point timeout " + r.Timeout.String()
 	}
+	memNote := s.MemNote
+	if memNote == "" && r.MemCap == 0 {
+		memNote = "no memory cap"
+	}
 	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
-		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, s.MemNote, timeout)
+		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
 
 	if s.Bar != nil {
 		r.Stderr, r.Progress = s.Bar, s.Bar.Progress

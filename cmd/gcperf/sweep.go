@@ -44,16 +44,33 @@ type sweepFlags struct {
 	mix                        string // -mix: read by the sweep, its operations passed to the children
 }
 
-// sweepRefused are the run flags a sweep cannot take, and why.
-var sweepRefused = [][2]string{
-	{"json", "each point writes its JSON result to -out DIR"},
-	{"csv", "the sweep writes sweep.csv to -out DIR"},
-	{"xml", "the points' results are JSON files in -out DIR (gcperf report -format xml renders one)"},
-	{"bench", "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR"},
-	{"hgrm", "the points' results are JSON files in -out DIR (gcperf report -format hgrm renders one)"},
-	{"http", "the points run one after another in child processes: serve one with gcperf run -http"},
-	{"http-public", "the points run one after another in child processes: serve one with gcperf run -http"},
-	{"v", "the children's output goes to their .log files in -out DIR"},
+// sweepRefused are the run flags a sweep cannot take, and why: every
+// format's own flag but -html (the sweep's page), -v, -http, and the
+// single-file profiles (added in newSweepFlags).
+func sweepRefused() [][2]string {
+	why := map[string]string{
+		"json":  "each point writes its JSON result to -out DIR",
+		"csv":   "the sweep writes sweep.csv to -out DIR",
+		"bench": "the sweep writes bench.txt, every point in the Go benchmark format, to -out DIR",
+	}
+	var refused [][2]string
+	for _, f := range bench.Formats {
+		if f.Name == "text" || f.Name == "html" {
+			continue
+		}
+		w := why[f.Name]
+		if w == "" {
+			w = "the points' results are JSON files in -out DIR (gcperf report -format " + f.Name + " renders one)"
+		}
+		refused = append(refused, [2]string{f.Name, w})
+	}
+	for _, p := range bench.ProfileFlags {
+		refused = append(refused, [2]string{p.Flag, "-profile DIR profiles every point, each under DIR/POINT/"})
+	}
+	return append(refused,
+		[2]string{"http", "the points run one after another in child processes: serve one with gcperf run -http"},
+		[2]string{"http-public", "the points run one after another in child processes: serve one with gcperf run -http"},
+		[2]string{"v", "the children's output goes to their .log files in -out DIR"})
 }
 
 // newSweepFlags declares the sweep's flags and the run flags: gcperf's
@@ -102,11 +119,7 @@ func newSweepFlags(list bool) *sweepFlags {
 		l.Var(run.Lookup(name).Value, name, usage)
 		l.Lookup(name).DefValue = run.Lookup(name).DefValue
 	}
-	refused := sweepRefused
-	for _, p := range bench.ProfileFlags {
-		refused = append(refused, [2]string{p.Flag, "-profile DIR profiles every point, each under DIR/POINT/"})
-	}
-	for _, r := range refused {
+	for _, r := range sweepRefused() {
 		sf.refused.Var(run.Lookup(r[0]).Value, r[0], r[1])
 	}
 	for _, group := range []*flag.FlagSet{d, l, sf.refused} {
@@ -394,9 +407,6 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 		if s.Grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
 			return err
 		}
-	}
-	if sf.count < 1 {
-		return usagef("-count must be at least 1, got %d", sf.count)
 	}
 	s.Count = sf.count
 	if sf.shard != "" {
