@@ -21,8 +21,12 @@ var isTestChild bool
 // tests set in their own and the sweep passes on, it is gcperf instead of
 // the tests. With GCPERF_TEST_COUNTER set, each child first appends the base
 // name of its -json file to that file, so that a test can tell which points
-// ran.
+// ran. With GCPERF_PLAIN_LIST set, it is the plain loop that
+// BenchmarkBinaryListRatio compares the gcperf binary with (runPlainList).
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(plainListEnv); spec != "" {
+		os.Exit(runPlainList(spec))
+	}
 	if os.Getenv("GCPERF_TEST_CHILD") == "1" {
 		isTestChild = true
 		registerTestOps()
