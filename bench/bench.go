@@ -20,6 +20,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/interrupt"
@@ -184,8 +185,17 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	if cerr != nil {
 		notify("warning: the environment is incomplete: " + quote.OneLine(cerr))
 	}
-	notify(fmt.Sprintf("running %s: %d warmups, %d timed runs, seed %d; interrupt stops after the current run",
-		strings.Join(names, ", "), cfg.Warmups, cfg.Runs, cfg.Seed))
+	count := func(n int, d time.Duration, what string) string {
+		switch {
+		case d == 0:
+			return fmt.Sprintf("%d %s", n, what)
+		case n == 0:
+			return what + " for " + d.String()
+		}
+		return fmt.Sprintf("%d %s within %s", n, what, d)
+	}
+	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
+		strings.Join(names, ", "), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
 	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
 	if !ok || !in.Enter(interrupt.Profiling) {
 		if inline != nil {

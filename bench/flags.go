@@ -61,6 +61,8 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.IntVar(&c.Warmups, "warmup", def.Warmups, "warmup runs of the mix before the timed runs, not recorded")
 	fs.IntVar(&c.Runs, "runs", def.Runs, "timed runs of the mix")
 	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
+	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count: -runs is then the most, if given; open loop (-rate), the schedule is d long")
+	fs.DurationVar(&c.WarmupDuration, "warmup-duration", 0, "run the warmups for `d` instead of a count: -warmup is then the most, if given")
 	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N")
 	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")
 	fs.DurationVar(&c.MaxDelay, "delay", def.MaxDelay, "random delay of 0..`d` between operations (never timed)")
@@ -131,6 +133,12 @@ func (f *Flags) Finish(fs *flag.FlagSet) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if given["duration"] && !given["runs"] {
+		c.Runs = 0 // as many as the time allows
+	}
+	if given["warmup-duration"] && !given["warmup"] {
+		c.Warmups = 0
+	}
 	c.Random = !f.norandom
 	if !given["outliers"] && c.Runs > 0 && 2*c.Outliers >= c.Runs {
 		// The default of 1 cannot apply to 1 or 2 runs: keep them all

@@ -188,6 +188,10 @@ type Config struct {
 	Halt     []string      `json:"halt,omitempty"`
 	GCStats  string        `json:"gcstats"`
 	Rate     float64       `json:"rate,omitempty"` // operations per second, open loop; absent closed loop
+	// Duration bounds the timed runs by time (runs then 0: no count, or
+	// the most), WarmupDuration the warmups; absent when not set.
+	Duration       time.Duration `json:"duration_ns,omitzero"`
+	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero"`
 }
 
 // Timing says when the timed runs happened.
@@ -357,6 +361,7 @@ func New(res *workload.Result, meta Meta) *Document {
 			Seed: c.Seed, Random: c.Random, Sample: c.Sample, Repeats: c.Repeats,
 			MaxDelay: c.MaxDelay, Timeout: c.Timeout, Halt: haltNames(c.Halt),
 			GCStats: c.GCStats.String(), Rate: c.Rate,
+			Duration: c.Duration, WarmupDuration: c.WarmupDuration,
 		},
 		Timing: Timing{
 			Started: res.Started.UTC(), Ended: res.Ended.UTC(),

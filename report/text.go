@@ -69,8 +69,17 @@ func (p *printer) header(d *Document) {
 	if c.MaxDelay > 0 {
 		delay = "0.." + c.MaxDelay.String()
 	}
-	p.f("Settings: warmups %d, runs %d, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
-		c.Warmups, c.Runs, c.Outliers, c.Threads, order, c.Seed, delay, timeout)
+	bound := func(n int, d time.Duration) string {
+		switch {
+		case d == 0:
+			return strconv.Itoa(n)
+		case n == 0:
+			return "for " + d.String()
+		}
+		return fmt.Sprintf("%d within %s", n, d)
+	}
+	p.f("Settings: warmups %s, runs %s, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
+		bound(c.Warmups, c.WarmupDuration), bound(c.Runs, c.Duration), c.Outliers, c.Threads, order, c.Seed, delay, timeout)
 	if c.Rate > 0 {
 		p.f(", rate %s/s (open loop)", figure.Num(c.Rate))
 	}
@@ -103,8 +112,12 @@ func (p *printer) header(d *Document) {
 		}
 		p.f("Limits: cgroup cpu.max %s, memory.max %s\n", cpus, mem)
 	}
-	p.f("Timed runs: %d of %d in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
-		d.Timing.Done, c.Runs, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
+	of := fmt.Sprintf(" of %d", c.Runs)
+	if c.Duration > 0 && c.Runs == 0 {
+		of = ""
+	}
+	p.f("Timed runs: %d%s in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
+		d.Timing.Done, of, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
 		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
 	if h := d.Harness; h.LiveHeap > 0 {
 		p.f("Harness: %s live on the Go heap while it measured (histograms and counters, whatever the number of runs; per-run records outside the Go heap)\n",

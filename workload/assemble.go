@@ -238,7 +238,7 @@ func (e *engine) allDone() bool {
 	for _, w := range e.workers {
 		done += w.done
 	}
-	return done == int64(e.cfg.Runs)
+	return e.timeUp.Load() || done == int64(e.cfg.timedRuns(e.k))
 }
 
 // openLoop merges the corrected latencies and summarises the schedule.

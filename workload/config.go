@@ -25,7 +25,7 @@ const (
 // defaults; the zero value is not valid.
 type Config struct {
 	Warmups  int // runs of the mix before the timed runs, not recorded
-	Runs     int // timed runs of the mix
+	Runs     int // timed runs of the mix (with Duration: at most; 0 for no limit)
 	Outliers int // best and worst runs discarded before the mean-based statistics
 	Threads  int // goroutines running whole mixes from one shared pool of runs
 
@@ -58,6 +58,14 @@ type Config struct {
 	// each operation starting as soon as the previous one ends. Warmups
 	// always run closed loop.
 	Rate float64 // operations per second across all threads
+
+	// Duration, when positive, bounds the timed runs by time: they go on
+	// until Duration has passed since they began (a run in progress then
+	// finishes), or until Runs when that is not 0. Open loop (Rate), the
+	// schedule is Duration long: the runs whose first operation is
+	// scheduled within it. WarmupDuration bounds the warmups likewise
+	// (Warmups then at most, 0 for no limit).
+	Duration, WarmupDuration time.Duration
 
 	// KeepRuns is how many timed runs keep their records (RunRecord and
 	// Executions: Result.Runs, the per-run JSON and CSV, the timeline):
@@ -116,10 +124,32 @@ const DefaultKeepRuns = 100_000
 
 // Kept is how many of the timed runs keep their records.
 func (c Config) Kept() int {
+	keep := DefaultKeepRuns
 	if c.KeepRuns > 0 {
-		return min(c.Runs, c.KeepRuns)
+		keep = c.KeepRuns
 	}
-	return min(c.Runs, DefaultKeepRuns)
+	if c.Runs == 0 { // as many as Duration allows
+		return keep
+	}
+	return min(c.Runs, keep)
+}
+
+// timedRuns is the most timed runs there can be: Runs, or with a Duration
+// and no Runs, as many as the schedule holds open loop and no limit
+// closed loop.
+func (c Config) timedRuns(ops int) int {
+	n := c.Runs
+	if c.Duration > 0 && c.Rate > 0 {
+		// Run i starts its first operation at i*ops/Rate seconds.
+		sched := int(min(math.Ceil(c.Duration.Seconds()*c.Rate/float64(ops)), math.MaxInt32))
+		if n == 0 || sched < n {
+			n = sched
+		}
+	}
+	if n == 0 {
+		return math.MaxInt
+	}
+	return n
 }
 
 // DefaultConfig returns the defaults of the benchmark methodology: 5
@@ -161,13 +191,17 @@ func (c Config) Validate(mixLen int) error {
 		return badConfig("mix", "must hold at least one operation")
 	case mixLen > maxOps:
 		return badConfig("mix", "holds %d operations, at most %d are supported", mixLen, maxOps)
-	case c.Runs < 1:
+	case c.Duration < 0:
+		return badConfig("duration", "must not be negative, got %v", c.Duration)
+	case c.WarmupDuration < 0:
+		return badConfig("warmup-duration", "must not be negative, got %v", c.WarmupDuration)
+	case c.Runs < 0 || c.Runs == 0 && c.Duration == 0:
 		return badConfig("runs", "must be at least 1, got %d", c.Runs)
 	case c.Warmups < 0:
 		return badConfig("warmup", "must be at least 0, got %d", c.Warmups)
 	case c.Outliers < 0:
 		return badConfig("outliers", "must be at least 0, got %d", c.Outliers)
-	case c.Outliers > 0 && 2*c.Outliers >= c.Runs:
+	case c.Outliers > 0 && c.Runs > 0 && 2*c.Outliers >= c.Runs:
 		return badConfig("outliers", "discards the best and worst %d of %d runs, leaving none: 2*outliers must be below runs", c.Outliers, c.Runs)
 	case c.KeepRuns < 0:
 		return badConfig("keep-runs", "must be at least 0, got %d", c.KeepRuns)

@@ -138,6 +138,7 @@ type engine struct {
 	t0                    time.Time // start of the timed runs; read after timedGo closes
 
 	stop        <-chan struct{} // Config.Stop
+	timeUp      atomic.Bool     // the timed runs ended at Config.Duration
 	stopped     atomic.Bool
 	interrupted atomic.Bool
 	haltMu      sync.Mutex
@@ -222,7 +223,7 @@ func (e *engine) prepare() error {
 	e.free = append(e.free, free)
 	e.execs, free = offheap.Slice[Execution](e.keep * e.k)
 	e.free = append(e.free, free)
-	e.worst.init(min(e.cfg.Runs, MaxWorst+1))
+	e.worst.init(min(e.cfg.timedRuns(e.k), MaxWorst+1))
 	for i := range e.runs {
 		e.runs[i].Run = -1
 	}
@@ -328,10 +329,18 @@ func (e *engine) run() {
 				// happen here, not in the timed runs.
 				time.Sleep(time.Nanosecond)
 			}
-			w.loop(Warmup, e.cfg.Warmups, &e.nextWarmup)
+			warmups := e.cfg.Warmups
+			if warmups == 0 && e.cfg.WarmupDuration > 0 {
+				warmups = math.MaxInt
+			}
+			w.loop(Warmup, warmups, &e.nextWarmup, warmStart, e.cfg.WarmupDuration)
 			e.warmDone.Done()
 			<-e.timedGo
-			w.loop(Timed, e.cfg.Runs, &e.nextTimed)
+			runs, d := e.cfg.timedRuns(e.k), e.cfg.Duration
+			if e.cfg.Rate > 0 {
+				d = 0 // the schedule's length is the count of its runs
+			}
+			w.loop(Timed, runs, &e.nextTimed, e.t0, d)
 		}()
 	}
 	e.warmDone.Wait()
@@ -397,14 +406,20 @@ func (e *engine) pollStop() bool {
 	}
 }
 
-// loop claims runs from the shared pool until there are none left or the
-// benchmark stops.
-func (w *worker) loop(phase Phase, n int, next *atomic.Int64) {
+// loop claims runs from the shared pool until there are none left, the
+// phase's time d since start is up (d > 0), or the benchmark stops.
+func (w *worker) loop(phase Phase, n int, next *atomic.Int64, start time.Time, d time.Duration) {
 	e := w.e
 	for !e.stopped.Load() && e.ctx.Err() == nil {
 		// Config.Stop is polled here, by the goroutine about to start a
 		// run, so that no run starts after it is seen closed.
 		if e.pollStop() {
+			return
+		}
+		if d > 0 && time.Since(start) >= d {
+			if phase == Timed {
+				e.timeUp.Store(true)
+			}
 			return
 		}
 		i := int(next.Add(1) - 1)

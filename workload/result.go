@@ -158,7 +158,7 @@ func (r *Result) Summarised() bool { return r.Done > len(r.Runs) }
 
 // Complete reports whether every requested timed run was completed.
 func (r *Result) Complete() bool {
-	return !r.Interrupted && r.Halted == "" && r.Done == r.Config.Runs
+	return !r.Interrupted && r.Halted == "" && (r.Done == r.Config.Runs || r.Config.Duration > 0)
 }
 
 // GCSummary is what the collector did during the timed runs, from

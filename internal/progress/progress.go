@@ -45,7 +45,12 @@ type Runs struct {
 
 	warmups, runs int64
 	warm, timed   atomic.Int64 // runs ended, per phase
-	due           atomic.Bool  // raised by the ticker: redraw at the next run's end
+	// A time-bounded benchmark (Config.Duration) shows the time passed
+	// against the time it runs for, in milliseconds, from its first timed
+	// run's start (t0, nanoseconds since the Unix epoch).
+	duration time.Duration
+	t0       atomic.Int64
+	due      atomic.Bool // raised by the ticker: redraw at the next run's end
 
 	mu    sync.Mutex // held while drawing (threads end runs concurrently)
 	phase workload.Phase
@@ -63,6 +68,9 @@ func NewRuns(w io.Writer, interval time.Duration) *Runs {
 
 func (p *Runs) Begin(b workload.Begin) {
 	p.warmups, p.runs = int64(b.Config.Warmups), int64(b.Config.Runs)
+	if d := b.Config.Duration; d > 0 && b.Config.Rate == 0 {
+		p.duration = d
+	}
 	if p.warmups > 0 {
 		p.bar = newBar(p.w, p.warmups, "warmup")
 	}
@@ -82,7 +90,11 @@ func (p *Runs) Begin(b workload.Begin) {
 	}()
 }
 
-func (p *Runs) RunStart(workload.Phase, int) {}
+func (p *Runs) RunStart(phase workload.Phase, _ int) {
+	if phase == workload.Timed && p.duration > 0 && p.t0.Load() == 0 {
+		p.t0.CompareAndSwap(0, time.Now().UnixNano())
+	}
+}
 
 // RunEnd counts the run and, when a redraw is due, redraws: between runs.
 func (p *Runs) RunEnd(phase workload.Phase, _ int, _ *workload.RunRecord) {
@@ -106,14 +118,21 @@ func (p *Runs) draw(phase workload.Phase) {
 			clearLine(p.w)
 			p.drawn = false
 		}
-		p.phase, p.bar = workload.Timed, newBar(p.w, p.runs, "runs  ")
+		if p.duration > 0 {
+			p.phase, p.bar = workload.Timed, newBar(p.w, p.duration.Milliseconds(), "ms    ")
+		} else {
+			p.phase, p.bar = workload.Timed, newBar(p.w, p.runs, "runs  ")
+		}
 	}
-	count := &p.warm
+	n := p.warm.Load()
 	if p.phase == workload.Timed {
-		count = &p.timed
+		n = p.timed.Load()
+		if p.duration > 0 {
+			n = min(time.Since(time.Unix(0, p.t0.Load())), p.duration).Milliseconds()
+		}
 	}
 	if p.bar != nil {
-		_ = p.bar.Set64(count.Load())
+		_ = p.bar.Set64(n)
 		p.drawn = true
 	}
 }
