@@ -136,6 +136,15 @@ func insertHigh(s []time.Duration, v time.Duration) []time.Duration {
 	return s
 }
 
+// CopyFrom makes a hold exactly what b holds, without allocating when both
+// drop the same number of outliers.
+func (a *Accumulator) CopyFrom(b *Accumulator) {
+	low, high := a.low, a.high
+	*a = *b
+	a.low = append(low[:0], b.low...)
+	a.high = append(high[:0], b.high...)
+}
+
 // Merge adds the values b accumulated. Both must drop the same number of
 // outliers.
 func (a *Accumulator) Merge(b *Accumulator) {

@@ -61,7 +61,11 @@ func (e *engine) result(names []string) *Result {
 			mixBy[e.cats[c]] += k
 		}
 		mixRT.Merge(w.mixRTAcc)
-		mixRsp.Merge(w.mixRspAcc)
+		if w.mixRespOn {
+			mixRsp.Merge(w.mixRspAcc)
+		} else {
+			mixRsp.Merge(w.mixRTAcc) // no response apart from the runtime
+		}
 	}
 	for i := range res.Operations {
 		op := &res.Operations[i]
@@ -79,9 +83,14 @@ func (e *engine) result(names []string) *Result {
 		s.ErrorsByCategory = map[string]int64{}
 		for _, w := range e.workers {
 			op.Runtime.Merge(w.rt[i])
-			op.Response.Merge(w.resp[i])
 			rt.Merge(w.rtAcc[i])
-			rsp.Merge(w.respAcc[i])
+			if w.respOn[i] {
+				op.Response.Merge(w.resp[i])
+				rsp.Merge(w.respAcc[i])
+			} else { // no response apart from the runtime
+				op.Response.Merge(w.rt[i])
+				rsp.Merge(w.rtAcc[i])
+			}
 			s.Runs += w.opRuns[i]
 			s.Errors += w.opErrs[i]
 			s.Results += w.opResults[i]
@@ -148,7 +157,11 @@ func (e *engine) result(names []string) *Result {
 	mix.Runtime, mix.Response = latency.NewRecorder(), latency.NewRecorder()
 	for _, w := range e.workers {
 		mix.Runtime.Merge(w.mixRT)
-		mix.Response.Merge(w.mixRsp)
+		if w.mixRespOn {
+			mix.Response.Merge(w.mixRsp)
+		} else {
+			mix.Response.Merge(w.mixRT)
+		}
 	}
 	ms.ErrorsByCategory = mixBy
 	ms.OpsPerRun = e.k

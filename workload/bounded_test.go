@@ -139,3 +139,46 @@ func TestRecordsStayOffTheHeap(t *testing.T) {
 		t.Errorf("heap live %d bytes at the end of the timed runs, with the records outside it", res.GC.HeapLive)
 	}
 }
+
+// Response times are recorded apart only from the first execution that
+// responds; before it they are the runtimes. The statistics must not see
+// the switch.
+func TestResponseFromTheFirstResponder(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		op := &fnOp{name: "late", fn: func(_ context.Context, p *workload.Probe, call int64) error {
+			for start := time.Now(); time.Since(start) < time.Duration(call%5)*time.Microsecond; {
+			}
+			if call >= 50 {
+				p.Respond()
+			}
+			return nil
+		}}
+		cfg := testConfig(200)
+		cfg.Threads, cfg.Outliers = threads, 1
+		res, err := workload.Run(context.Background(), cfg, workload.Mix{op, named("plain")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range res.Operations {
+			var resp []time.Duration
+			for _, x := range res.Executions {
+				if int(x.Op) == i {
+					resp = append(resp, x.Response)
+				}
+			}
+			if got, want := o.Stats.Response, latency.Summarize(resp, 1, o.Response); got != want {
+				t.Errorf("threads %d, %s: response\n got %+v\nwant %+v", threads, o.Name, got, want)
+			}
+			if o.Response.Count() != 200 {
+				t.Errorf("threads %d, %s: %d responses in the histogram", threads, o.Name, o.Response.Count())
+			}
+		}
+		var mixResp []time.Duration
+		for _, r := range res.Runs {
+			mixResp = append(mixResp, r.Response)
+		}
+		if got, want := res.Mix.Stats.Response, latency.Summarize(mixResp, 1, res.Mix.Response); got != want {
+			t.Errorf("threads %d, mix: response\n got %+v\nwant %+v", threads, got, want)
+		}
+	}
+}

@@ -177,18 +177,23 @@ type worker struct {
 	// mean-based statistics; the same for the mix, and the runs that
 	// overlapped a GC cycle. A run past the kept ones is recorded in
 	// scratch and scratchX.
-	rtAcc, respAcc      []*latency.Accumulator
-	mixRTAcc, mixRspAcc *latency.Accumulator
-	opRuns, opErrs      []int64
-	opResults           []int64
-	opBy                map[firstKey]int64 // failures by operation and category
-	done, mixErrs       int64
-	mixResults          int64
-	mixBy               map[uint8]int64 // failed runs by category: a run once per category
-	runFails            []uint8         // the categories of the run in progress's failures
-	gcRuns              int64
-	scratch             RunRecord
-	scratchX            []Execution
+	rtAcc, respAcc []*latency.Accumulator
+	// Response times are recorded apart from runtimes only from the first
+	// execution that responds (Probe.Respond): until then they are the
+	// runtimes, copied over then (respOn, per operation; mixRespOn).
+	respOn               []bool
+	mixRespOn, responded bool
+	mixRTAcc, mixRspAcc  *latency.Accumulator
+	opRuns, opErrs       []int64
+	opResults            []int64
+	opBy                 map[firstKey]int64 // failures by operation and category
+	done, mixErrs        int64
+	mixResults           int64
+	mixBy                map[uint8]int64 // failed runs by category: a run once per category
+	runFails             []uint8         // the categories of the run in progress's failures
+	gcRuns               int64
+	scratch              RunRecord
+	scratchX             []Execution
 
 	// Open loop (Config.Rate > 0): latency from the intended start, per
 	// operation, and how late the starts were.
@@ -246,6 +251,7 @@ func (e *engine) prepare() error {
 
 			rtAcc:     make([]*latency.Accumulator, len(e.mix)),
 			respAcc:   make([]*latency.Accumulator, len(e.mix)),
+			respOn:    make([]bool, len(e.mix)),
 			mixRTAcc:  latency.NewAccumulator(e.cfg.Outliers),
 			mixRspAcc: latency.NewAccumulator(e.cfg.Outliers),
 			opRuns:    make([]int64, len(e.mix)),
@@ -543,10 +549,17 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 			// schedule happens only after a stop or a cancellation.)
 			w.cor[opi].Record(max(late, 0) + rt)
 		}
+		if p.responded && !w.respOn[opi] {
+			w.resp[opi].Merge(w.rt[opi]) // until now, the runtimes
+			w.respAcc[opi].CopyFrom(w.rtAcc[opi])
+			w.respOn[opi], w.responded = true, true
+		}
+		if w.respOn[opi] {
+			w.resp[opi].Record(resp)
+			w.respAcc[opi].Add(resp)
+		}
 		w.rt[opi].Record(rt)
-		w.resp[opi].Record(resp)
 		w.rtAcc[opi].Add(rt)
-		w.respAcc[opi].Add(resp)
 		w.opResults[opi] += p.results
 		rec.Runtime += rt
 		rec.Response += resp
@@ -567,10 +580,17 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		w.gcRuns++
 	}
 	if rec.Errors == 0 {
+		if w.responded && !w.mixRespOn {
+			w.mixRsp.Merge(w.mixRT) // until now, the runtimes
+			w.mixRspAcc.CopyFrom(w.mixRTAcc)
+			w.mixRespOn = true
+		}
+		if w.mixRespOn {
+			w.mixRsp.Record(rec.Response)
+			w.mixRspAcc.Add(rec.Response)
+		}
 		w.mixRT.Record(rec.Runtime)
-		w.mixRsp.Record(rec.Response)
 		w.mixRTAcc.Add(rec.Runtime)
-		w.mixRspAcc.Add(rec.Response)
 		w.mixResults += rec.Results
 		e.worst.offer(rec)
 	} else {
