@@ -35,8 +35,8 @@ func benchmarkEngine(b *testing.B, timeout time.Duration, gc workload.GCStats) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
-	if len(res.Runs) != b.N {
-		b.Fatalf("%d runs, want %d", len(res.Runs), b.N)
+	if res.Done != b.N {
+		b.Fatalf("%d runs, want %d", res.Done, b.N)
 	}
 	b.ReportMetric(float64(res.Elapsed.Nanoseconds())/float64(b.N), "harness-ns/op")
 	b.ReportMetric(float64(res.HeapAllocBytes), "timed-B")
