@@ -61,6 +61,14 @@ type Options struct {
 	Dirs      []safefile.Output
 	Overwrite bool
 
+	// RunLog and HistogramLog are files written during the measured runs,
+	// checked with the outputs: every timed run as it ends
+	// (report.RunLog), and the mix runtimes as an HdrHistogram interval
+	// log (report.HistogramLog), every HistogramLogInterval (0: a second,
+	// at least report.MinHistogramLogInterval). "-" is stdout.
+	RunLog, HistogramLog string
+	HistogramLogInterval time.Duration
+
 	// Profiles are taken from a separate pass of ProfileRuns runs (0:
 	// Config.Runs) after the measured runs, or from the measured runs
 	// themselves with ProfileInline.
@@ -172,6 +180,14 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		inline = profiles.NewProfiler(o.requests())
 		obs = append(obs[:len(obs):len(obs)], inline)
 	}
+	streams, err := o.openStreams(stdout)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer abortStreams(streams) // those not committed: the runs never ran
+	for _, s := range streams {
+		obs = append(obs[:len(obs):len(obs)], s.obs)
+	}
 	names := make([]string, len(mix))
 	for i, op := range mix {
 		names[i] = op.Name()
@@ -226,11 +242,16 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		}
 	}
 	in.Enter(interrupt.Writing)
-	out := Outcome{Doc: report.New(res, meta)}
+	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
 	text := stdout
 	for _, t := range o.Outputs {
 		if t.Path == "-" {
 			text = stderr // stdout carries that format alone
+		}
+	}
+	for _, s := range streams {
+		if s.path == "-" {
+			text = stderr // stdout carries that stream alone
 		}
 	}
 	if werr := report.Text(text, out.Doc); werr != nil {
@@ -293,10 +314,19 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 			return profCfg, httpError(o.HTTP, err)
 		}
 	}
+	if i := o.HistogramLogInterval; i < 0 || i > 0 && i < report.MinHistogramLogInterval {
+		return profCfg, inputf("hlog-interval", "must be at least %v, got %v", report.MinHistogramLogInterval, i)
+	}
 	var toStdout []string
 	for _, t := range o.Outputs {
 		if t.Path == "-" {
 			toStdout = append(toStdout, "-"+t.Format.Name)
+		}
+	}
+	streams := o.streams()
+	for _, s := range streams {
+		if s.out.Path == "-" {
+			toStdout = append(toStdout, strings.TrimSuffix(s.out.Label, " -"))
 		}
 	}
 	if len(toStdout) > 1 {
@@ -313,6 +343,9 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	}
 	for _, p := range o.Profiles {
 		outs = append(outs, safefile.Output{Label: p.Label, Path: p.Path})
+	}
+	for _, s := range streams {
+		outs = append(outs, s.out)
 	}
 	if err := safefile.Check(outs, o.Overwrite, o.Dirs...); err != nil {
 		return profCfg, &InputError{Msg: err.Error(), Err: err}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
@@ -78,6 +79,19 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 			p := filepath.Join(dir, "r")
 			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}, {Label: "-csv r", Path: p, Format: csv}}
 		}, want: "the same file as"},
+		{name: "runlog exists", edit: func(o *bench.Options) { o.RunLog = existing },
+			want: "-runlog " + existing + ": file exists", errIs: safefile.ErrExists},
+		{name: "hlog is a directory", edit: func(o *bench.Options) { o.HistogramLog = dir },
+			want: "-hlog " + dir + ": is a directory", errIs: safefile.ErrNotRegular},
+		{name: "hlog and json one file", edit: func(o *bench.Options) {
+			p := filepath.Join(dir, "r")
+			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}}
+			o.HistogramLog = p
+		}, want: "-hlog " + filepath.Join(dir, "r") + ": the same file as -json r", errIs: safefile.ErrSameFile},
+		{name: "runlog and hlog on stdout", edit: func(o *bench.Options) { o.RunLog, o.HistogramLog = "-", "-" },
+			want: "-runlog - and -hlog -: at most one format can go to stdout"},
+		{name: "hlog interval", edit: func(o *bench.Options) { o.HistogramLog, o.HistogramLogInterval = "-", time.Microsecond },
+			flag: "hlog-interval", want: "must be at least 1ms, got 1µs"},
 		{name: "does not fit", op: func(c counting) workload.Operation { return huge{c} },
 			want: "huge -n 1 needs", linuxOK: true},
 	}

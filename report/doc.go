@@ -43,6 +43,15 @@
 // saved result back from a file, refusing devices, named pipes
 // ([ErrNotRegular]) and files larger than any result ([ErrTooLarge]).
 //
+// # Streams
+//
+// Two workload.Observers write as the runs end rather than from the
+// Document, so that a run of any length has every run on file whatever
+// workload.Config.KeepRuns keeps: [RunLog], one CSV line per timed run
+// (without allocating), and [HistogramLog], an HdrHistogram interval log
+// (.hlog, as jHiccup writes it) of the mix runtimes. Each keeps its first
+// write error (Err) and never stops the benchmark.
+//
 // # Comparisons
 //
 // [ReadSamples] reads one side of a comparison, a gcperf JSON result

@@ -19,12 +19,14 @@ const MaxWorst = 1000
 // it ends (outside the timed region): a run faster than the root, once the
 // heap is full, costs one atomic load; the lock is taken only to insert.
 type worstRuns struct {
+	n     int // how many it keeps, set before the workers start
 	mu    sync.Mutex
 	recs  []RunRecord
 	floor atomic.Int64 // the root's runtime once full; -1 before
 }
 
 func (w *worstRuns) init(n int) {
+	w.n = n
 	w.recs = make([]RunRecord, 0, n)
 	w.floor.Store(-1)
 }
@@ -37,7 +39,8 @@ func slower(a, b *RunRecord) bool {
 
 // offer keeps rec if it is among the slowest seen. It does not allocate.
 func (w *worstRuns) offer(rec *RunRecord) {
-	if cap(w.recs) == 0 || int64(rec.Runtime) < w.floor.Load() {
+	// w.n, not cap(w.recs): the slice is written under the lock.
+	if w.n == 0 || int64(rec.Runtime) < w.floor.Load() {
 		return
 	}
 	w.mu.Lock()

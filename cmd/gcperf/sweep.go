@@ -45,7 +45,8 @@ type sweepFlags struct {
 }
 
 // sweepRefused are the run flags a sweep cannot take, and why: every
-// format's own flag but -html (the sweep's page), -v, -http, and the
+// format's own flag but -html (the sweep's page), the streams (-runlog,
+// -hlog: every child would write the same file), -v, -http, and the
 // single-file profiles (added in newSweepFlags).
 func sweepRefused() [][2]string {
 	why := map[string]string{
@@ -70,7 +71,10 @@ func sweepRefused() [][2]string {
 	return append(refused,
 		[2]string{"http", "the points run one after another in child processes: serve one with gcperf run -http"},
 		[2]string{"http-public", "the points run one after another in child processes: serve one with gcperf run -http"},
-		[2]string{"v", "the children's output goes to their .log files in -out DIR"})
+		[2]string{"v", "the children's output goes to their .log files in -out DIR"},
+		[2]string{"runlog", "every point would stream its runs to the same file: stream one point with gcperf run -runlog"},
+		[2]string{"hlog", "every point would stream its runtimes to the same file: stream one point with gcperf run -hlog"},
+		[2]string{"hlog-interval", "it goes with -hlog, which is not for a sweep"})
 }
 
 // newSweepFlags declares the sweep's flags and the run flags: gcperf's
@@ -130,7 +134,7 @@ func newSweepFlags(list bool) *sweepFlags {
 		fmt.Fprint(sf.fs.Output(), sweepUsage)
 		fmt.Fprintln(sf.fs.Output(), "Sweep flags:")
 		printFlags(sf.fs, sf.isOwn)
-		fmt.Fprintln(sf.fs.Output(), "\nRun flags, passed to every child (-json, -csv, -xml, -bench, -hgrm, -v, -http and the single-file profiles are\nnot for a sweep; -profile DIR gives each point its profiles under DIR/POINT/; the defaults shown are gcperf's,\nthose of gcperf run apply when operations follow):")
+		fmt.Fprintln(sf.fs.Output(), "\nRun flags, passed to every child (-json, -csv, -xml, -bench, -hgrm, -runlog, -hlog, -v, -http and the single-file\nprofiles are not for a sweep; -profile DIR gives each point its profiles under DIR/POINT/; the defaults shown are gcperf's,\nthose of gcperf run apply when operations follow):")
 		printFlags(sf.fs, sf.forChild)
 	}
 	return sf
