@@ -34,7 +34,9 @@ type Begin struct {
 // between operations, outside every timed region, from the goroutine that
 // runs the run: with Config.Threads > 1 they are called concurrently.
 // Whatever they do delays the next run, so they should be cheap; the heap
-// allocations they make count in Result.HeapAllocBytes.
+// allocations they make count in Result.HeapAllocBytes. The RunRecord
+// RunEnd receives is valid during the call only: past Config.Kept() runs
+// it is the goroutine's scratch record, reused by its next run.
 type Observer interface {
 	Begin(b Begin)
 	RunStart(phase Phase, run int)             // run is 1-based
