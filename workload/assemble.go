@@ -53,6 +53,10 @@ func (e *engine) result(names []string) *Result {
 	ms := &res.Mix.Stats
 	var executions int64
 	for _, w := range e.workers {
+		if e.single { // the mix's figures were recorded as its operation's
+			w.mixRT, w.mixRsp, w.mixRespOn = w.rt[0], w.resp[0], w.respOn[0]
+			w.mixRTAcc, w.mixRspAcc = w.rtAcc[0], w.respAcc[0]
+		}
 		res.Done += int(w.done)
 		ms.Runs += w.done
 		ms.Errors += w.mixErrs // a failed run, however many of its operations failed

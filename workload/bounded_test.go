@@ -182,3 +182,28 @@ func TestResponseFromTheFirstResponder(t *testing.T) {
 		}
 	}
 }
+
+// A mix of one operation, one per run, records its figures once: the
+// mix's are the operation's, and equal what the records say.
+func TestSingleOperationMix(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		op := varying("a")
+		cfg := testConfig(300)
+		cfg.Threads, cfg.Outliers = threads, 1
+		res, err := workload.Run(context.Background(), cfg, workload.Mix{op})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rt []time.Duration
+		for _, r := range res.Runs {
+			rt = append(rt, r.Runtime)
+		}
+		ms := res.Mix.Stats
+		if got, want := ms.Runtime, latency.Summarize(rt, 1, res.Mix.Runtime); got != want {
+			t.Errorf("threads %d: mix runtime\n got %+v\nwant %+v", threads, got, want)
+		}
+		if ms.Response != ms.Runtime || res.Mix.Runtime.Count() != 300 || ms.Results != 300 || ms.Runs != 300 {
+			t.Errorf("threads %d: mix response %+v, %d in the histogram, %d results, %d runs", threads, ms.Response, res.Mix.Runtime.Count(), ms.Results, ms.Runs)
+		}
+	}
+}

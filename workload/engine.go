@@ -130,6 +130,7 @@ type engine struct {
 	worst worstRuns // the slowest successful runs, whole
 
 	executions  int64  // timed executions, kept or not: set by result
+	single      bool   // one operation per run of a mix of one: the mix's figures are the operation's
 	harnessHeap uint64 // bytes the harness allocated on the Go heap for its state
 
 	nextWarmup, nextTimed atomic.Int64
@@ -223,6 +224,7 @@ func (e *engine) prepare() error {
 		e.interval = 1e9 / e.cfg.Rate
 	}
 	e.keep = e.cfg.Kept()
+	e.single = e.k == 1 && len(e.mix) == 1
 	var free func()
 	e.runs, free = offheap.Slice[RunRecord](e.keep)
 	e.free = append(e.free, free)
@@ -579,7 +581,11 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if rec.GC.Overlapped() {
 		w.gcRuns++
 	}
-	if rec.Errors == 0 {
+	if rec.Errors == 0 && e.single {
+		// The mix's figures are its one operation's: result takes them.
+		w.mixResults += rec.Results
+		e.worst.offer(rec)
+	} else if rec.Errors == 0 {
 		if w.responded && !w.mixRespOn {
 			w.mixRsp.Merge(w.mixRT) // until now, the runtimes
 			w.mixRspAcc.CopyFrom(w.mixRTAcc)
