@@ -33,24 +33,27 @@ type Meta struct {
 // and per-run records. Durations are integer nanoseconds in JSON, in keys
 // ending in _ns.
 type Document struct {
-	Schema      string      `json:"schema"`
-	Tool        Tool        `json:"tool"`
-	Env         Env         `json:"env"`
-	Config      Config      `json:"config"`
-	Timing      Timing      `json:"timing"`
-	Harness     Harness     `json:"harness"`
-	GC          *GC         `json:"gc"` // null with -gcstats off
-	Process     Process     `json:"process"`
-	Tail        *Tail       `json:"tail"` // null unless -gcstats run
-	Operations  []Operation `json:"operations"`
-	Mix         Mix         `json:"mix"`
-	GCPerfP99   P99         `json:"gcperfp99"`
-	Runs        []Run       `json:"runs"`
-	Profiling   *Profiling  `json:"profiling"` // null when no profile was asked for
-	Hiccup      *Hiccup     `json:"hiccup"`    // null without -hiccup
-	OpenLoop    *OpenLoop   `json:"open_loop"` // null without -rate
-	Interrupted bool        `json:"interrupted"`
-	Halted      string      `json:"halted,omitempty"`
+	Schema     string      `json:"schema"`
+	Tool       Tool        `json:"tool"`
+	Env        Env         `json:"env"`
+	Config     Config      `json:"config"`
+	Timing     Timing      `json:"timing"`
+	Harness    Harness     `json:"harness"`
+	GC         *GC         `json:"gc"` // null with -gcstats off
+	Process    Process     `json:"process"`
+	Tail       *Tail       `json:"tail"` // null unless -gcstats run
+	Operations []Operation `json:"operations"`
+	Mix        Mix         `json:"mix"`
+	GCPerfP99  P99         `json:"gcperfp99"`
+	Runs       []Run       `json:"runs"`
+	// Timeline summarises the runs past those in Runs (-keep-runs), in at
+	// most 1000 spans; absent when every run is in Runs.
+	Timeline    []Span     `json:"timeline,omitempty"`
+	Profiling   *Profiling `json:"profiling"` // null when no profile was asked for
+	Hiccup      *Hiccup    `json:"hiccup"`    // null without -hiccup
+	OpenLoop    *OpenLoop  `json:"open_loop"` // null without -rate
+	Interrupted bool       `json:"interrupted"`
+	Halted      string     `json:"halted,omitempty"`
 }
 
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
@@ -306,6 +309,18 @@ type P99 struct {
 	Estimated bool `json:"estimated,omitzero"`
 }
 
+// Span summarises consecutive runs past the kept ones: from run
+// first_run on (or, with -duration, from start_ns on).
+type Span struct {
+	FirstRun int           `json:"first_run,omitzero"`
+	Start    time.Duration `json:"start_ns,omitzero"`
+	Runs     int64         `json:"runs"`
+	Failed   int64         `json:"failed"`
+	Mean     time.Duration `json:"mean_ns"`
+	Max      time.Duration `json:"max_ns"`
+	GCRuns   int64         `json:"gc_runs"`
+}
+
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
 type Worst struct {
@@ -440,6 +455,9 @@ func New(res *workload.Result, meta Meta) *Document {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
+	}
+	for _, sp := range res.Timeline {
+		d.Timeline = append(d.Timeline, Span(sp))
 	}
 	d.Runs = make([]Run, len(res.Runs))
 	k := c.OpsPerRun(len(res.Operations))

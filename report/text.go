@@ -124,7 +124,7 @@ func (p *printer) header(d *Document) {
 			env.Bytes(int64(h.LiveHeap)))
 	}
 	if n := d.Harness.RunsKept; n > 0 {
-		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them\n", n, d.Timing.Done)
+		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them, and %d spans of the JSON timeline the rest\n", n, d.Timing.Done, len(d.Timeline))
 	}
 }
 

@@ -106,6 +106,13 @@ func (x *xmlWriter) document(d *Document) {
 	x.element("process", d.Process)
 	x.element("tail", d.Tail)
 	x.runs(d)
+	if len(d.Timeline) > 0 {
+		x.start("timeline")
+		for i := range d.Timeline {
+			x.element("span", &d.Timeline[i])
+		}
+		x.end("timeline")
+	}
 	x.start("statistics")
 	for i := range d.Operations {
 		x.statistics("operation", &d.Operations[i], x.attrs(&d.Operations[i]), "MixesPerHour")

@@ -44,6 +44,7 @@ func (e *engine) result(names []string) *Result {
 	}
 	e.runs, e.execs, e.free = nil, nil, nil
 	res.Worst = e.worst.sorted()
+	res.Timeline = e.spans.spans()
 	multi := e.cfg.Threads > 1
 
 	n := len(e.mix)

@@ -207,3 +207,57 @@ func TestSingleOperationMix(t *testing.T) {
 		}
 	}
 }
+
+// Past the kept runs, the timeline summarises every run, in order, in at
+// most TimelineBuckets spans.
+func TestTimelineSummarisesTheRest(t *testing.T) {
+	cfg := testConfig(5000)
+	cfg.KeepRuns = 100
+	res, err := workload.Run(context.Background(), cfg, workload.Mix{varying("a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := res.Timeline
+	if len(tl) == 0 || len(tl) > workload.TimelineBuckets {
+		t.Fatalf("%d spans", len(tl))
+	}
+	var runs int64
+	for i, s := range tl {
+		runs += s.Runs
+		if i > 0 && s.FirstRun <= tl[i-1].FirstRun {
+			t.Errorf("span %d starts at run %d, after %d", i, s.FirstRun, tl[i-1].FirstRun)
+		}
+		if s.Mean <= 0 || s.Max < s.Mean || s.Max > res.Mix.Stats.Runtime.Percentiles.Max {
+			t.Errorf("span %d: mean %v, max %v (the slowest run: %v)", i, s.Mean, s.Max, res.Mix.Stats.Runtime.Percentiles.Max)
+		}
+	}
+	if tl[0].FirstRun != 101 || runs != 4900 {
+		t.Errorf("the spans start at run %d and hold %d runs; want 101 and 4900", tl[0].FirstRun, runs)
+	}
+	all := mustRun(t, testConfig(50), workload.Mix{varying("a")})
+	if all.Timeline != nil {
+		t.Errorf("every run kept, yet %d spans", len(all.Timeline))
+	}
+}
+
+// A time-bounded benchmark's spans are of time.
+func TestTimelineOfTime(t *testing.T) {
+	inBubble(t, func(t *testing.T) {
+		cfg := testConfig(1)
+		cfg.Runs, cfg.Duration, cfg.KeepRuns = 0, 2*time.Second, 10
+		res, err := workload.Run(context.Background(), cfg, workload.Mix{sleeper(time.Millisecond)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs int64
+		for _, s := range res.Timeline {
+			runs += s.Runs
+			if s.FirstRun != 0 || s.Start < 0 || s.Start >= 2*time.Second {
+				t.Errorf("span %+v", s)
+			}
+		}
+		if runs != int64(res.Done-10) || len(res.Timeline) != 995 { // the first 10ms are the kept runs'
+			t.Errorf("%d spans hold %d runs, want 995 spans and %d", len(res.Timeline), runs, res.Done-10)
+		}
+	})
+}

@@ -128,6 +128,7 @@ type engine struct {
 	execs []Execution
 	free  []func()
 	worst worstRuns // the slowest successful runs, whole
+	spans timeline  // the runs past the kept ones, summarised
 
 	executions  int64  // timed executions, kept or not: set by result
 	single      bool   // one operation per run of a mix of one: the mix's figures are the operation's
@@ -223,8 +224,10 @@ func (e *engine) prepare() error {
 	if e.cfg.Rate > 0 {
 		e.interval = 1e9 / e.cfg.Rate
 	}
+	heap0 := heapAllocated()
 	e.keep = e.cfg.Kept()
 	e.single = e.k == 1 && len(e.mix) == 1
+	e.spans.init(e.cfg, e.keep, e.k)
 	var free func()
 	e.runs, free = offheap.Slice[RunRecord](e.keep)
 	e.free = append(e.free, free)
@@ -237,7 +240,6 @@ func (e *engine) prepare() error {
 	for i := range e.execs {
 		e.execs[i].Run = -1
 	}
-	heap0 := heapAllocated()
 	for id := range e.cfg.Threads {
 		w := &worker{
 			e: e, id: id,
@@ -286,8 +288,9 @@ func (e *engine) prepare() error {
 		e.workers = append(e.workers, w)
 	}
 	// What the harness keeps on the Go heap while it measures: its
-	// histograms, accumulators and counters, allocated above and nothing
-	// after (the records are outside the heap).
+	// histograms, accumulators, counters, the slowest runs and the
+	// timeline, allocated above and nothing after (the records are
+	// outside the heap).
 	e.harnessHeap = heapAllocated() - heap0
 	for id, w := range e.workers {
 		for i, op := range e.mix {
@@ -578,6 +581,9 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	}
 	rec.Run, rec.Thread, rec.done = i+1, w.id, true
 	w.done++
+	if i >= e.keep {
+		e.spans.add(i, rec)
+	}
 	if rec.GC.Overlapped() {
 		w.gcRuns++
 	}

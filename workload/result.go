@@ -81,6 +81,10 @@ type Result struct {
 	Runs       []RunRecord
 	Executions []Execution
 	Done       int
+	// Timeline summarises the runs past those in Runs, in at most
+	// TimelineBuckets spans of equal width (of runs, or of time with
+	// Config.Duration); nil when every run was kept.
+	Timeline []Span
 	// Worst are the slowest successful runs, slowest first, whole (with
 	// their GC figures), kept or not: at most MaxWorst+1 of them.
 	Worst []RunRecord
