@@ -290,7 +290,8 @@ func Spectrum(w io.Writer, docs []*report.Document, names []string, format Forma
 }
 
 // Timeline draws the runtime of every run in the document's order (run
-// number on x), the runs with a garbage collection (gc_cycles > 0, known
+// number on x), then the timeline's spans of the runs past the kept ones
+// (their mean and slowest), the runs with a garbage collection (gc_cycles > 0, known
 // with -gcstats run) marked in red, and each run's stop-the-world time as
 // a second series on the same log axis. When the runs carry their heap
 // goal (-gcstats run), a second panel below, on the same run axis, draws
@@ -328,6 +329,29 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 		p.Add(l)
 		p.Legend.Add("runtime", l)
 	}
+	// The runs past the kept ones (-keep-runs), as the timeline's spans:
+	// each at the middle of the runs it holds, counted on from the kept.
+	var spanMean, spanMax plotter.XYs
+	n := float64(len(d.Runs))
+	for _, sp := range d.Timeline {
+		x := n + float64(sp.Runs)/2
+		n += float64(sp.Runs)
+		if sp.Runs == sp.Failed {
+			continue
+		}
+		m, mx := positive(float64(sp.Mean)), positive(float64(sp.Max))
+		spanMean = append(spanMean, plotter.XY{X: x, Y: m})
+		spanMax = append(spanMax, plotter.XY{X: x, Y: mx})
+		lo, hi = min(lo, m), max(hi, mx)
+	}
+	if len(spanMean) > 0 {
+		if err := addLine(p, "mean of each span past the kept runs", spanMean, colorOf(3), false); err != nil {
+			return err
+		}
+		if err := addLine(p, "slowest of each span", spanMax, colorOf(5), true); err != nil {
+			return err
+		}
+	}
 	if len(withGC) > 0 {
 		s, err := plotter.NewScatter(withGC)
 		if err != nil {
@@ -350,7 +374,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 		lo, hi = 1e3, 1e6
 	}
 	durationAxis(&p.Y, lo, hi)
-	p.X.Min, p.X.Max = 0, float64(max(len(d.Runs), 1)+1)
+	p.X.Min, p.X.Max = 0, max(n, 1)+1
 	p.Legend.Left = false
 	if len(goal) == 0 {
 		return render(w, p, format)

@@ -339,3 +339,27 @@ func TestGOGCOrder(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// The runs past the kept ones are drawn from the timeline's spans, after
+// the kept runs on the run axis.
+func TestPlotTimelineSpans(t *testing.T) {
+	d, _ := readFixture(t, "errors.json")
+	var plain bytes.Buffer
+	if err := Timeline(&plain, d, SVG); err != nil {
+		t.Fatal(err)
+	}
+	d.Timeline = []report.Span{
+		{FirstRun: 1000, Runs: 500, Mean: 2e6, Max: 9e6},
+		{FirstRun: 1500, Runs: 500, Failed: 500}, // nothing to draw
+		{FirstRun: 2000, Runs: 500, Mean: 3e6, Max: 4e7, GCRuns: 12},
+	}
+	var b bytes.Buffer
+	if err := Timeline(&b, d, SVG); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">mean of each span past the kept runs<", ">slowest of each span<"} {
+		if !bytes.Contains(b.Bytes(), []byte(want)) || bytes.Contains(plain.Bytes(), []byte(want)) {
+			t.Errorf("legend %q: with spans %v, without %v", want, bytes.Contains(b.Bytes(), []byte(want)), bytes.Contains(plain.Bytes(), []byte(want)))
+		}
+	}
+}
