@@ -64,7 +64,7 @@ FUZZ_TARGETS := \
 	./runstats:FuzzParseStat \
 	./runstats:FuzzParseStatus \
 	./internal/quote:FuzzClip \
-	./cmd/gcperf:FuzzParseRate \
+	./bench:FuzzParseRate \
 	./cmd/gcperf:FuzzParsePercent
 
 fuzz:
