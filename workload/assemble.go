@@ -274,7 +274,22 @@ func (e *engine) openLoop(res *Result) {
 		ol.MaxLateness = max(ol.MaxLateness, w.maxLate)
 		ol.LateStarts += w.lateStarts
 	}
-	if secs := res.Elapsed.Seconds(); secs > 0 {
+	// Operations started per second: n starts span n-1 intervals, from
+	// the first start to the last (a kept schedule gives the rate asked).
+	var first, last time.Duration
+	started := false
+	for _, w := range e.workers {
+		if !w.started {
+			continue
+		}
+		if !started || w.firstStart < first {
+			first = w.firstStart
+		}
+		last, started = max(last, w.lastStart), true
+	}
+	if span := (last - first).Seconds(); e.executions > 1 && span > 0 {
+		ol.Achieved = float64(e.executions-1) / span
+	} else if secs := res.Elapsed.Seconds(); secs > 0 {
 		ol.Achieved = float64(e.executions) / secs
 	}
 	ol.Behind = ol.Achieved < 0.95*ol.Rate

@@ -199,11 +199,15 @@ type worker struct {
 
 	// Open loop (Config.Rate > 0): latency from the intended start, per
 	// operation, and how late the starts were.
-	cor        []*latency.Recorder
-	maxLate    time.Duration
-	lateStarts int64
-	slack      time.Duration // how long before an intended start to stop sleeping
-	begun      bool
+	cor     []*latency.Recorder
+	maxLate time.Duration
+	// The first and last start of a timed operation, since the timed runs
+	// began (open loop): the span the achieved rate is measured over.
+	firstStart, lastStart time.Duration
+	started               bool
+	lateStarts            int64
+	slack                 time.Duration // how long before an intended start to stop sleeping
+	begun                 bool
 
 	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
 	// gcValid, and is the end of this goroutine's previous timed run.
@@ -537,6 +541,11 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		if open {
 			late = p.start.Sub(intended)
 			w.maxLate = max(w.maxLate, late)
+			at := p.start.Sub(e.t0)
+			if !w.started {
+				w.firstStart, w.started = at, true
+			}
+			w.lastStart = at
 			if float64(late) > e.interval {
 				w.lateStarts++
 			}

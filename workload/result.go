@@ -196,7 +196,7 @@ type Hiccup struct {
 type OpenLoop struct {
 	Rate     float64       // operations per second asked for
 	Interval time.Duration // between scheduled starts: 1/Rate
-	Achieved float64       // operations executed per second of the timed runs
+	Achieved float64       // operations started per second: n starts over the n-1 intervals from the first to the last
 	// MaxLateness is the furthest behind its intended start an operation
 	// started; LateStarts counts those that started more than one
 	// Interval late.
