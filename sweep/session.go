@@ -207,18 +207,9 @@ func checkOutputs(page string, overwrite bool, dir string, points []Point, count
 		}
 	}
 	if err := safefile.Check(outs, overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
-		return &usageError{msg: outputError(err), err: err}
+		return &usageError{msg: safefile.WithOverwrite(err), err: err}
 	}
 	return nil
-}
-
-// outputError is the text of an output file's error, with the flag that
-// replaces an existing file.
-func outputError(err error) string {
-	if errors.Is(err, safefile.ErrExists) {
-		return err.Error() + " (use -overwrite to replace it)"
-	}
-	return err.Error()
 }
 
 // prepareDir checks dir and creates it (PrepareDir). notEmpty says what
@@ -376,7 +367,7 @@ func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, e
 	}
 	if s.HTML != "" && s.Page != nil {
 		if err := safefile.Write(s.HTML, stdout, s.Overwrite, func(w io.Writer) error { return s.Page(w, sum) }); err != nil {
-			errs = append(errs, fmt.Errorf("-html %s", outputError(err)))
+			errs = append(errs, fmt.Errorf("-html %s", safefile.WithOverwrite(err)))
 		}
 	}
 	return written, errors.Join(errs...)

@@ -596,25 +596,7 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if rec.GC.Overlapped() {
 		w.gcRuns++
 	}
-	if rec.Errors == 0 && e.single {
-		// The mix's figures are its one operation's: result takes them.
-		w.mixResults += rec.Results
-		e.worst.offer(rec)
-	} else if rec.Errors == 0 {
-		if w.responded && !w.mixRespOn {
-			w.mixRsp.Merge(w.mixRT) // until now, the runtimes
-			w.mixRspAcc.CopyFrom(w.mixRTAcc)
-			w.mixRespOn = true
-		}
-		if w.mixRespOn {
-			w.mixRsp.Record(rec.Response)
-			w.mixRspAcc.Add(rec.Response)
-		}
-		w.mixRT.Record(rec.Runtime)
-		w.mixRTAcc.Add(rec.Runtime)
-		w.mixResults += rec.Results
-		e.worst.offer(rec)
-	} else {
+	if rec.Errors > 0 {
 		w.mixErrs++
 		// A run counts once under each category it failed with.
 		for j, c := range w.runFails {
@@ -623,7 +605,24 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 			}
 		}
 		w.runFails = w.runFails[:0]
+		return rec
 	}
+	w.mixResults += rec.Results
+	e.worst.offer(rec)
+	if e.single {
+		return rec // the mix's figures are its one operation's: result takes them
+	}
+	if w.responded && !w.mixRespOn {
+		w.mixRsp.Merge(w.mixRT) // until now, the runtimes
+		w.mixRspAcc.CopyFrom(w.mixRTAcc)
+		w.mixRespOn = true
+	}
+	if w.mixRespOn {
+		w.mixRsp.Record(rec.Response)
+		w.mixRspAcc.Add(rec.Response)
+	}
+	w.mixRT.Record(rec.Runtime)
+	w.mixRTAcc.Add(rec.Runtime)
 	return rec
 }
 

@@ -47,7 +47,7 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io
 		return fail(stderr, out.Err)
 	}
 	for _, werr := range out.WriteErrs {
-		fmt.Fprintf(stderr, "gcperf: %s\n", outputError(werr))
+		fmt.Fprintf(stderr, "gcperf: %s\n", safefile.WithOverwrite(werr))
 	}
 	switch {
 	case out.Err != nil:
@@ -59,15 +59,6 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io
 		return exitFail
 	}
 	return exitOK
-}
-
-// outputError is the text of an output file's error, with the flag that
-// replaces an existing file.
-func outputError(err error) string {
-	if errors.Is(err, safefile.ErrExists) {
-		return err.Error() + " (use -overwrite to replace it)"
-	}
-	return err.Error()
 }
 
 var processStart = time.Now()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"io"
 	"os"
 
@@ -77,7 +78,7 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
 		return exitUsage
 	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(outputError(ie)))
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(safefile.WithOverwrite(ie)))
 		return exitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(ue.msg))

@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"errors"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"io"
 	"os"
 	"strings"
@@ -70,7 +71,7 @@ func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	}
 	p.SLO = slo
 	if err := report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return p.Draw(w, format) }); err != nil {
-		return fail(stderr, usagef("plot: -o %s", outputError(err)))
+		return fail(stderr, usagef("plot: -o %s", safefile.WithOverwrite(err)))
 	}
 	return exitOK
 }

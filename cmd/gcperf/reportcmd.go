@@ -35,7 +35,7 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.Write(w, d) })
 	switch {
 	case err != nil && *out != "-":
-		return fail(stderr, usagef("report: -o %s", outputError(err)))
+		return fail(stderr, usagef("report: -o %s", safefile.WithOverwrite(err)))
 	case err != nil:
 		return fail(stderr, fmt.Errorf("report: %v", err))
 	}

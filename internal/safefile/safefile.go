@@ -35,3 +35,13 @@ var (
 	// ErrSameFile is two outputs of one command naming the same file.
 	ErrSameFile = errors.New("the same file")
 )
+
+// WithOverwrite is err's text, saying that -overwrite replaces the file
+// when err is about an output that exists (ErrExists): the hint every
+// gcperf command gives.
+func WithOverwrite(err error) string {
+	if errors.Is(err, ErrExists) {
+		return err.Error() + " (use -overwrite to replace it)"
+	}
+	return err.Error()
+}

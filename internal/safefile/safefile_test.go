@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -282,5 +283,15 @@ func TestCheckDotDotThroughLink(t *testing.T) {
 	}
 	if err := Check([]Output{{Path: "L/../y.json"}, {Path: "y.json"}}, true); err != nil {
 		t.Errorf("Check of two files: %v", err)
+	}
+}
+
+func TestWithOverwrite(t *testing.T) {
+	exists := fmt.Errorf("-json x: %w", ErrExists)
+	if got := WithOverwrite(exists); got != "-json x: file exists (use -overwrite to replace it)" {
+		t.Errorf("WithOverwrite(exists) = %q", got)
+	}
+	if got := WithOverwrite(fmt.Errorf("-json x: %w", ErrNotRegular)); strings.Contains(got, "-overwrite") {
+		t.Errorf("WithOverwrite(not regular) = %q", got)
 	}
 }
