@@ -63,7 +63,7 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
 	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count: -runs is then the most, if given; open loop (-rate), the schedule is d long")
 	fs.DurationVar(&c.WarmupDuration, "warmup-duration", 0, "run the warmups for `d` instead of a count: -warmup is then the most, if given")
-	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N")
+	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N (0: the default)")
 	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")
 	fs.DurationVar(&c.MaxDelay, "delay", def.MaxDelay, "random delay of 0..`d` between operations (never timed)")
 	fs.DurationVar(&c.Timeout, "timeout", def.Timeout, "per-operation timeout `d` (0: none)")
@@ -91,7 +91,7 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&f.Options.Overwrite, "overwrite", false, "replace existing output files")
 	fs.StringVar(&f.Options.RunLog, "runlog", "", "stream every timed run to `file` as it ends, one CSV line each (run, thread, start_ns, runtime_ns... and the GC figures), whatever -keep-runs keeps (- for stdout)")
 	fs.StringVar(&f.Options.HistogramLog, "hlog", "", "stream the mix runtimes to `file` as an HdrHistogram interval log (.hlog, as jHiccup writes it: HistogramLogAnalyzer reads it), one histogram every -hlog-interval (- for stdout)")
-	fs.DurationVar(&f.Options.HistogramLogInterval, "hlog-interval", DefaultHistogramLogInterval, "the interval `d` of -hlog's histograms, at least 1ms")
+	fs.DurationVar(&f.Options.HistogramLogInterval, "hlog-interval", DefaultHistogramLogInterval, "the interval `d` of -hlog's histograms, at least 1ms; writing one allocates about 0.8MiB, so short intervals move the collector measured")
 
 	f.profile = map[profiles.Kind]*string{}
 	for _, p := range ProfileFlags {

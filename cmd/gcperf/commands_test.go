@@ -401,3 +401,52 @@ func TestOutputFiles(t *testing.T) {
 		}
 	}
 }
+
+// Past -keep-runs, the command says how many runs kept their records and
+// the JSON result carries the rest as its timeline; -duration bounds the
+// runs by time through the flag.
+func TestKeepRunsAndDuration(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	code, stdout, stderr := gcperf(t, nil, "run", "-q", "-warmup", "0", "-runs", "300", "-keep-runs", "10", "-json", res, "noop")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "Per-run records: the first 10 of the 300 runs (-keep-runs); every statistic covers all of them"; !strings.Contains(stdout, want) {
+		t.Errorf("the report does not say %q:\n%s", want, stdout)
+	}
+	b, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Runs     []json.RawMessage `json:"runs"`
+		Timeline []struct {
+			FirstRun int   `json:"first_run"`
+			Runs     int64 `json:"runs"`
+		} `json:"timeline"`
+		Harness struct {
+			RunsKept int    `json:"runs_kept"`
+			LiveHeap uint64 `json:"live_heap_bytes"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	var spanned int64
+	for _, s := range d.Timeline {
+		spanned += s.Runs
+	}
+	if len(d.Runs) != 10 || d.Harness.RunsKept != 10 || d.Harness.LiveHeap == 0 || spanned != 290 || d.Timeline[0].FirstRun != 11 {
+		t.Errorf("%d runs, runs_kept %d, live heap %d, timeline of %d runs from run %d; want 10, 10, some, 290 from 11",
+			len(d.Runs), d.Harness.RunsKept, d.Harness.LiveHeap, spanned, d.Timeline[0].FirstRun)
+	}
+
+	code, stdout, stderr = gcperf(t, nil, "run", "-q", "-duration", "50ms", "-warmup-duration", "10ms", "noop")
+	if code != 0 {
+		t.Fatalf("-duration: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Settings: warmups for 10ms, runs for 50ms,") || !strings.Contains(stderr, "timed runs for 50ms") {
+		t.Errorf("-duration 50ms -warmup-duration 10ms:\nstdout %s\nstderr %s", stdout, stderr)
+	}
+}
