@@ -41,24 +41,27 @@ func TestTimedRunsDoNotAllocate(t *testing.T) {
 		verbose bool
 		mix     workload.Mix
 		rate    float64
+		pin     bool // per-thread page faults and context switches
 	}{
-		{"noop", 20000, 1, 0, false, workload.Mix{noop}, 0},
-		{"timeout", 20000, 1, time.Second, false, workload.Mix{noop}, 0},
-		{"verbose", 20000, 1, 0, true, workload.Mix{noop}, 0},
-		{"threads 2", 20000, 2, 0, false, workload.Mix{noop}, 0},
-		{"threads 2, timeout, verbose", 20000, 2, time.Second, true, workload.Mix{noop}, 0},
-		{"mix of 3, timeout", 5000, 1, time.Second, false, workload.Mix{noop, noop, noop}, 0},
-		{"sleep, timeout, threads 2", 2000, 2, time.Second, false, workload.Mix{sleep}, 0},
+		{"noop", 20000, 1, 0, false, workload.Mix{noop}, 0, false},
+		{"timeout", 20000, 1, time.Second, false, workload.Mix{noop}, 0, false},
+		{"verbose", 20000, 1, 0, true, workload.Mix{noop}, 0, false},
+		{"threads 2", 20000, 2, 0, false, workload.Mix{noop}, 0, false},
+		{"threads 2, timeout, verbose", 20000, 2, time.Second, true, workload.Mix{noop}, 0, false},
+		{"mix of 3, timeout", 5000, 1, time.Second, false, workload.Mix{noop, noop, noop}, 0, false},
+		{"sleep, timeout, threads 2", 2000, 2, time.Second, false, workload.Mix{sleep}, 0, false},
 		// Open loop: 200µs apart, each start waited for with a sleep and a spin.
-		{"rate", 1000, 1, 0, false, workload.Mix{noop}, 5000},
-		{"rate, threads 2, timeout, verbose", 1000, 2, time.Second, true, workload.Mix{noop, noop}, 10000},
-		{"rate, behind", 2000, 1, 0, false, workload.Mix{sleep}, 1e6},
+		{"rate", 1000, 1, 0, false, workload.Mix{noop}, 5000, false},
+		{"rate, threads 2, timeout, verbose", 1000, 2, time.Second, true, workload.Mix{noop, noop}, 10000, false},
+		{"rate, behind", 2000, 1, 0, false, workload.Mix{sleep}, 1e6, false},
+		{"pinned, threads 2", 20000, 2, 0, false, workload.Mix{noop}, 0, true},
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := workload.DefaultConfig()
 			cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Threads, cfg.Timeout, cfg.Rate = 100, tt.runs, 0, tt.threads, tt.timeout, tt.rate
+			cfg.Pin = tt.pin
 			var obs []workload.Observer
 			if tt.verbose {
 				obs = append(obs, workload.Verbose(io.Discard, time.Now()))

@@ -218,6 +218,10 @@ func (e *engine) result(names []string) *Result {
 // runs to the collector.
 func (e *engine) summarizeGC(res *Result) {
 	res.ProcessBefore, res.ProcessAfter = e.procBefore, e.procAfter
+	if e.machineOK {
+		m := e.machineAfter.Sub(e.machineBefore)
+		res.Machine = &m
+	}
 	if e.cfg.GCStats == GCStatsOff {
 		return
 	}
@@ -236,17 +240,7 @@ func (e *engine) summarizeGC(res *Result) {
 	if e.cfg.GCStats != GCStatsRun {
 		return
 	}
-	t := &res.Tail
-	t.Runs = res.Done
-	for _, w := range e.workers {
-		t.RunsWithGC += int(w.gcRuns)
-	}
-	for _, w := range res.P99.Worst {
-		t.Worst++
-		if r := res.Run(w.Run); r != nil && r.GC.Overlapped() {
-			t.WorstWithGC++
-		}
-	}
+	e.attribute(res)
 }
 
 // allDone reports whether every timed run completed: a stop that came after

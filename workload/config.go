@@ -39,9 +39,18 @@ type Config struct {
 	Seed    int64 // seeds every random choice: the same seed gives the same orders and delays
 
 	// GCStats says how closely the collector is followed: per run (the
-	// default), for the timed runs as a whole, or not at all. Per run costs
-	// one runtime/metrics read (about 0.7µs) between runs.
+	// default), for the timed runs as a whole, or not at all. Per run, the
+	// engine reads between runs everything that can explain a slow run
+	// (RunRecord.GC and RunRecord.Causes): one runtime/metrics read and
+	// one getrusage, about 1.5µs, and relates them to the slowest runs
+	// (Result.Tail).
 	GCStats GCStats
+
+	// Pin locks each goroutine running the mix to its own OS thread
+	// (runtime.LockOSThread) for the whole benchmark, so that the page
+	// faults and context switches of each run are read for its thread
+	// alone (getrusage RUSAGE_THREAD) instead of for the whole process.
+	Pin bool
 
 	// Hiccup, when positive, runs a hiccup meter during the timed runs: a
 	// goroutine that sleeps for Hiccup and records how late it wakes, what

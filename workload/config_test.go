@@ -115,9 +115,9 @@ func TestOpsPerRun(t *testing.T) {
 
 // Footprint grows by one Execution per operation run and one RunRecord per
 // run kept, and one RunRecord per run among the slowest kept whole: 3*48 +
-// 2*176 bytes per run for a mix of 3 on 64-bit platforms (a RunRecord is
-// 64 bytes of its own and a 112-byte runstats.GCDelta); past KeepRuns and
-// MaxWorst+1, nothing.
+// 2*232 bytes per run for a mix of 3 on 64-bit platforms (a RunRecord is
+// 64 bytes of its own, a 112-byte runstats.GCDelta and a 56-byte
+// runstats.RunDelta); past KeepRuns and MaxWorst+1, nothing.
 func TestFootprint(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes hand-computed for 64-bit platforms")
@@ -125,14 +125,14 @@ func TestFootprint(t *testing.T) {
 	c := workload.Config{Runs: 1, Threads: 1}
 	one := c.Footprint(3)
 	c.Runs = 2
-	if got := c.Footprint(3) - one; got != 3*48+2*176 {
-		t.Errorf("Footprint per run = %d, want %d", got, 3*48+2*176)
+	if got := c.Footprint(3) - one; got != 3*48+2*232 {
+		t.Errorf("Footprint per run = %d, want %d", got, 3*48+2*232)
 	}
 	c.KeepRuns, c.Runs = 10, 10
 	ten := c.Footprint(3)
 	for _, runs := range []int{11, 1e6, 1e9} {
 		c.Runs = runs
-		if got, want := c.Footprint(3)-ten, int64(min(runs, workload.MaxWorst+1)-10)*176; got != want {
+		if got, want := c.Footprint(3)-ten, int64(min(runs, workload.MaxWorst+1)-10)*232; got != want {
 			t.Errorf("%d runs, 10 kept: Footprint grows by %d, want %d (the slowest runs kept whole)", runs, got, want)
 		}
 	}

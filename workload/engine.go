@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 	"sync"
@@ -153,10 +154,13 @@ type engine struct {
 	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
 	procBefore  runstats.Process
 	procAfter   runstats.Process
-	hiccup      *latency.Recorder
-	started     time.Time
-	interval    float64 // open loop (Config.Rate > 0): nanoseconds between scheduled starts
-	ended       time.Time
+	// The machine's CPU times around the timed runs, when /proc/stat is.
+	machineBefore, machineAfter runstats.SystemCPU
+	machineOK                   bool
+	hiccup                      *latency.Recorder
+	started                     time.Time
+	interval                    float64 // open loop (Config.Rate > 0): nanoseconds between scheduled starts
+	ended                       time.Time
 }
 
 type worker struct {
@@ -209,11 +213,11 @@ type worker struct {
 	slack                 time.Duration // how long before an intended start to stop sleeping
 	begun                 bool
 
-	// GC readings around runs (Config.GCStats "run"): gcPrev is valid when
+	// Readings around runs (Config.GCStats "run"): gcPrev is valid when
 	// gcValid, and is the end of this goroutine's previous timed run.
-	gc      *runstats.GCSampler
-	gcPrev  *runstats.GCReading
-	gcCur   *runstats.GCReading
+	gc      *runstats.RunSampler
+	gcPrev  *runstats.RunReading
+	gcCur   *runstats.RunReading
 	gcValid bool
 }
 
@@ -286,7 +290,7 @@ func (e *engine) prepare() error {
 			w.tctx = newTimeoutCtx(e.ctx)
 		}
 		if e.cfg.GCStats == GCStatsRun {
-			w.gc = runstats.NewGCSampler()
+			w.gc = runstats.NewRunSampler(e.cfg.Pin)
 			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
 		}
 		e.workers = append(e.workers, w)
@@ -339,6 +343,10 @@ func (e *engine) run() {
 	for _, w := range e.workers {
 		go func() {
 			defer done.Done()
+			if e.cfg.Pin {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			if e.cfg.Rate > 0 {
 				// A goroutine's first sleep allocates its timer: let that
 				// happen here, not in the timed runs.
@@ -372,6 +380,9 @@ func (e *engine) run() {
 	if e.cfg.Hiccup > 0 {
 		hiccups = newHiccupMeter(e.cfg.Hiccup) // allocates: before the counters are read
 	}
+	// /proc/stat is parsed by procfs, which allocates: before the
+	// counters are read, and after.
+	mb, machErr := runstats.ReadSystemCPU("/")
 	if procErr == nil {
 		_ = procs.Read(&e.procBefore)
 	}
@@ -387,6 +398,11 @@ func (e *engine) run() {
 	if procErr == nil {
 		_ = procs.Read(&e.procAfter)
 		procs.Close()
+	}
+	if machErr == nil {
+		if ma, err := runstats.ReadSystemCPU("/"); err == nil {
+			e.machineBefore, e.machineAfter, e.machineOK = mb, ma, true
+		}
 	}
 	if hiccups != nil {
 		e.hiccup = hiccups.stop()
@@ -585,7 +601,7 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if w.gc != nil {
 		// One reading per run: its end is the next run's start.
 		w.gc.Read(w.gcCur)
-		rec.GC = w.gc.Delta(w.gcPrev, w.gcCur)
+		rec.GC, rec.Causes = w.gc.Delta(w.gcPrev, w.gcCur)
 		w.gcPrev, w.gcCur = w.gcCur, w.gcPrev
 	}
 	rec.Run, rec.Thread, rec.done = i+1, w.id, true

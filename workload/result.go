@@ -39,8 +39,13 @@ type RunRecord struct {
 	// same goroutine (or the start of the timed runs) to the end of this
 	// one, read outside the timed region (Config.GCStats "run" only). With
 	// several threads it includes what the collector did for all of them.
-	GC   runstats.GCDelta
-	done bool
+	GC runstats.GCDelta
+	// Causes is what else happened over the same interval that can make a
+	// run slow: a mark phase already running at its start, page faults,
+	// context switches, slow scheduling (Config.GCStats "run" only). See
+	// RunRecord.Has.
+	Causes runstats.RunDelta
+	done   bool
 }
 
 // OpResult holds what was measured for one position of the mix.
@@ -129,6 +134,10 @@ type Result struct {
 	// The process's counters just before and just after the timed runs
 	// (procfs); zero when they could not be read.
 	ProcessBefore, ProcessAfter runstats.Process
+	// Machine is the machine's CPU time during the timed runs, all CPUs
+	// summed (/proc/stat): its Steal is time a hypervisor gave this
+	// guest's CPUs to others. Nil where the OS does not offer it.
+	Machine *runstats.SystemCPU
 
 	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
 	Halted      string // why a halt policy stopped the benchmark, if one did
@@ -175,13 +184,19 @@ type GCSummary struct {
 	AllocBytesPerOp                         float64       // bytes allocated per operation executed
 }
 
-// Tail relates the slowest runs (those GCPerfP99 drops) to the collector:
-// of the Worst runs, WorstWithGC overlapped a GC cycle (one ended, or a
-// stop-the-world pause fell in them), against RunsWithGC of all Runs.
-// Zero unless Config.GCStats is "run".
+// Tail relates the slowest runs to what can make a run slow. Zero unless
+// Config.GCStats is "run".
+//
+// Of the Worst runs GCPerfP99 drops, WorstWithGC overlapped a GC cycle
+// (one ended, or a stop-the-world pause fell in them), against RunsWithGC
+// of all Runs. Causes holds the evidence and the verdict on each Cause,
+// over the slowest 1% of the successful runs (at least MinTailRuns); Scope
+// says whose page faults and context switches were counted.
 type Tail struct {
 	Worst, WorstWithGC int
 	Runs, RunsWithGC   int
+	Scope              runstats.Scope
+	Causes             []CauseTail
 }
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a

@@ -1,0 +1,119 @@
+package workload_test
+
+import (
+	"context"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/runstats"
+	"github.com/gcperf/gcperf/workload"
+)
+
+// touchFresh maps n fresh pages, writes one byte in each (a minor fault
+// each) and unmaps them: slow, and outside the Go heap, so the collector
+// does not run.
+func touchFresh(n int) error {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, n*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(mem); i += page {
+		mem[i] = 1
+	}
+	return syscall.Munmap(mem)
+}
+
+// TestTailVerdicts runs workloads whose slow runs have a known cause and
+// checks the verdicts name it, and only it among the causes the workload
+// controls.
+func TestTailVerdicts(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("page faults are read on Linux only")
+	}
+	const every = 25 // one run in 25 is made slow: 4% of the runs
+	faults := func(call int64) error {
+		if call%every == 0 {
+			return touchFresh(2048)
+		}
+		spinFor(20 * time.Microsecond)
+		return nil
+	}
+	tests := []struct {
+		name string
+		pin  bool
+		run  func(call int64) error
+		// The verdicts the test controls: causes that must explain the
+		// tail, and causes that must not.
+		explains, not []workload.Cause
+	}{
+		{"slow runs are the GC runs", false, func(call int64) error {
+			if call%every == 0 {
+				runtime.GC()
+			} else {
+				spinFor(20 * time.Microsecond)
+			}
+			return nil
+		}, []workload.Cause{workload.CauseGC, workload.CauseSTW}, []workload.Cause{workload.CauseMajorFaults}},
+		{"slow runs fault on fresh memory", false, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
+		{"the same, pinned: the thread's faults", true, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
+		{"slow runs have neither", false, func(call int64) error {
+			// Runtimes of 20..420µs by a fixed pseudo-random sequence.
+			spinFor(time.Duration(20+(call*7919)%400) * time.Microsecond)
+			return nil
+		}, nil, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMinorFaults, workload.CauseMajorFaults}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op := &fnOp{name: "op", fn: func(_ context.Context, _ *workload.Probe, call int64) error { return tt.run(call) }}
+			cfg := testConfig(1000)
+			cfg.Pin = tt.pin
+			// Warm up past the first touch of the stacks and the code.
+			cfg.Warmups = 20
+			res := mustRun(t, cfg, workload.Mix{op})
+			tail := res.Tail
+			wantScope := runstats.ScopeProcess
+			if tt.pin {
+				wantScope = runstats.ScopeThread
+			}
+			if tail.Scope != wantScope || len(tail.Causes) != int(workload.NumCauses) {
+				t.Fatalf("scope %v, %d causes; want %v, %d", tail.Scope, len(tail.Causes), wantScope, workload.NumCauses)
+			}
+			for _, c := range tail.Causes {
+				if c.Worst != 10 || c.Runs != 1000 {
+					t.Errorf("%v: %d worst of %d runs, want 10 of 1000", c.Cause, c.Worst, c.Runs)
+				}
+			}
+			for _, c := range tt.explains {
+				if ct := tail.Causes[c]; ct.Verdict != workload.VerdictExplains {
+					t.Errorf("%v: %v, want explains: %+v", c, ct.Verdict, ct)
+				}
+			}
+			for _, c := range tt.not {
+				if ct := tail.Causes[c]; ct.Verdict == workload.VerdictExplains {
+					t.Errorf("%v: explains, want not: %+v", c, ct)
+				}
+			}
+		})
+	}
+}
+
+// TestTailWithoutRunReadings: without per-run readings there are no
+// verdicts, and with fewer runs than a tail needs each says so.
+func TestTailWithoutRunReadings(t *testing.T) {
+	op := named("op")
+	cfg := testConfig(100)
+	cfg.GCStats = workload.GCStatsTotal
+	if res := mustRun(t, cfg, workload.Mix{op}); res.Tail.Causes != nil {
+		t.Errorf("-gcstats total: causes %+v", res.Tail.Causes)
+	}
+	cfg = testConfig(15)
+	res := mustRun(t, cfg, workload.Mix{op})
+	for _, c := range res.Tail.Causes {
+		if c.Verdict != workload.VerdictTooFew {
+			t.Errorf("15 runs: %v: %v, want too few runs to tell", c.Cause, c.Verdict)
+		}
+	}
+}
