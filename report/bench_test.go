@@ -75,6 +75,7 @@ func TestBenchReadBack(t *testing.T) {
 		"list.json":    {"AllocList/size=8/base=32/chunk=32-2"},
 		"threads.json": {"Noop-2", "Spin/d=20µs-2"},
 		"errors.json":  {"Sleep/d=1ms-2"}, // sleep#2 never succeeded
+		"tail.json":    {"AllocList/size=64/base=32/chunk=32-2"},
 	}
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {

@@ -26,6 +26,8 @@ import (
 //   - Timing: key,value rows (wall times, heap the timed runs allocated,
 //     process counters, the tail's relation to the collector)
 //   - GCPerfP99: key,value rows, then the worst runs it dropped
+//   - Tail Causes (-gcstats run): a header row and one row per cause of
+//     slow runs, with its verdict and the figures behind it
 //
 // Times are in seconds, variances in seconds squared, both as decimal
 // numbers without exponent; byte counts are in bytes. A figure the
@@ -44,6 +46,7 @@ func CSV(w io.Writer, d *Document) error {
 	c.environment()
 	c.timing()
 	c.gcperf()
+	c.causes()
 	c.hiccup()
 	cw.Flush()
 	if c.err != nil {
@@ -61,6 +64,7 @@ const (
 	csvTiming     = "Timing"
 	csvGCPerf     = "GCPerfP99"
 	csvWorst      = "GCPerfP99 Worst Runs"
+	csvCauses     = "Tail Causes"
 	csvHiccup     = "Hiccups"
 )
 
@@ -236,6 +240,11 @@ func (c *csvDoc) runs() {
 		head = append(head, "GC Cycles", "STW Pauses", "STW", "STW Max", "GC Assist CPU", "GC CPU",
 			"Alloc Bytes", "Alloc Objects", "Heap Live Bytes", "Heap Goal Bytes")
 	}
+	causes := gc && len(d.Runs) > 0 && d.Runs[0].RunDelta != nil
+	if causes {
+		head = append(head, "Mark At Start", "Minor Faults", "Major Faults", "Voluntary Switches",
+			"Involuntary Switches", "Sched Waits", "Sched Max")
+	}
 	c.row(head...)
 	for _, r := range d.Runs {
 		cells := []string{csvInt(r.Run), csvInt(r.Thread), csvSecs(r.Start), csvSecs(r.Response), csvSecs(r.Runtime),
@@ -245,6 +254,10 @@ func (c *csvDoc) runs() {
 			cells = append(cells, csvUint(g.Cycles), csvUint(g.Pauses), csvSecs(g.STW), csvSecs(g.STWMax),
 				csvSecs(g.AssistCPU), csvSecs(g.GCCPU), csvUint(g.AllocBytes), csvUint(g.AllocObjects),
 				csvUint(g.HeapLive), csvUint(g.HeapGoal))
+		}
+		if x := r.RunDelta; causes && x != nil {
+			cells = append(cells, csvBool(x.MarkAtStart), csvUint(x.MinorFaults), csvUint(x.MajorFaults),
+				csvUint(x.VoluntarySwitches), csvUint(x.InvoluntarySwitches), csvUint(x.SchedWaits), csvSecs(x.SchedMax))
 		}
 		c.row(cells...)
 	}
@@ -404,6 +417,11 @@ func (c *csvDoc) timing() {
 		c.row("User CPU "+x.when, csvSecs(x.p.UserCPU))
 		c.row("System CPU "+x.when, csvSecs(x.p.SystemCPU))
 	}
+	if m := d.Process.Machine; m != nil {
+		c.row("Machine CPUs", csvInt(m.CPUs))
+		c.row("Machine CPU Time", csvSecs(m.Total))
+		c.row("Machine Steal Time", csvSecs(m.Steal))
+	}
 	if tl := d.Tail; tl != nil {
 		c.row("Tail Worst Runs", csvInt(tl.Worst))
 		c.row("Tail Worst Runs with GC", csvInt(tl.WorstWithGC))
@@ -430,9 +448,27 @@ func (c *csvDoc) gcperf() {
 	c.row("Latency Ave per 1000", csvSecs(f.LatencyAve))
 	c.row("Latency Max per 1000", csvSecs(f.LatencyMax))
 	c.block(csvWorst)
-	c.row("Run", "Time", "Throughput per Second", "GC Cycles", "STW", "GC Assist CPU")
+	c.row("Run", "Time", "Throughput per Second", "GC Cycles", "STW", "GC Assist CPU", "Causes")
 	for _, w := range f.Worst {
-		c.row(csvInt(w.Run), csvSecs(w.Time), figure.Decimal(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW), csvSecs(w.AssistCPU))
+		c.row(csvInt(w.Run), csvSecs(w.Time), figure.Decimal(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW),
+			csvSecs(w.AssistCPU), strings.Join(w.Causes, " "))
+	}
+}
+
+// causes writes the verdict on each cause of the slow runs.
+func (c *csvDoc) causes() {
+	t := c.d.Tail
+	if t == nil || len(t.Causes) == 0 {
+		return
+	}
+	c.block(csvCauses)
+	c.row("Cause", "Verdict", "Worst Runs", "Worst Runs With", "Runs", "Runs With", "Threshold", "P", "P Floor",
+		"P99 With", "P99 Without", "Runs in P99 With", "Runs in P99 Without", "Scope", "Alpha")
+	for _, x := range t.Causes {
+		c.row(x.Cause, x.Verdict, csvInt(x.Worst), csvInt(x.WorstWith), csvInt(x.Runs), csvInt(x.RunsWith),
+			csvUint(x.Threshold), strconv.FormatFloat(x.P, 'g', -1, 64), strconv.FormatFloat(x.PFloor, 'g', -1, 64),
+			csvSecs(x.P99With), csvSecs(x.P99Without), csvInt(x.KeptWith), csvInt(x.KeptWithout),
+			t.Scope, strconv.FormatFloat(t.Alpha, 'g', -1, 64))
 	}
 }
 

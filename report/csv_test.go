@@ -144,6 +144,9 @@ func TestCSVReadBack(t *testing.T) {
 			}
 			f := readCSV(t, b.Bytes())
 			want := []string{csvOptions, csvRuns, csvOperations, csvEnv, csvTiming, csvGCPerf, csvWorst}
+			if d.Tail != nil && len(d.Tail.Causes) > 0 {
+				want = append(want, csvCauses)
+			}
 			if !slices.Equal(f.order, want) {
 				t.Errorf("blocks %q, want %q", f.order, want)
 			}

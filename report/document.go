@@ -166,14 +166,63 @@ type Process struct {
 	Before       runstats.Process `json:"before"`
 	After        runstats.Process `json:"after"`
 	PeakRSSBytes uint64           `json:"peak_rss_bytes"`
+	// Machine is the machine's CPU time during the timed runs, all CPUs
+	// summed, with the time stolen by a hypervisor (/proc/stat); absent
+	// where the OS does not offer it.
+	Machine *runstats.SystemCPU `json:"machine,omitempty"`
 }
 
-// Tail relates the worst runs to the collector.
+// Tail relates the worst runs to what can make a run slow. Worst,
+// WorstWithGC, Runs and RunsWithGC are GCPerfP99's dropped runs and the
+// runs that overlapped a GC cycle; Causes holds the evidence and the
+// verdict on each cause, over the slowest 1% of the successful runs (at
+// least 10).
 type Tail struct {
 	Worst       int `json:"worst"`
 	WorstWithGC int `json:"worst_with_gc"`
 	Runs        int `json:"runs"`
 	RunsWithGC  int `json:"runs_with_gc"`
+	// Scope is whose page faults and context switches were counted per
+	// run: "process" (every thread of gcperf's) or "thread" (-pin: the
+	// run's own).
+	Scope string `json:"scope,omitzero"`
+	// Alpha is the significance level of the verdicts (Fisher's exact
+	// test, one-sided).
+	Alpha  float64 `json:"alpha,omitzero"`
+	Causes []Cause `json:"causes,omitzero"`
+}
+
+// Cause is the evidence on one cause of slow runs, and the verdict.
+type Cause struct {
+	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
+	// voluntary_switches or sched_waits.
+	Cause string `json:"cause"`
+	// Verdict is "explains", "does not explain", "too few runs to tell",
+	// "never seen" or "in every run".
+	Verdict string `json:"verdict"`
+	// Of the Worst slowest successful runs WorstWith had the cause, of
+	// all Runs that succeeded RunsWith.
+	Worst     int `json:"worst"`
+	WorstWith int `json:"worst_with"`
+	Runs      int `json:"runs"`
+	RunsWith  int `json:"runs_with"`
+	// Threshold is the amount from which a run counts as having the cause
+	// (stop-the-world nanoseconds for stw, a count for the others, 1 for
+	// gc): 1, any at all, unless more than half of the runs had some; then
+	// one more than the median run's, so that the question becomes
+	// whether the slowest runs had more of it than most runs.
+	Threshold uint64 `json:"threshold"`
+	// P is Fisher's exact test's one-sided p-value: the chance that Worst
+	// runs drawn at random hold WorstWith or more with the cause. PFloor
+	// is the least p-value the counts allow (every worst run with it).
+	P      float64 `json:"p"`
+	PFloor float64 `json:"p_floor"`
+	// The P99 runtime of the kept runs with the cause and without it, and
+	// how many runs each covers.
+	P99With     time.Duration `json:"p99_with_ns"`
+	P99Without  time.Duration `json:"p99_without_ns"`
+	KeptWith    int           `json:"p99_with_runs"`
+	KeptWithout int           `json:"p99_without_runs"`
 }
 
 // Config is the benchmark's configuration as run.
@@ -331,6 +380,8 @@ type Worst struct {
 	GCCycles  uint64        `json:"gc_cycles,omitempty"`
 	STW       time.Duration `json:"stw_ns,omitempty"`
 	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
+	// Causes names what the run had of the causes in Tail.Causes.
+	Causes []string `json:"causes,omitzero"`
 }
 
 // Run is one timed run of the mix.
@@ -346,6 +397,10 @@ type Run struct {
 	// alloc_bytes...): with -gcstats run only, absent otherwise, as nothing
 	// was measured per run.
 	*runstats.GCDelta
+	// What else happened during the run (minor_faults, major_faults,
+	// voluntary_switches, involuntary_switches, sched_waits, sched_max_ns,
+	// mark_at_start): with -gcstats run only.
+	*runstats.RunDelta
 	// Error is the failure's category when the run is one operation of a
 	// one-operation mix (otherwise each of Ops says its own).
 	Error string `json:"error,omitempty"`
@@ -385,7 +440,8 @@ func New(res *workload.Result, meta Meta) *Document {
 		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects,
 			LiveHeap: res.HarnessHeap},
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
-			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes)},
+			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes),
+			Machine:      res.Machine},
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
 	}
@@ -420,7 +476,14 @@ func New(res *workload.Result, meta Meta) *Document {
 	}
 	if c.GCStats == workload.GCStatsRun {
 		t := res.Tail
-		d.Tail = &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC}
+		d.Tail = &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
+			Scope: t.Scope.String(), Alpha: workload.TailAlpha}
+		for _, ct := range t.Causes {
+			d.Tail.Causes = append(d.Tail.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
+				Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
+				P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
+				KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
+		}
 	}
 	for _, op := range res.Operations {
 		o := operation(op.Stats)
@@ -453,6 +516,7 @@ func New(res *workload.Result, meta Meta) *Document {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
 		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
+			x.Causes = causesOf(r)
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
@@ -466,6 +530,7 @@ func New(res *workload.Result, meta Meta) *Document {
 			Response: r.Response, Results: r.Results, Errors: r.Errors}
 		if c.GCStats == workload.GCStatsRun {
 			d.Runs[i].GCDelta = &res.Runs[i].GC
+			d.Runs[i].RunDelta = &res.Runs[i].Causes
 		}
 		if k == 1 && len(res.Operations) == 1 && res.Executions[i].Failed() {
 			d.Runs[i].Error = res.Categories[res.Executions[i].Category]
@@ -531,4 +596,15 @@ func haltNames(h workload.HaltPolicy) []string {
 		out = append(out, "timeout")
 	}
 	return out
+}
+
+// causesOf names the causes run r had, in Cause order.
+func causesOf(r *workload.RunRecord) []string {
+	var names []string
+	for c := range workload.NumCauses {
+		if r.Has(c) {
+			names = append(names, c.String())
+		}
+	}
+	return names
 }

@@ -16,7 +16,8 @@ type Parts struct {
 	Head []string
 	Rows [][]string
 	// The sections after the table, in the text report's order.
-	Errors, GC, Hiccups, OpenLoop, GCPerfP99, Profiles, Notes string
+	// Tail is the verdict on each cause of the slow runs.
+	Errors, GC, Hiccups, OpenLoop, GCPerfP99, Tail, Profiles, Notes string
 }
 
 // TextParts is the text report of d in parts: the same header, statistics
@@ -39,6 +40,7 @@ func TextParts(d *Document) Parts {
 	pt.Hiccups = textSection(d, (*printer).hiccup)
 	pt.OpenLoop = textSection(d, (*printer).openLoop)
 	pt.GCPerfP99 = textSection(d, (*printer).gcperf)
+	pt.Tail = textSection(d, (*printer).tail)
 	pt.Profiles = textSection(d, (*printer).profiles)
 	pt.Notes = textSection(d, (*printer).footer)
 	return pt

@@ -21,7 +21,7 @@ func TestTextParts(t *testing.T) {
 		if !strings.HasPrefix(text, pt.Header) || pt.Header == "" {
 			t.Errorf("%s: the text report does not begin with the header %q", name, pt.Header)
 		}
-		tail := pt.Errors + pt.GC + pt.Hiccups + pt.OpenLoop + pt.GCPerfP99 + pt.Profiles + pt.Notes
+		tail := pt.Errors + pt.GC + pt.Hiccups + pt.OpenLoop + pt.GCPerfP99 + pt.Tail + pt.Profiles + pt.Notes
 		if !strings.HasSuffix(text, tail) || pt.Notes == "" {
 			t.Errorf("%s: the text report does not end with the sections:\n%s", name, tail)
 		}

@@ -27,6 +27,7 @@ func Text(w io.Writer, d *Document) error {
 	p.hiccup(d)
 	p.openLoop(d)
 	p.gcperf(d)
+	p.tail(d)
 	p.profiles(d)
 	p.footer(d)
 	return p.err
@@ -416,26 +417,33 @@ func (p *printer) gcperf(d *Document) {
 		p.f("No run dropped (fewer than 100 runs).\n")
 		return
 	}
-	if dropped := f.Runs - f.Kept; f.Estimated && dropped > len(f.Worst) {
-		p.f("%d worst runs dropped (1%%); the slowest %d of them (Total and what derives from it estimated from the histogram, within 0.1%%):\n", dropped, len(f.Worst))
+	dropped := f.Runs - f.Kept
+	share := figure.Percent(float64(dropped) / float64(f.Runs))
+	if f.Estimated && dropped > len(f.Worst) {
+		p.f("%d worst runs dropped (%s of %d: GCPerfP99 keeps the best 99%%, rounded down); the slowest %d of them (Total and what derives from it estimated from the histogram, within 0.1%%):\n", dropped, share, f.Runs, len(f.Worst))
 	} else {
-		p.f("%d worst %s dropped (1%%):\n", len(f.Worst), figure.Plural(len(f.Worst), "run", "runs"))
+		p.f("%d worst %s dropped (%s of %d: GCPerfP99 keeps the best 99%%, rounded down):\n", dropped, figure.Plural(dropped, "run", "runs"), share, f.Runs)
 	}
-	for _, w := range f.Worst {
+	// The slowest MaxWorstListed, fastest first as GCPerfP99 lists them.
+	listed := f.Worst[max(len(f.Worst)-MaxWorstListed, 0):]
+	if more := len(f.Worst) - len(listed); more > 0 {
+		p.f("   ... %d less slow %s in the JSON report (gcperfp99.worst); the slowest %d:\n", more, figure.Plural(more, "is", "are"), len(listed))
+	}
+	for _, w := range listed {
 		p.f("   Run, Time, Throughput = %d, %s, %s %s/second", w.Run, dur(w.Time), figure.Num(w.Throughput), u)
 		if d.Tail != nil {
 			p.f("; GC cycles %d, STW %s, assist %s", w.GCCycles, dur(w.STW), dur(w.AssistCPU))
+			if len(w.Causes) > 0 {
+				p.f("; had %s", strings.Join(w.Causes, ", "))
+			}
 		}
 		p.f("\n")
 	}
-	if t := d.Tail; t != nil && t.Worst > 0 && t.Runs > 0 {
-		p.f("%d of the %d worst runs overlapped a GC cycle (%s of all runs did).\n",
-			t.WorstWithGC, t.Worst, figure.Percent(float64(t.RunsWithGC)/float64(t.Runs)))
-		if d.Config.Threads > 1 {
-			p.f("With %d threads, a cycle counts in every run in progress on any thread when it happened.\n", d.Config.Threads)
-		}
-	}
 }
+
+// MaxWorstListed is how many of GCPerfP99's dropped runs the text report
+// lists, the slowest; the JSON report holds them all.
+const MaxWorstListed = 10
 
 // profiles lists the attached profiles with the top 5 functions of each.
 func (p *printer) profiles(d *Document) {

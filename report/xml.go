@@ -218,8 +218,12 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 		switch t := f.v.Type(); {
 		case xmlScalar(t):
 		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+			item := f.key
+			if n, ok := xmlItems[item]; ok {
+				item = n
+			}
 			for i := range f.v.Len() {
-				x.element(f.key, f.v.Index(i).Interface())
+				x.element(item, f.v.Index(i).Interface())
 			}
 		case t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
 			x.element(f.key, f.v.Interface())
@@ -227,6 +231,10 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 	}
 	x.end(name)
 }
+
+// xmlItems names the element of one item of a list whose JSON key is a
+// plural (the others, such as "worst", name one item as well as many).
+var xmlItems = map[string]string{"causes": "cause"}
 
 // attrs is the scalar fields of v, a struct or a pointer to one, less those
 // that skip names, as attributes in field order under their JSON keys: a

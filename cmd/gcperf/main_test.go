@@ -180,9 +180,29 @@ func mask(s string) string {
 	durations := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
 	numbers := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(B|KiB|MiB|GiB)?`)
 	bytes := regexp.MustCompile(`[0-9.]+(B|KiB|MiB|GiB) in [0-9]+ objects`)
+	// The verdicts on the causes of the slow runs, one line each in a
+	// fixed order, depend on what the machine did: keep which cause each
+	// line is about.
+	causes := regexp.MustCompile(`^ (GC|Stop-the-world pauses|Minor page faults|Major page faults|Involuntary context switches|Voluntary context switches|Scheduling waits)\b`)
+	inTail := false
 	lines := strings.Split(s, "\n")
 	for i := 0; i < len(lines); i++ {
 		l := spaces.ReplaceAllString(lines[i], " ")
+		if strings.HasPrefix(l, "Why the tail: ") {
+			inTail = true
+		} else if !strings.HasPrefix(l, " ") {
+			inTail = false
+		}
+		if strings.HasPrefix(l, "Steal time ") {
+			continue // counted in ticks of 10ms: a short run may have none
+		}
+		if m := causes.FindString(l); inTail && m != "" {
+			out = append(out, m+" <verdict>")
+			continue
+		}
+		if i := strings.Index(l, "; had "); i >= 0 && strings.HasPrefix(strings.TrimSpace(l), "Run, Time") {
+			l = l[:i] // which causes the worst runs had varies
+		}
 		if strings.HasPrefix(l, "Note: these runs are so short") {
 			// Printed or not depending on how fast the machine ran them:
 			// drop it, its second line and the empty line before it.
@@ -199,7 +219,8 @@ func mask(s string) string {
 			l = t[:strings.Index(t, ":")] + ": <machine>"
 		case strings.HasPrefix(t, "Operations per"), strings.HasPrefix(t, "Operation Mixes"),
 			strings.HasPrefix(t, "Throughput"), strings.HasPrefix(t, "Run, Time"), strings.HasPrefix(t, "Actual"),
-			strings.HasPrefix(t, "GC "), strings.HasPrefix(t, "allocated "), strings.Contains(t, "worst runs overlapped"):
+			strings.HasPrefix(t, "GC "), strings.HasPrefix(t, "allocated "), strings.Contains(t, "worst runs overlapped"),
+			strings.HasPrefix(t, "Why the tail: "):
 			l = numbers.ReplaceAllString(durations.ReplaceAllString(l, "<d>"), "<n>")
 		default:
 			l = bytes.ReplaceAllString(durations.ReplaceAllString(l, "<d>"), "<bytes>")

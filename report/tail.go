@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/internal/figure"
+)
+
+// causeWords are how the text report speaks of each cause: as the subject
+// of a verdict, whether that subject is plural, and as what a run had.
+// With a threshold above 1, "had" becomes "had N or more" of what many
+// names (for stw, "stop-the-world pauses of T or more in all").
+var causeWords = map[string]struct {
+	subject string
+	plural  bool
+	had     string
+	many    string
+}{
+	"gc":                   {"GC", false, "a GC cycle", ""},
+	"stw":                  {"Stop-the-world pauses", true, "a stop-the-world pause", "stop-the-world pauses"},
+	"minor_faults":         {"Minor page faults", true, "minor page faults", "minor page faults"},
+	"major_faults":         {"Major page faults", true, "major page faults", "major page faults"},
+	"involuntary_switches": {"Involuntary context switches", true, "involuntary context switches", "involuntary context switches"},
+	"voluntary_switches":   {"Voluntary context switches", true, "voluntary context switches", "voluntary context switches"},
+	"sched_waits":          {"Scheduling waits", true, "a goroutine waiting 100µs or more to run", "goroutines waiting 100µs or more to run"},
+}
+
+// CauseLabel is how reports name a cause (a Cause.Cause value): "GC",
+// "Minor page faults"...; the name itself when it is not known.
+func CauseLabel(name string) string {
+	if w, ok := causeWords[name]; ok {
+		return w.subject
+	}
+	return name
+}
+
+// tail writes the verdict on each cause of the slow runs.
+func (p *printer) tail(d *Document) {
+	t := d.Tail
+	if t == nil || len(t.Causes) == 0 {
+		return
+	}
+	c0 := t.Causes[0]
+	scope := "for the whole process (every thread's; -pin counts each run's own thread)"
+	if t.Scope == "thread" {
+		scope = "for each run's own thread (-pin)"
+	}
+	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them (Fisher's exact test, one-sided, p < %s); page faults and context switches counted %s; where most runs had some of a cause, a run counts as having it when it had more than the median run:\n",
+		c0.Worst, c0.Runs, fmt.Sprint(t.Alpha), scope)
+	for _, c := range t.Causes {
+		p.f("   %s\n", CauseSentence(c))
+	}
+	p.f("   A slow run lasts longer and so meets more of anything: \"explains\" says the slowest runs had it more often than the others; the P99s with and without it say what it costs.\n")
+	if k := d.Harness.RunsKept; k > 0 {
+		p.f("   (Over the first %d runs, those -keep-runs kept.)\n", k)
+	}
+	if d.Config.Threads > 1 {
+		p.f("   With %d threads, the collector and the scheduler are the process's: what they do counts in every run in progress on any thread.\n", d.Config.Threads)
+	}
+	if m := d.Process.Machine; m != nil {
+		p.f("Steal time (a hypervisor running others on this machine's CPUs) during the timed runs: ")
+		if m.Total > 0 {
+			p.f("%s of %s CPU time on %d CPUs (%s).\n", dur(m.Steal), dur(m.Total), m.CPUs, figure.Percent(float64(m.Steal)/float64(m.Total)))
+		} else {
+			p.f("none counted (the kernel counts CPU time in ticks of 10ms, and the timed runs took less).\n")
+		}
+	}
+}
+
+// CauseSentence is the verdict on one cause, with the figures behind it, as
+// one sentence: "GC explains the tail: 10 of the 10 slowest runs had a GC
+// cycle against 12% of all runs (p = 4.4e-10); runs with it: P99 41ms,
+// without: 9ms."
+func CauseSentence(c Cause) string {
+	w, ok := causeWords[c.Cause]
+	if !ok {
+		w.subject, w.plural, w.had = c.Cause, true, c.Cause
+	}
+	verb := func(sing, plur string) string {
+		if w.plural {
+			return plur
+		}
+		return sing
+	}
+	if c.Threshold > 1 {
+		if c.Cause == "stw" {
+			w.had = fmt.Sprintf("%s of %s or more in all", w.many, dur(time.Duration(c.Threshold)))
+		} else {
+			w.had = fmt.Sprintf("%d or more %s", c.Threshold, w.many)
+		}
+	}
+	all := figure.Percent(float64(c.RunsWith) / float64(max(c.Runs, 1)))
+	counts := fmt.Sprintf("%d of the %d slowest runs had %s", c.WorstWith, c.Worst, w.had)
+	var b strings.Builder
+	switch c.Verdict {
+	case "explains":
+		fmt.Fprintf(&b, "%s %s the tail: %s against %s of all runs (p = %s)", w.subject, verb("explains", "explain"), counts, all, pval(c.P))
+	case "does not explain":
+		fmt.Fprintf(&b, "%s %s the tail: %s, ", w.subject, verb("does not explain", "do not explain"), counts)
+		if float64(c.WorstWith)/float64(max(c.Worst, 1)) <= float64(c.RunsWith)/float64(max(c.Runs, 1)) {
+			fmt.Fprintf(&b, "no more often than all runs (%s; p = %s)", all, pval(c.P))
+		} else {
+			fmt.Fprintf(&b, "more often than all runs (%s), but chance could explain that (p = %s)", all, pval(c.P))
+		}
+	case "too few runs to tell":
+		if c.Worst == 0 {
+			return fmt.Sprintf("%s: too few runs to tell.", w.subject)
+		}
+		fmt.Fprintf(&b, "%s: too few runs to tell: %s against %s of all runs (p = %s; even all %d would give p = %s)",
+			w.subject, counts, all, pval(c.P), c.Worst, pval(c.PFloor))
+	case "never seen":
+		return fmt.Sprintf("%s: no run had %s.", w.subject, w.had)
+	case "in every run":
+		return fmt.Sprintf("%s: every run had %s, so %s cannot set the slowest apart.", w.subject, w.had, verb("it", "they"))
+	default:
+		fmt.Fprintf(&b, "%s: %s: %s against %s of all runs", w.subject, c.Verdict, counts, all)
+	}
+	b.WriteString("; runs with " + verb("it", "them") + ": " + p99Of(c.P99With, c.KeptWith) + ", without: " + p99Of(c.P99Without, c.KeptWithout) + ".")
+	return b.String()
+}
+
+// p99Of is "P99 41ms", or "none" when no run was in the group.
+func p99Of(d time.Duration, runs int) string {
+	if runs == 0 {
+		return "none"
+	}
+	return "P99 " + dur(d)
+}
+
+// pval prints a p-value with two significant digits.
+func pval(p float64) string { return fmt.Sprintf("%.2g", p) }
