@@ -81,6 +81,26 @@ var runLogGC = []struct {
 	{"heap_goal_bytes", func(g *runstats.GCDelta) uint64 { return g.HeapGoal }},
 }
 
+// runLogCauses are the RunLog's columns after the GC ones: the run's other
+// causes of slowness, named by runstats.RunDelta's JSON keys.
+var runLogCauses = []struct {
+	name string
+	get  func(*runstats.RunDelta) uint64
+}{
+	{"mark_at_start", func(c *runstats.RunDelta) uint64 {
+		if c.MarkAtStart {
+			return 1
+		}
+		return 0
+	}},
+	{"minor_faults", func(c *runstats.RunDelta) uint64 { return c.MinorFaults }},
+	{"major_faults", func(c *runstats.RunDelta) uint64 { return c.MajorFaults }},
+	{"voluntary_switches", func(c *runstats.RunDelta) uint64 { return c.VoluntarySwitches }},
+	{"involuntary_switches", func(c *runstats.RunDelta) uint64 { return c.InvoluntarySwitches }},
+	{"sched_waits", func(c *runstats.RunDelta) uint64 { return c.SchedWaits }},
+	{"sched_max_ns", func(c *runstats.RunDelta) uint64 { return uint64(c.SchedMax) }},
+}
+
 // Begin writes the header.
 func (l *RunLog) Begin(b workload.Begin) {
 	l.mu.Lock()
@@ -90,6 +110,9 @@ func (l *RunLog) Begin(b workload.Begin) {
 	if l.gc {
 		cols = cols[:len(cols):len(cols)]
 		for _, c := range runLogGC {
+			cols = append(cols, c.name)
+		}
+		for _, c := range runLogCauses {
 			cols = append(cols, c.name)
 		}
 	}
@@ -126,6 +149,10 @@ func (l *RunLog) RunEnd(phase workload.Phase, _ int, r *workload.RunRecord) {
 		for _, c := range runLogGC {
 			b = append(b, ',')
 			b = strconv.AppendUint(b, c.get(&r.GC), 10)
+		}
+		for _, c := range runLogCauses {
+			b = append(b, ',')
+			b = strconv.AppendUint(b, c.get(&r.Causes), 10)
 		}
 	}
 	b = append(b, '\n')

@@ -68,9 +68,10 @@ func run(t *testing.T, cfg workload.Config, mix workload.Mix, obs ...workload.Ob
 // log's GC columns.
 func gcColumns() []string {
 	var names []string
-	ty := reflect.TypeFor[runstats.GCDelta]()
-	for i := range ty.NumField() {
-		names = append(names, strings.Split(ty.Field(i).Tag.Get("json"), ",")[0])
+	for _, ty := range []reflect.Type{reflect.TypeFor[runstats.GCDelta](), reflect.TypeFor[runstats.RunDelta]()} {
+		for i := range ty.NumField() {
+			names = append(names, strings.Split(ty.Field(i).Tag.Get("json"), ",")[0])
+		}
 	}
 	return names
 }
@@ -84,16 +85,27 @@ func runFields(t *testing.T, r *workload.RunRecord) map[string]int64 {
 		"runtime_ns": int64(r.Runtime), "response_ns": int64(r.Response),
 		"results": r.Results, "errors": int64(r.Errors),
 	}
-	b, err := json.Marshal(r.GC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gc map[string]int64
-	if err := json.Unmarshal(b, &gc); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range gc {
-		m[k] = v
+	m["mark_at_start"] = 0 // false is left out of the JSON
+	for _, v := range []any{r.GC, r.Causes} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range fields {
+			switch v := v.(type) {
+			case float64:
+				m[k] = int64(v)
+			case bool:
+				m[k] = 0
+				if v {
+					m[k] = 1
+				}
+			}
+		}
 	}
 	return m
 }

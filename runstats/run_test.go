@@ -149,3 +149,33 @@ func TestMarking(t *testing.T) {
 		}
 	}
 }
+
+// The cost of one reading between runs, as the engine takes it: a read and
+// a delta, for the collector alone and for every cause (in both scopes).
+func BenchmarkGCSamplerReadDelta(b *testing.B) {
+	s := NewGCSampler()
+	x, y := s.NewReading(), s.NewReading()
+	s.Read(x)
+	for b.Loop() {
+		s.Read(y)
+		s.Delta(x, y)
+	}
+}
+
+func BenchmarkRunSamplerReadDelta(b *testing.B) { benchmarkRunSampler(b, false) }
+
+func BenchmarkRunSamplerReadDeltaThread(b *testing.B) { benchmarkRunSampler(b, true) }
+
+func benchmarkRunSampler(b *testing.B, thread bool) {
+	if thread {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	s := NewRunSampler(thread)
+	x, y := s.NewReading(), s.NewReading()
+	s.Read(x)
+	for b.Loop() {
+		s.Read(y)
+		s.Delta(x, y)
+	}
+}

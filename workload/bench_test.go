@@ -22,13 +22,14 @@ func BenchmarkClockPair(b *testing.B) {
 // benchmarkEngine runs b.N timed runs of noop and reports the harness's cost
 // per run (wall time of the timed runs over their number) and what the timed
 // runs allocated.
-func benchmarkEngine(b *testing.B, timeout time.Duration, gc workload.GCStats) {
+func benchmarkEngine(b *testing.B, timeout time.Duration, gc workload.GCStats, pin bool) {
 	noop, err := workload.New("noop", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	cfg := workload.DefaultConfig()
 	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Timeout, cfg.GCStats = 0, b.N, 0, timeout, gc
+	cfg.Pin = pin
 	b.ResetTimer()
 	res, err := workload.Run(context.Background(), cfg, workload.Mix{noop})
 	if err != nil {
@@ -43,10 +44,16 @@ func benchmarkEngine(b *testing.B, timeout time.Duration, gc workload.GCStats) {
 }
 
 // -gcstats total: what a user of tiny operations runs with. -gcstats run (the
-// default) adds one runtime/metrics read per run.
-func BenchmarkEngineNoop(b *testing.B)        { benchmarkEngine(b, 0, workload.GCStatsTotal) }
-func BenchmarkEngineNoopTimeout(b *testing.B) { benchmarkEngine(b, time.Second, workload.GCStatsTotal) }
-func BenchmarkEngineNoopGCRun(b *testing.B)   { benchmarkEngine(b, 0, workload.GCStatsRun) }
+// default) adds one runtime/metrics read and one getrusage per run: of the
+// process, or with -pin of the thread.
+func BenchmarkEngineNoop(b *testing.B) { benchmarkEngine(b, 0, workload.GCStatsTotal, false) }
+func BenchmarkEngineNoopTimeout(b *testing.B) {
+	benchmarkEngine(b, time.Second, workload.GCStatsTotal, false)
+}
+func BenchmarkEngineNoopGCRun(b *testing.B) { benchmarkEngine(b, 0, workload.GCStatsRun, false) }
+func BenchmarkEngineNoopGCRunPin(b *testing.B) {
+	benchmarkEngine(b, 0, workload.GCStatsRun, true)
+}
 
 // BenchmarkHarnessRatio alternates blocks of bare clock pairs and of noop
 // runs through the engine and reports the engine's cost per operation (the
