@@ -108,6 +108,19 @@ func (v *verbose) line(run int, what string, r *RunRecord) {
 			b = latency.AppendDuration(b, g.AssistCPU)
 			b = append(b, ']')
 		}
+		if c := r.Causes; c.MinorFaults+c.MajorFaults+c.VoluntarySwitches+c.InvoluntarySwitches+c.SchedWaits > 0 {
+			b = append(b, " [faults "...)
+			b = strconv.AppendUint(b, c.MinorFaults, 10)
+			b = append(b, " minor, "...)
+			b = strconv.AppendUint(b, c.MajorFaults, 10)
+			b = append(b, " major; switches "...)
+			b = strconv.AppendUint(b, c.VoluntarySwitches, 10)
+			b = append(b, " voluntary, "...)
+			b = strconv.AppendUint(b, c.InvoluntarySwitches, 10)
+			b = append(b, " involuntary; sched waits "...)
+			b = strconv.AppendUint(b, c.SchedWaits, 10)
+			b = append(b, ']')
+		}
 	}
 	b = append(b, '\n')
 	v.buf = b

@@ -171,7 +171,7 @@ func TestVerboseGC(t *testing.T) {
 	cfg := testConfig(3)
 	cfg.Random = false
 	mustRun(t, cfg, workload.Mix{op}, workload.Verbose(&buf, time.Now()))
-	gcLine := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run end 2: .+ \[GC cycles [1-9]\d*, STW \S+, assist \S+\]$`)
+	gcLine := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run end 2: .+ \[GC cycles [1-9]\d*, STW \S+, assist \S+\]( \[faults \d+ minor, \d+ major; switches \d+ voluntary, \d+ involuntary; sched waits \d+\])?$`)
 	var sawGC bool
 	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		switch {

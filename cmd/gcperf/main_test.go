@@ -247,7 +247,7 @@ func TestVerbose(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")[1:] // after the "running" line
-	re := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run (start \d|end \d: \d+(\.\d+)?(ns|µs|ms|s)( \[GC [^]]*\])?)$`)
+	re := regexp.MustCompile(`^\[\d+\.\d{3}s\] Run (start \d|end \d: \d+(\.\d+)?(ns|µs|ms|s)( \[GC [^]]*\])?( \[faults [^]]*\])?)$`)
 	if len(lines) != 6 {
 		t.Fatalf("got %d lines, want 6 (a start and an end per timed run):\n%s", len(lines), stderr)
 	}
