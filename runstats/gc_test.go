@@ -88,3 +88,25 @@ func TestPauseBuckets(t *testing.T) {
 		t.Errorf("open bucket: STW %v, max %v; want 4ms, 4ms", d.STW, d.STWMax)
 	}
 }
+
+// BenchmarkGCSamplerRead is the cost of one reading: what -gcstats run adds
+// between two runs (with Delta, below).
+func BenchmarkGCSamplerRead(b *testing.B) {
+	s := NewGCSampler()
+	r := s.NewReading()
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Read(r)
+	}
+}
+
+func BenchmarkGCSamplerDelta(b *testing.B) {
+	s := NewGCSampler()
+	from, to := s.NewReading(), s.NewReading()
+	s.Read(from)
+	s.Read(to)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Delta(from, to)
+	}
+}
