@@ -294,9 +294,9 @@ type P99 struct {
 	Runs          int           `json:"runs"`
 	Kept          int           `json:"kept"`
 	PerRun        float64       `json:"per_run"`
-	Processed     float64       `json:"processed"`
-	Total         time.Duration `json:"total_ns"`
-	MeanPerRun    time.Duration `json:"mean_per_run_ns"`
+	Processed     float64       `json:"processed"`       // runs × per_run: every run, as GCPerfP99 counts it
+	Total         time.Duration `json:"total_ns"`        // of the kept runs only, as GCPerfP99 sums it
+	MeanPerRun    time.Duration `json:"mean_per_run_ns"` // total_ns / kept
 	Throughput    float64       `json:"throughput_per_sec"`
 	ThroughputMax float64       `json:"throughput_max_per_sec"`
 	ThroughputMin float64       `json:"throughput_min_per_sec"`

@@ -447,8 +447,14 @@ func (p *printer) gcperf(d *Document) {
 	} else {
 		p.f("\nResults (GCPerfP99: the best %d of %s, %s %s per run):\n", f.Kept, of, figure.Num(f.PerRun), u)
 	}
-	p.f("   Total execution time = %s\n", dur(f.Total))
-	p.f("   Total %s processed = %s\n", u, figure.Num(f.Processed))
+	// GCPerfP99's total time covers the runs kept, its total processed
+	// every run: both as it defines them, labelled so.
+	all := "runs"
+	if d.Mix.Errors.Total > 0 {
+		all = "successful runs"
+	}
+	p.f("   Total execution time (the best %d %s) = %s\n", f.Kept, figure.Plural(f.Kept, "run", "runs"), dur(f.Total))
+	p.f("   Total %s processed (all %d %s, as GCPerfP99 counts them) = %s\n", u, f.Runs, all, figure.Num(f.Processed))
 	p.f("   Average time per run = %s\n", dur(f.MeanPerRun))
 	p.f("   Throughput = %s %s/second\n", figure.Num(f.Throughput), u)
 	p.f("   Latency = %s/1000 %s\n", dur(f.Latency), u)

@@ -65,3 +65,16 @@ func TestGCText(t *testing.T) {
 		})
 	}
 }
+
+// GCPerfP99's total time covers the runs it keeps, its objects processed
+// every run: each says which.
+func TestGCPerfP99Labels(t *testing.T) {
+	d, _ := readFixture(t, "list.json")
+	got := textSection(d, (*printer).gcperf)
+	for _, w := range []string{"Total execution time (the best 198 runs) = ",
+		"Total objects processed (all 200 runs, as GCPerfP99 counts them) = 6400"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("lacks %q:\n%s", w, got)
+		}
+	}
+}
