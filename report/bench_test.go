@@ -76,6 +76,7 @@ func TestBenchReadBack(t *testing.T) {
 		"threads.json": {"Noop-2", "Spin/d=20µs-2"},
 		"errors.json":  {"Sleep/d=1ms-2"}, // sleep#2 never succeeded
 		"tail.json":    {"AllocList/size=64/base=32/chunk=32-2"},
+		"gogcoff.json": {"AllocList/size=16/base=32/chunk=32-2"},
 	}
 	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestBenchReadBack(t *testing.T) {
 			for i, r := range results {
 				o := ops[i]
 				for key, want := range map[string]string{"goos": "linux", "goarch": "amd64", "cpu": d.Env.Host.CPUModel,
-					"gogc": "100", "gomemlimit": "off", "gomaxprocs": "2", "go": d.Env.Go.Version,
+					"gogc": d.Env.Go.GOGCString(), "gomemlimit": "off", "gomaxprocs": "2", "go": d.Env.Go.Version,
 					"runs": csvInt(d.Config.Runs), "seed": ""} {
 					if got := r.GetConfig(key); got != want {
 						t.Errorf("%s: config %s = %q, want %q", r.Name, key, got, want)

@@ -31,11 +31,12 @@ import (
 //
 // Times are in seconds, variances in seconds squared, both as decimal
 // numbers without exponent; byte counts are in bytes. A figure the
-// benchmark could not measure (no successful run, no GC readings) is an
-// empty cell. The columns of the reference tool keep its names and order;
-// gcperf's own follow them. The Actual columns appear when the document
-// has them (more than one thread), as the reference tool does; the GC
-// columns appear with -gcstats run (per run) or run and total (summary).
+// benchmark could not measure (no successful run, no GC readings, the live
+// heap when no GC cycle had marked it) is an empty cell. The columns of the
+// reference tool keep its names and order; gcperf's own follow them. The
+// Actual columns appear when the document has them (more than one thread),
+// as the reference tool does; the GC columns appear with -gcstats run (per
+// run) or run and total (summary).
 func CSV(w io.Writer, d *Document) error {
 	cw := csv.NewWriter(w)
 	c := &csvDoc{w: cw, d: d}
@@ -186,6 +187,7 @@ func (c *csvDoc) summary() {
 		add("GC Cycles", func() string { return csvUint(g.Cycles) })
 		add("STW Pauses", func() string { return csvUint(g.Pauses) })
 		add("STW Total", func() string { return csvSecs(g.STW) })
+		add("STW Stopping", func() string { return csvIf(g.Stopping > 0, func() string { return csvSecs(g.Stopping) }) })
 		add("STW Max", func() string { return csvSecs(g.STWMax) })
 		add("STW P50", func() string { return csvSecs(g.PauseP50) })
 		add("STW P90", func() string { return csvSecs(g.PauseP90) })
@@ -202,7 +204,8 @@ func (c *csvDoc) summary() {
 		add("Alloc Objects", func() string { return csvUint(g.AllocObjects) })
 		add("Alloc Bytes per Second", func() string { return figure.Decimal(g.AllocRate) })
 		add("Alloc Bytes per Operation", func() string { return figure.Decimal(g.AllocBytesPerOp) })
-		add("Heap Live Bytes", func() string { return csvUint(g.HeapLive) })
+		add("Heap Live Bytes", func() string { return csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) }) })
+		add("Heap Objects Bytes", func() string { return csvIf(g.HeapObjects > 0, func() string { return csvUint(g.HeapObjects) }) })
 		add("Heap Goal Bytes", func() string { return csvUint(g.HeapGoal) })
 	}
 	head := make([]string, len(cols))
@@ -253,7 +256,7 @@ func (c *csvDoc) runs() {
 			g := r.GCDelta
 			cells = append(cells, csvUint(g.Cycles), csvUint(g.Pauses), csvSecs(g.STW), csvSecs(g.STWMax),
 				csvSecs(g.AssistCPU), csvSecs(g.GCCPU), csvUint(g.AllocBytes), csvUint(g.AllocObjects),
-				csvUint(g.HeapLive), csvUint(g.HeapGoal))
+				csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) }), csvUint(g.HeapGoal))
 		}
 		if x := r.RunDelta; causes && x != nil {
 			cells = append(cells, csvBool(x.MarkAtStart), csvUint(x.MinorFaults), csvUint(x.MajorFaults),
@@ -437,8 +440,8 @@ func (c *csvDoc) gcperf() {
 	c.row("Runs", csvInt(f.Runs))
 	c.row("Runs Kept", csvInt(f.Kept))
 	c.row("Per Run", figure.Decimal(f.PerRun))
-	c.row("Processed", figure.Decimal(f.Processed))
-	c.row("Total Execution Time", csvSecs(f.Total))
+	c.row("Processed (All Runs)", figure.Decimal(f.Processed))
+	c.row("Total Execution Time (Runs Kept)", csvSecs(f.Total))
 	c.row("Average Time per Run", csvSecs(f.MeanPerRun))
 	c.row("Throughput per Second", figure.Decimal(f.Throughput))
 	c.row("Throughput Max per Second", figure.Decimal(f.ThroughputMax))

@@ -141,6 +141,7 @@ type GC struct {
 	Cycles          uint64        `json:"cycles"`
 	Pauses          uint64        `json:"stw_pauses"`
 	STW             time.Duration `json:"stw_ns"`
+	Stopping        time.Duration `json:"stw_stopping_ns,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
 	STWMax          time.Duration `json:"stw_max_ns"`
 	PauseP50        time.Duration `json:"stw_p50_ns"`
 	PauseP90        time.Duration `json:"stw_p90_ns"`
@@ -157,8 +158,9 @@ type GC struct {
 	AllocObjects    uint64        `json:"alloc_objects"`
 	AllocRate       float64       `json:"alloc_bytes_per_sec"`
 	AllocBytesPerOp float64       `json:"alloc_bytes_per_op"`
-	HeapLive        uint64        `json:"heap_live_bytes"` // at the end
-	HeapGoal        uint64        `json:"heap_goal_bytes"` // at the end
+	HeapLive        uint64        `json:"heap_live_bytes,omitzero"`    // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
+	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
+	HeapGoal        uint64        `json:"heap_goal_bytes"`             // at the end
 }
 
 // Process holds the process's counters around the timed runs.
@@ -341,9 +343,9 @@ type P99 struct {
 	Runs          int           `json:"runs"`
 	Kept          int           `json:"kept"`
 	PerRun        float64       `json:"per_run"`
-	Processed     float64       `json:"processed"`
-	Total         time.Duration `json:"total_ns"`
-	MeanPerRun    time.Duration `json:"mean_per_run_ns"`
+	Processed     float64       `json:"processed"`       // runs × per_run: every run, as GCPerfP99 counts it
+	Total         time.Duration `json:"total_ns"`        // of the kept runs only, as GCPerfP99 sums it
+	MeanPerRun    time.Duration `json:"mean_per_run_ns"` // total_ns / kept
 	Throughput    float64       `json:"throughput_per_sec"`
 	ThroughputMax float64       `json:"throughput_max_per_sec"`
 	ThroughputMin float64       `json:"throughput_min_per_sec"`
@@ -467,12 +469,12 @@ func New(res *workload.Result, meta Meta) *Document {
 	}
 	if c.GCStats != workload.GCStatsOff {
 		g := res.GC
-		d.GC = &GC{Mode: c.GCStats.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, STWMax: g.STWMax,
+		d.GC = &GC{Mode: c.GCStats.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
 			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
 			AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
 			GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
 			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
-			AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapGoal: g.HeapGoal}
+			AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
 	}
 	if c.GCStats == workload.GCStatsRun {
 		t := res.Tail

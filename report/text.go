@@ -304,20 +304,64 @@ func (p *printer) errors(d *Document) {
 	}
 }
 
-// gc says what the collector did during the timed runs.
+// gc says what the collector did during the timed runs, a sentence or a
+// clause a line: no line breaks mid-clause, in the text or on the HTML
+// page.
 func (p *printer) gc(d *Document) {
 	g := d.GC
 	if g == nil {
 		return
 	}
-	p.f("\nGC during the timed runs: %d cycles, %d stop-the-world pauses totalling %s (max %s; P50 %s, P99 %s, P99.9 %s)\n",
-		g.Cycles, g.Pauses, dur(g.STW), dur(g.STWMax), dur(g.PauseP50), dur(g.PauseP99), dur(g.PauseP999))
-	p.f("   GC CPU %s of the CPU available to Go (GOMAXPROCS × wall time; runtime estimates, updated as each\n"+
-		"   cycle ends): %s, of which assist %s, dedicated %s, idle %s, pause %s\n",
-		figure.Percent(g.CPUFraction), dur(g.GCCPU), dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
-	p.f("   allocated %s (%s/s, %s per operation); heap live %s, goal %s at the end; peak RSS %s\n",
-		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)),
-		env.Bytes(int64(g.HeapLive)), env.HeapGoal(g.HeapGoal), env.Bytes(int64(d.Process.PeakRSSBytes)))
+	p.f("\nGC during the timed runs: %d %s, %d stop-the-world %s", g.Cycles, figure.Plural(int(g.Cycles), "cycle", "cycles"),
+		g.Pauses, figure.Plural(int(g.Pauses), "pause", "pauses"))
+	if g.Pauses > 0 {
+		p.f(" totalling %s (max %s; P50 %s, P99 %s, P99.9 %s)",
+			dur(g.STW), dur(g.STWMax), dur(g.PauseP50), dur(g.PauseP99), dur(g.PauseP999))
+	}
+	p.f(".\n")
+	if g.Stopping > 0 {
+		p.f("   Of those %s, %s went to stopping the world (until every P had stopped; goroutines not yet stopped ran on),\n", dur(g.STW), dur(g.Stopping))
+		p.f("   and %s to the world stopped and restarting.\n", dur(g.STW-g.Stopping))
+	}
+	if g.GCCPU == 0 {
+		p.f("   GC CPU 0ns.\n")
+	} else {
+		p.f("   GC CPU %s, %s of the CPU available to Go (GOMAXPROCS × wall time; runtime estimates, updated at each pause and cycle end):\n",
+			dur(g.GCCPU), figure.Percent(g.CPUFraction))
+		p.f("   assist %s, dedicated %s, idle %s, pause %s.\n", dur(g.AssistCPU), dur(g.DedicatedCPU), dur(g.IdleCPU), dur(g.PauseCPU))
+	}
+	if g.PauseCPU > 0 {
+		p.f("   The pause CPU is not GOMAXPROCS × the pauses: it is GOMAXPROCS (%d) × the time the world was stopped (not restarting it after a cycle's first pause),\n",
+			d.Env.Go.GOMAXPROCS)
+		p.f("   plus the time the Ps that had stopped waited for the others.\n")
+	}
+	p.f("   Allocated %s (%s/s, %s per operation).\n",
+		env.Bytes(int64(g.AllocBytes)), env.Bytes(int64(g.AllocRate)), env.Bytes(int64(g.AllocBytesPerOp)))
+	p.heapAtEnd(d)
+}
+
+// heapAtEnd says what is known of the heap at the end of the timed runs.
+// /gc/heap/live:bytes is what the last GC cycle marked, 0 until one has:
+// then the heap's objects, live and dead, are what is known (a result
+// from before gcperf read them has neither).
+func (p *printer) heapAtEnd(d *Document) {
+	g := d.GC
+	at := "heap live " + env.Bytes(int64(g.HeapLive)) + "; "
+	switch {
+	case g.HeapLive > 0 && g.Cycles == 0:
+		at = "heap live " + env.Bytes(int64(g.HeapLive)) + " (marked before the timed runs: no cycle ended in them); "
+	case g.HeapLive == 0:
+		p.f("   Heap live unknown: no GC cycle has marked the heap since the process started")
+		if d.Env.Go.GOGC < 0 {
+			p.f(" (GOGC=off)")
+		}
+		p.f(".\n")
+		at = ""
+		if g.HeapObjects > 0 {
+			at = "heap objects " + env.Bytes(int64(g.HeapObjects)) + ", live and dead (none freed yet); "
+		}
+	}
+	p.f("   At the end: %sgoal %s; peak RSS %s.\n", at, env.HeapGoal(g.HeapGoal), env.Bytes(int64(d.Process.PeakRSSBytes)))
 }
 
 // hiccup prints what the hiccup meter saw.
@@ -404,8 +448,14 @@ func (p *printer) gcperf(d *Document) {
 	} else {
 		p.f("\nResults (GCPerfP99: the best %d of %s, %s %s per run):\n", f.Kept, of, figure.Num(f.PerRun), u)
 	}
-	p.f("   Total execution time = %s\n", dur(f.Total))
-	p.f("   Total %s processed = %s\n", u, figure.Num(f.Processed))
+	// GCPerfP99's total time covers the runs kept, its total processed
+	// every run: both as it defines them, labelled so.
+	all := "runs"
+	if d.Mix.Errors.Total > 0 {
+		all = "successful runs"
+	}
+	p.f("   Total execution time (the best %d %s) = %s\n", f.Kept, figure.Plural(f.Kept, "run", "runs"), dur(f.Total))
+	p.f("   Total %s processed (all %d %s, as GCPerfP99 counts them) = %s\n", u, f.Runs, all, figure.Num(f.Processed))
 	p.f("   Average time per run = %s\n", dur(f.MeanPerRun))
 	p.f("   Throughput = %s %s/second\n", figure.Num(f.Throughput), u)
 	p.f("   Latency = %s/1000 %s\n", dur(f.Latency), u)

@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-// schedMetric is the scheduler's latency histogram: how long goroutines
-// waited, runnable, before they ran.
-const schedMetric = "/sched/latencies:seconds"
-
 // Scope says whose page faults and context switches a RunSampler counts.
 type Scope uint8
 
@@ -100,15 +96,11 @@ const SchedSlow = 100 * time.Microsecond
 // Scope says which.
 func NewRunSampler(thread bool) *RunSampler {
 	gc := NewGCSampler()
-	// One metrics.Read serves both: the scheduler's histogram rides after
-	// the collector's metrics, whose indices it does not move.
-	all := make([]metrics.Sample, len(gc.samples)+1)
-	copy(all, gc.samples)
-	all[len(gc.samples)].Name = schedMetric
-	gc.samples = all
-	metrics.Read(all)
+	// One metrics.Read serves both: the scheduler's histogram follows the
+	// collector's metrics Read reads.
+	gc.reads = schedMetric + 1
 	s := &RunSampler{gc: gc}
-	if v := all[len(all)-1].Value; v.Kind() == metrics.KindFloat64Histogram {
+	if v := gc.samples[schedMetric].Value; v.Kind() == metrics.KindFloat64Histogram {
 		s.sched = v.Float64Histogram().Buckets
 	}
 	s.scope, s.rusage = newRusage(thread)
@@ -132,7 +124,7 @@ func (s *RunSampler) NewReading() *RunReading {
 func (s *RunSampler) Read(r *RunReading) {
 	s.gc.Read(&r.GC)
 	if r.sched != nil {
-		copy(r.sched, s.gc.samples[len(s.gc.samples)-1].Value.Float64Histogram().Counts)
+		copy(r.sched, s.gc.samples[schedMetric].Value.Float64Histogram().Counts)
 	}
 	s.rusage.read(&r.os)
 }

@@ -227,6 +227,7 @@ func (e *engine) summarizeGC(res *Result) {
 	}
 	g := &res.GC
 	g.GCDelta = e.gcTotal
+	g.Stopping, g.HeapObjects = e.gcStopping, e.heapObjects
 	g.PauseP50, g.PauseP90, g.PauseP99, g.PauseP999 = e.pauses[0], e.pauses[1], e.pauses[2], e.pauses[3]
 	if g.TotalCPU > 0 {
 		g.CPUFraction = float64(g.GCCPU) / float64(g.TotalCPU)

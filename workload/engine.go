@@ -151,6 +151,8 @@ type engine struct {
 	allocBytes  uint64
 	allocObjs   uint64
 	gcTotal     runstats.GCDelta
+	gcStopping  time.Duration    // of gcTotal.STW
+	heapObjects uint64           // at the end of the timed runs
 	pauses      [4]time.Duration // P50, P90, P99, P99.9 of the pauses
 	procBefore  runstats.Process
 	procAfter   runstats.Process
@@ -386,7 +388,7 @@ func (e *engine) run() {
 	if procErr == nil {
 		_ = procs.Read(&e.procBefore)
 	}
-	sampler.Read(g0)
+	sampler.ReadFull(g0)
 	if hiccups != nil {
 		hiccups.start()
 	}
@@ -394,7 +396,7 @@ func (e *engine) run() {
 	close(e.timedGo)
 	done.Wait()
 	e.elapsed = time.Since(e.t0)
-	sampler.Read(g1)
+	sampler.ReadFull(g1)
 	if procErr == nil {
 		_ = procs.Read(&e.procAfter)
 		procs.Close()
@@ -408,6 +410,7 @@ func (e *engine) run() {
 		e.hiccup = hiccups.stop()
 	}
 	e.gcTotal = sampler.Delta(g0, g1)
+	e.gcStopping, e.heapObjects = sampler.Stopping(g0, g1), g1.HeapObjects
 	e.allocBytes = e.gcTotal.AllocBytes
 	e.allocObjs = e.gcTotal.AllocObjects
 	if e.cfg.GCStats != GCStatsOff {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -1005,5 +1006,30 @@ func TestProcessCountersAroundTimedRuns(t *testing.T) {
 	// presence is checked.
 	if b.RSSBytes == 0 || a.PeakRSSBytes == 0 || a.MinorFaults < b.MinorFaults+8 || a.UserCPU < b.UserCPU {
 		t.Errorf("%dMiB touched in the timed runs:\nbefore %+v\n after %+v", len(keep), b, a)
+	}
+}
+
+// The GC summary splits the pauses' time: the part spent stopping the world
+// (from the decision to stop until every P stopped) is within it, and the
+// heap's objects are read at the end whatever the collector marked.
+func TestGCSummaryStoppingAndHeapObjects(t *testing.T) {
+	collect := &fnOp{name: "gc", fn: func(context.Context, *workload.Probe, int64) error {
+		runtime.GC()
+		return nil
+	}}
+	for _, mode := range []workload.GCStats{workload.GCStatsRun, workload.GCStatsTotal} {
+		cfg := testConfig(3)
+		cfg.GCStats = mode
+		res, err := workload.Run(t.Context(), cfg, workload.Mix{collect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := res.GC
+		if g.Pauses < 6 || g.Stopping <= 0 || g.Stopping > g.STW {
+			t.Errorf("-gcstats %v: %d pauses totalling %v, stopping %v; want at least 6, stopping in (0, STW]", mode, g.Pauses, g.STW, g.Stopping)
+		}
+		if g.HeapObjects == 0 || g.HeapLive == 0 {
+			t.Errorf("-gcstats %v: heap objects %d, live %d after forced cycles; want both > 0", mode, g.HeapObjects, g.HeapLive)
+		}
 	}
 }

@@ -182,6 +182,13 @@ type GCSummary struct {
 	CPUFraction                             float64       // GC CPU time / all CPU time of the process (runtime estimates)
 	AllocRate                               float64       // bytes allocated per second of the timed runs
 	AllocBytesPerOp                         float64       // bytes allocated per operation executed
+	// Stopping is the part of STW spent stopping the world
+	// (runstats.GCSampler.Stopping); the rest of STW the world was stopped.
+	Stopping time.Duration
+	// HeapObjects is the bytes of the heap's objects at the end, live and
+	// dead (runstats.GCReading.HeapObjects): what is known of the heap when
+	// HeapLive is 0 because no GC cycle has marked it.
+	HeapObjects uint64
 }
 
 // Tail relates the slowest runs to what can make a run slow. Zero unless
