@@ -50,7 +50,7 @@ func (p *printer) tail(d *Document) {
 	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them (Fisher's exact test, one-sided, p < %s); page faults and context switches counted %s; where most runs had some of a cause, a run counts as having it when it had more than the median run:\n",
 		c0.Worst, c0.Runs, fmt.Sprint(t.Alpha), scope)
 	for _, c := range t.Causes {
-		p.f("   %s\n", CauseSentence(c))
+		p.f("   %s\n", CauseSentence(c, t.Alpha))
 	}
 	p.f("   A slow run lasts longer and so meets more of anything: \"explains\" says the slowest runs had it more often than the others; the P99s with and without it say what it costs.\n")
 	if k := d.Harness.RunsKept; k > 0 {
@@ -73,7 +73,9 @@ func (p *printer) tail(d *Document) {
 // one sentence: "GC explains the tail: 10 of the 10 slowest runs had a GC
 // cycle against 12% of all runs (p = 4.4e-10); runs with it: P99 41ms,
 // without: 9ms."
-func CauseSentence(c Cause) string {
+//
+// Alpha is the verdicts' significance level (Tail.Alpha).
+func CauseSentence(c Cause, alpha float64) string {
 	w, ok := causeWords[c.Cause]
 	if !ok {
 		w.subject, w.plural, w.had = c.Cause, true, c.Cause
@@ -97,6 +99,8 @@ func CauseSentence(c Cause) string {
 	switch c.Verdict {
 	case "explains":
 		fmt.Fprintf(&b, "%s %s the tail: %s against %s of all runs (p = %s)", w.subject, verb("explains", "explain"), counts, all, pval(c.P))
+	case "explains part":
+		fmt.Fprintf(&b, "%s %s part of the tail: %s against %s of all runs (p = %s), fewer than half of them", w.subject, verb("explains", "explain"), counts, all, pval(c.P))
 	case "does not explain":
 		fmt.Fprintf(&b, "%s %s the tail: %s, ", w.subject, verb("does not explain", "do not explain"), counts)
 		if float64(c.WorstWith)/float64(max(c.Worst, 1)) <= float64(c.RunsWith)/float64(max(c.Runs, 1)) {
@@ -107,6 +111,11 @@ func CauseSentence(c Cause) string {
 	case "too few runs to tell":
 		if c.Worst == 0 {
 			return fmt.Sprintf("%s: too few runs to tell.", w.subject)
+		}
+		if c.WorstWith == 1 && c.PFloor < alpha {
+			fmt.Fprintf(&b, "%s: too few runs to tell: only %s against %s of all runs (p = %s), and one run is an anecdote",
+				w.subject, counts, all, pval(c.P))
+			break
 		}
 		fmt.Fprintf(&b, "%s: too few runs to tell: %s against %s of all runs (p = %s; even all %d would give p = %s)",
 			w.subject, counts, all, pval(c.P), c.Worst, pval(c.PFloor))

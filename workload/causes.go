@@ -59,7 +59,8 @@ func (r *RunRecord) Has(c Cause) bool { return r.Amount(c) > 0 }
 
 // TailAlpha is the significance level of the verdicts: a cause explains the
 // tail when the chance that the slowest runs had it that often by luck
-// alone (Fisher's exact test) is below it. With seven causes tested at
+// alone (Fisher's exact test) is below it, and at least half of them had
+// it (part of the tail, when at least two but fewer than half did). With seven causes tested at
 // once, about one report in fifteen names a cause by chance at 0.01.
 const TailAlpha = 0.01
 
@@ -72,17 +73,18 @@ type Verdict uint8
 
 const (
 	VerdictNone     Verdict = iota // not judged
-	VerdictExplains                // the slowest runs had it more often than chance allows
-	VerdictNot                     // they did not, and enough runs were seen to tell
-	VerdictTooFew                  // no outcome with these runs could have been significant
+	VerdictExplains                // the slowest runs had it more often than chance allows, at least half of them
+	VerdictPart                    // more often than chance allows, but fewer than half of them
+	VerdictNot                     // not more often than chance allows, and enough runs were seen to tell
+	VerdictTooFew                  // no outcome with these runs could have been significant, or one slow run had it
 	VerdictNever                   // no run had it
 	VerdictAlways                  // every run had it: it cannot set the slowest apart
 )
 
-var verdictNames = [...]string{"", "explains", "does not explain", "too few runs to tell", "never seen", "in every run"}
+var verdictNames = [...]string{"", "explains", "explains part", "does not explain", "too few runs to tell", "never seen", "in every run"}
 
-// String is the verdict's name: "explains", "does not explain", "too few
-// runs to tell", "never seen", "in every run".
+// String is the verdict's name: "explains", "explains part", "does not
+// explain", "too few runs to tell", "never seen", "in every run".
 func (v Verdict) String() string {
 	if int(v) < len(verdictNames) {
 		return verdictNames[v]
@@ -262,12 +264,21 @@ func (ct *CauseTail) judge() {
 		return
 	}
 	ct.P, ct.Floor = latency.Enrichment(ct.Runs, ct.RunsWith, ct.Worst, ct.WorstWith)
+	// The probabilities are sums of floating-point terms: a p-value of
+	// exactly TailAlpha (one slow run of 100 with a cause one run had)
+	// must not come out just below it.
+	significant := func(p float64) bool { return p < TailAlpha*(1-1e-9) }
 	switch {
-	case ct.P < TailAlpha:
-		ct.Verdict = VerdictExplains
-	case ct.Floor >= TailAlpha:
+	case !significant(ct.Floor):
 		ct.Verdict = VerdictTooFew
-	default:
+	case !significant(ct.P):
 		ct.Verdict = VerdictNot
+	case ct.WorstWith < 2:
+		// One slow run is an anecdote, whatever the odds of its cause.
+		ct.Verdict = VerdictTooFew
+	case 2*ct.WorstWith >= ct.Worst:
+		ct.Verdict = VerdictExplains
+	default:
+		ct.Verdict = VerdictPart
 	}
 }

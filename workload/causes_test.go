@@ -2,7 +2,9 @@ package workload_test
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -59,7 +61,9 @@ func TestTailVerdicts(t *testing.T) {
 		}, []workload.Cause{workload.CauseGC, workload.CauseSTW}, []workload.Cause{workload.CauseMajorFaults}},
 		{"slow runs fault on fresh memory", false, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
 		{"the same, pinned: the thread's faults", true, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
-		{"slow runs have neither", false, func(call int64) error {
+		// Pinned: the faults of the worker's own thread, not those of
+		// whatever else the test process runs beside it.
+		{"slow runs have neither", true, func(call int64) error {
 			// Runtimes of 20..420µs by a fixed pseudo-random sequence.
 			spinFor(time.Duration(20+(call*7919)%400) * time.Microsecond)
 			return nil
@@ -72,30 +76,41 @@ func TestTailVerdicts(t *testing.T) {
 			cfg.Pin = tt.pin
 			// Warm up past the first touch of the stacks and the code.
 			cfg.Warmups = 20
-			res := mustRun(t, cfg, workload.Mix{op})
-			tail := res.Tail
 			wantScope := runstats.ScopeProcess
 			if tt.pin {
 				wantScope = runstats.ScopeThread
 			}
-			if tail.Scope != wantScope || len(tail.Causes) != int(workload.NumCauses) {
-				t.Fatalf("scope %v, %d causes; want %v, %d", tail.Scope, len(tail.Causes), wantScope, workload.NumCauses)
-			}
-			for _, c := range tail.Causes {
-				if c.Worst != 10 || c.Runs != 1000 {
-					t.Errorf("%v: %d worst of %d runs, want 10 of 1000", c.Cause, c.Worst, c.Runs)
+			// The machine can make a slow run of its own (a preempted
+			// thread whose pages the kernel reclaimed faults them back):
+			// the verdicts must come out as built in one attempt of three.
+			var problems []string
+			for range 3 {
+				problems = problems[:0]
+				res := mustRun(t, cfg, workload.Mix{op})
+				tail := res.Tail
+				if tail.Scope != wantScope || len(tail.Causes) != int(workload.NumCauses) {
+					t.Fatalf("scope %v, %d causes; want %v, %d", tail.Scope, len(tail.Causes), wantScope, workload.NumCauses)
+				}
+				for _, c := range tail.Causes {
+					if c.Worst != 10 || c.Runs != 1000 {
+						t.Fatalf("%v: %d worst of %d runs, want 10 of 1000", c.Cause, c.Worst, c.Runs)
+					}
+				}
+				for _, c := range tt.explains {
+					if ct := tail.Causes[c]; ct.Verdict != workload.VerdictExplains {
+						problems = append(problems, fmt.Sprintf("%v: %v, want explains: %+v", c, ct.Verdict, ct))
+					}
+				}
+				for _, c := range tt.not {
+					if ct := tail.Causes[c]; ct.Verdict == workload.VerdictExplains || ct.Verdict == workload.VerdictPart {
+						problems = append(problems, fmt.Sprintf("%v: %v, want not: %+v", c, ct.Verdict, ct))
+					}
+				}
+				if len(problems) == 0 {
+					return
 				}
 			}
-			for _, c := range tt.explains {
-				if ct := tail.Causes[c]; ct.Verdict != workload.VerdictExplains {
-					t.Errorf("%v: %v, want explains: %+v", c, ct.Verdict, ct)
-				}
-			}
-			for _, c := range tt.not {
-				if ct := tail.Causes[c]; ct.Verdict == workload.VerdictExplains {
-					t.Errorf("%v: explains, want not: %+v", c, ct)
-				}
-			}
+			t.Errorf("in each of 3 attempts; the last:\n%s", strings.Join(problems, "\n"))
 		})
 	}
 }
