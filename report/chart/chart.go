@@ -23,10 +23,13 @@ import (
 	"github.com/gcperf/gcperf/sweep"
 )
 
-// The size of every chart: fixed, so that the output is reproducible.
+// The size of every chart: fixed, so that the output is reproducible. At
+// 96 dpi (a PNG, or an SVG in a browser) it is 1152 × 576 pixels, the
+// width of the HTML page's column, where the text is drawn at its size
+// (12 points, 10 for the ticks).
 const (
-	Width  = 6 * vg.Inch
-	Height = 4 * vg.Inch
+	Width  = 12 * vg.Inch
+	Height = 6 * vg.Inch
 )
 
 // render draws panels, stacked top to bottom and sharing their x axis
