@@ -32,25 +32,13 @@ const (
 	Height = 6 * vg.Inch
 )
 
-// render draws panels, stacked top to bottom and sharing their x axis
-// (plot.Align), on a Width × Height canvas and writes the chart to w as
-// SVG (fonts embedded, so that the file looks the same anywhere) or PNG.
-// Neither holds a timestamp: the same plot gives the same bytes.
+// render draws panels, stacked top to bottom and sharing their x axis, on
+// a Width × Height canvas, laid out by layOut: the legends beside the
+// plotting areas. It writes the chart to w as SVG (fonts embedded, so that
+// the file looks the same anywhere) or PNG. Neither holds a timestamp: the
+// same plot gives the same bytes.
 func render(w io.Writer, format Format, panels ...*plot.Plot) error {
-	return renderWith(w, format, func(c draw.Canvas) {
-		if len(panels) == 1 {
-			panels[0].Draw(c)
-			return
-		}
-		rows := make([][]*plot.Plot, len(panels))
-		for i, p := range panels {
-			rows[i] = []*plot.Plot{p}
-		}
-		canvases := plot.Align(rows, draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(4)}, c)
-		for i, p := range panels {
-			p.Draw(canvases[i][0])
-		}
-	})
+	return renderWith(w, format, func(c draw.Canvas) { layOut(c, panels).draw(panels) })
 }
 
 // renderWith draws paint's drawing on a Width × Height canvas and writes
