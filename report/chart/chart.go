@@ -34,9 +34,10 @@ const (
 
 // render draws panels, stacked top to bottom and sharing their x axis, on
 // a Width × Height canvas, laid out by layOut: the legends beside the
-// plotting areas. It writes the chart to w as SVG (fonts embedded, so that
-// the file looks the same anywhere) or PNG. Neither holds a timestamp: the
-// same plot gives the same bytes.
+// plotting areas, the axes wide enough for every point and label. It
+// writes the chart to w as SVG (fonts embedded, so that the file looks the
+// same anywhere) or PNG. Neither holds a timestamp: the same plot gives the
+// same bytes.
 func render(w io.Writer, format Format, panels ...*plot.Plot) error {
 	return renderWith(w, format, func(c draw.Canvas) { layOut(c, panels).draw(panels) })
 }
@@ -167,11 +168,13 @@ func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// durationAxis makes a a log axis of nanoseconds over [lo, hi].
+// durationAxis makes a log axis of nanoseconds over [lo, hi], and a
+// margin beyond.
 func durationAxis(a *plot.Axis, lo, hi float64) {
 	a.Scale = plot.LogScale{}
 	a.Tick.Marker = durationTicks{}
 	logRange(a, lo, hi)
+	padLog(a)
 }
 
 // histBinsPerDecade is the histogram's resolution on its log time axis.
@@ -238,6 +241,7 @@ func histogramPlot(d *report.Document) (*plot.Plot, error) {
 	}
 	durationAxis(&p.X, lo, hi)
 	p.Y.Min = 0
+	padLinear(&p.Y)
 	p.Legend.Left = false
 	return p, nil
 }
@@ -272,6 +276,7 @@ func spectrumPlot(docs []*report.Document, names []string) (*plot.Plot, error) {
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = spectrumTicks
 	p.X.Min, p.X.Max = 1, 1e4
+	padLog(&p.X)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	n := 0
 	for di, d := range docs {
@@ -421,6 +426,7 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	if err := addLine(g, "heap goal at the end of the run", goal, colorOf(4), false); err != nil {
 		return nil, err
 	}
+	padLinear(&g.Y)
 	p.X.Label.Text = ""
 	return []*plot.Plot{p, g}, nil
 }
@@ -634,6 +640,7 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 		durationAxis(&p.Y, lo, hi)
 	} else {
 		p.Y.Min = 0
+		padLinear(&p.Y)
 	}
 	return p, nil
 }
@@ -718,5 +725,6 @@ func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 		lo, hi = 1e3, 1e6
 	}
 	durationAxis(&p.Y, lo, hi)
+	padLinear(&p.X)
 	return p, nil
 }

@@ -52,6 +52,8 @@
 //
 // Every chart is [Width] × [Height] (1152 × 576 pixels at 96 dpi, the
 // width of the HTML page's column) and holds no timestamp: the same input
-// gives the same bytes, which the golden files under testdata check.
-// Errors begin with "chart: ".
+// gives the same bytes, which the golden files under testdata check. Its
+// legend stands in a column right of the plotting area, never on the data,
+// and its axes leave a margin beyond the data, wide enough for every point
+// and label. Errors begin with "chart: ".
 package chart

@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"math"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -10,7 +12,8 @@ import (
 // the plotting area, where it hides whatever data lies under it (at 1000
 // runs the timeline's legend sat on a band of points). Here every legend
 // is drawn in a column to the right of the plotting areas, its top level
-// with its panel's plotting area.
+// with its panel's plotting area, and the axes are widened until every
+// point and label lies inside them.
 const (
 	// legendGap is the space between the plotting areas and the legends.
 	legendGap = 8 // points
@@ -19,11 +22,49 @@ const (
 	legendMaxShare = 0.4
 	// legendMinFont is the smallest font a legend is drawn in to fit.
 	legendMinFont = 7 // points
+	// fitSlack is how far (in points) a glyph may reach past the plotting
+	// area: half a line's width, so that a line drawn along an axis's
+	// end (a histogram's 0, say) does not move the axis.
+	fitSlack = 0.75
 	// stackGap is the space between stacked panels (the timeline's).
 	stackGap = 4 // points
 	// edge is the space left free along the chart's edges.
 	edge = 6 // points
 )
+
+// margin is the share of an axis's span left free beyond the data at each
+// end, so that no point sits on the edge of the plotting area.
+const margin = 0.05
+
+// padLinear widens a linear axis by margin of its span at each end; a
+// minimum of 0 (the base of shares, sizes and rates) stays. An axis
+// without data is left as it is.
+func padLinear(a *plot.Axis) {
+	if math.IsInf(a.Min, 0) || math.IsInf(a.Max, 0) || a.Max < a.Min {
+		return
+	}
+	span := a.Max - a.Min
+	if span == 0 {
+		span = math.Max(math.Abs(a.Max), 1)
+	}
+	if a.Min != 0 {
+		a.Min -= margin * span
+	}
+	a.Max += margin * span
+}
+
+// padLog widens a log axis [Min, Max] (both positive) by margin of its
+// span in decades at each end.
+func padLog(a *plot.Axis) {
+	if a.Min <= 0 || a.Max < a.Min || math.IsInf(a.Max, 0) {
+		return
+	}
+	f := math.Pow(a.Max/a.Min, margin)
+	if f < 1.01 {
+		f = 1.01
+	}
+	a.Min, a.Max = a.Min/f, a.Max*f
+}
 
 // A layout is where a chart's panels, stacked top to bottom, and their
 // legends are drawn on the chart's canvas.
@@ -53,7 +94,9 @@ func (l *layout) legendRect(i int) vg.Rectangle {
 
 // layOut places panels, stacked top to bottom and sharing their x axis,
 // on c: it takes each panel's legend out of it (the panel then draws none)
-// to be drawn beside the plotting areas.
+// to be drawn beside the plotting areas, and widens the panels' axes
+// until every glyph of their data (points, labels) lies inside the
+// plotting area.
 func layOut(c draw.Canvas, panels []*plot.Plot) *layout {
 	// Nothing touches the chart's edges.
 	c = draw.Crop(c, vg.Points(edge), -vg.Points(edge), vg.Points(edge), -vg.Points(edge))
@@ -73,6 +116,19 @@ func layOut(c draw.Canvas, panels []*plot.Plot) *layout {
 	area := c
 	if column > 0 {
 		area.Max.X -= column + vg.Points(legendGap)
+	}
+	for range 8 {
+		l.place(panels, area)
+		fitted := true
+		for i, p := range panels {
+			if !fitGlyphs(p, l.data[i]) {
+				fitted = false
+			}
+		}
+		shareX(panels)
+		if fitted {
+			break
+		}
 	}
 	l.place(panels, area)
 	// Each legend starts level with the top of its plotting area and may
@@ -128,4 +184,56 @@ func scaleLegend(l *plot.Legend, s float64) {
 	size := max(vg.Length(s)*l.TextStyle.Font.Size, vg.Points(legendMinFont))
 	l.TextStyle.Font.Size = min(size, l.TextStyle.Font.Size)
 	l.Padding = vg.Length(s) * l.Padding
+}
+
+// shareX gives stacked panels the same x range, the union of theirs.
+func shareX(panels []*plot.Plot) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range panels {
+		lo, hi = min(lo, p.X.Min), max(hi, p.X.Max)
+	}
+	for _, p := range panels {
+		p.X.Min, p.X.Max = lo, hi
+	}
+}
+
+// fitGlyphs widens p's axes so that the glyph of every point and label it
+// draws (Plot.GlyphBoxes) lies inside its plotting area dc, and reports
+// whether they did already (within fitSlack).
+func fitGlyphs(p *plot.Plot, dc draw.Canvas) bool {
+	var left, right, bottom, top vg.Length // how far glyphs reach past each side
+	for _, b := range p.GlyphBoxes(p) {
+		x, y := dc.X(b.X)+b.Min.X, dc.Y(b.Y)+b.Min.Y
+		left = max(left, dc.Min.X-x)
+		right = max(right, x+b.Size().X-dc.Max.X)
+		bottom = max(bottom, dc.Min.Y-y)
+		top = max(top, y+b.Size().Y-dc.Max.Y)
+	}
+	size := dc.Size()
+	if size.X <= 0 || size.Y <= 0 {
+		return true
+	}
+	fitted := true
+	if left > fitSlack || right > fitSlack {
+		widen(&p.X, float64(left/size.X), float64(right/size.X))
+		fitted = false
+	}
+	if bottom > fitSlack || top > fitSlack {
+		widen(&p.Y, float64(bottom/size.Y), float64(top/size.Y))
+		fitted = false
+	}
+	return fitted
+}
+
+// widen extends an axis by lo and hi times its span (on its scale: in
+// decades on a log axis) below and above.
+func widen(a *plot.Axis, lo, hi float64) {
+	if _, ok := a.Scale.(plot.LogScale); ok && a.Min > 0 && a.Max > 0 {
+		s0, s1 := math.Log(a.Min), math.Log(a.Max)
+		span := s1 - s0
+		a.Min, a.Max = math.Exp(s0-lo*span), math.Exp(s1+hi*span)
+		return
+	}
+	span := a.Max - a.Min
+	a.Min, a.Max = a.Min-lo*span, a.Max+hi*span
 }

@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,89 @@ func forEachLayout(t *testing.T, check func(tc chartCase, panels []*plot.Plot, l
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		check(tc, panels, layOut(canvas(), panels))
+	}
+}
+
+// TestPointsInside checks that every point and label of every chart lies
+// inside its plotting area (their glyphs, within half a line's width),
+// and that no point sits on an axis's end: the GOGC=off point was drawn
+// on the edge of the Pareto and peak RSS charts, half of it cut off.
+func TestPointsInside(t *testing.T) {
+	forEachLayout(t, func(tc chartCase, panels []*plot.Plot, l *layout) {
+		for i, p := range panels {
+			dc := l.data[i]
+			if !inside(dc.Rectangle, l.canvas.Rectangle, 0) || dc.Size().X < Width/3 || dc.Size().Y < Height/5 {
+				t.Errorf("%s: panel %d's plotting area %v is not a fair part of the chart %v", tc.name, i, dc.Rectangle, l.canvas.Rectangle)
+			}
+			for _, b := range p.GlyphBoxes(p) {
+				r := b.Rectangle.Add(vg.Point{X: dc.X(b.X), Y: dc.Y(b.Y)})
+				if !inside(r, dc.Rectangle, vg.Points(fitSlack)) {
+					t.Errorf("%s: panel %d: a glyph at (%.3f, %.3f) of the axes' range reaches %v, outside the plotting area %v",
+						tc.name, i, b.X, b.Y, r, dc.Rectangle)
+				}
+				// A point (a glyph wider than a line) is off the ends.
+				if b.Size().X > vg.Points(2) && (b.X <= 0 || b.X >= 1 || b.Y >= 1 || b.Y <= 0 && p.Y.Min != 0) {
+					t.Errorf("%s: panel %d: a point at (%.3f, %.3f) of the axes' range sits on an end", tc.name, i, b.X, b.Y)
+				}
+			}
+		}
+	})
+}
+
+// TestPadOffPoint checks the GOGC=off point of the hand-made sweep (the
+// highest peak RSS) is a margin inside the Pareto and peak RSS charts'
+// ranges, not on their edge.
+func TestPadOffPoint(t *testing.T) {
+	s := readSweep(t)
+	var off point
+	for _, pt := range points(s) {
+		if pt.GOGC == "off" && pt.MemLimit == "" {
+			off = pt
+		}
+	}
+	rss := float64(off.PeakRSS)
+	for _, kind := range []Kind{KindPareto, KindSweepRSS} {
+		p, err := sweepPlot(points(s), kind, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		layOut(canvas(), []*plot.Plot{p})
+		a := &p.X
+		if kind == KindSweepRSS {
+			a = &p.Y
+		}
+		if room := (a.Max - rss) / (a.Max - a.Min); room < margin/(1+2*margin) {
+			t.Errorf("%v: GOGC=off at %v of an axis %v..%v: %.3f of it free above, want at least %.3f",
+				kind, rss, a.Min, a.Max, room, margin/(1+2*margin))
+		}
+	}
+}
+
+func TestPad(t *testing.T) {
+	a := plot.Axis{Min: 100, Max: 200}
+	padLinear(&a)
+	if a.Min != 95 || a.Max != 205 {
+		t.Errorf("padLinear(100..200) = %v..%v, want 95..205", a.Min, a.Max)
+	}
+	a = plot.Axis{Min: 0, Max: 200}
+	padLinear(&a)
+	if a.Min != 0 || a.Max != 210 {
+		t.Errorf("padLinear(0..200) = %v..%v, want 0..210 (0 stays)", a.Min, a.Max)
+	}
+	a = plot.Axis{Min: 7, Max: 7}
+	padLinear(&a)
+	if !(a.Min < 7 && a.Max > 7) {
+		t.Errorf("padLinear(7..7) = %v..%v, want around 7", a.Min, a.Max)
+	}
+	a = plot.Axis{Min: math.Inf(1), Max: math.Inf(-1)}
+	padLinear(&a)
+	if !math.IsInf(a.Min, 1) || !math.IsInf(a.Max, -1) {
+		t.Errorf("padLinear of an axis without data = %v..%v, want it unchanged", a.Min, a.Max)
+	}
+	a = plot.Axis{Min: 1, Max: 1e4}
+	padLog(&a)
+	if lo, hi := math.Log10(a.Min), math.Log10(a.Max); math.Abs(lo+0.2) > 1e-9 || math.Abs(hi-4.2) > 1e-9 {
+		t.Errorf("padLog(1..1e4) = 10^%v..10^%v, want 10^-0.2..10^4.2", lo, hi)
 	}
 }
 
