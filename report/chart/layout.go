@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -38,10 +39,15 @@ const margin = 0.05
 
 // padLinear widens a linear axis by margin of its span at each end; a
 // minimum of 0 (the base of shares, sizes and rates) stays. An axis
-// without data is left as it is.
+// without data is left as it is. gonum's default ticks label the round
+// values of such a range with needless decimals (0.00, 25000.00): they
+// become trimmedTicks.
 func padLinear(a *plot.Axis) {
 	if math.IsInf(a.Min, 0) || math.IsInf(a.Max, 0) || a.Max < a.Min {
 		return
+	}
+	if _, ok := a.Tick.Marker.(plot.DefaultTicks); ok {
+		a.Tick.Marker = trimmedTicks{}
 	}
 	span := a.Max - a.Min
 	if span == 0 {
@@ -51,6 +57,20 @@ func padLinear(a *plot.Axis) {
 		a.Min -= margin * span
 	}
 	a.Max += margin * span
+}
+
+// trimmedTicks are gonum's default ticks, their labels without trailing
+// zeros after the decimal point: 25000, 2.5, not 25000.00, 2.50.
+type trimmedTicks struct{}
+
+func (trimmedTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if strings.Contains(t.Label, ".") && !strings.ContainsAny(t.Label, "eE") {
+			ticks[i].Label = strings.TrimSuffix(strings.TrimRight(t.Label, "0"), ".")
+		}
+	}
+	return ticks
 }
 
 // padLog widens a log axis [Min, Max] (both positive) by margin of its

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -221,6 +222,27 @@ func TestPad(t *testing.T) {
 	padLinear(&a)
 	if a.Min != 0 || a.Max != 210 {
 		t.Errorf("padLinear(0..200) = %v..%v, want 0..210 (0 stays)", a.Min, a.Max)
+	}
+	// The labels of the padded range's ticks hold no needless decimals.
+	a = plot.Axis{Min: 0, Max: 28524, Tick: plot.Axis{}.Tick}
+	a.Tick.Marker = plot.DefaultTicks{}
+	padLinear(&a)
+	var labels []string
+	for _, tick := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if tick.Label != "" {
+			labels = append(labels, tick.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 25000" {
+		t.Errorf("padLinear(0..28524): ticks labelled %q, want \"0 25000\"", got)
+	}
+	// Trimmed, a label still reads as its tick's value.
+	for _, r := range [][2]float64{{0, 0.5}, {0, 3}, {0.001, 0.0042}, {0, 2.5e7}, {-40, 41}} {
+		for _, tick := range (trimmedTicks{}).Ticks(r[0], r[1]) {
+			if v, err := strconv.ParseFloat(tick.Label, 64); tick.Label != "" && (err != nil || math.Abs(v-tick.Value) > 1e-9*math.Abs(tick.Value)) {
+				t.Errorf("trimmedTicks(%v..%v): %v labelled %q", r[0], r[1], tick.Value, tick.Label)
+			}
+		}
 	}
 	a = plot.Axis{Min: 7, Max: 7}
 	padLinear(&a)
