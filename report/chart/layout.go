@@ -21,6 +21,10 @@ const (
 	// legendMaxShare is the most of the chart's width the legends take;
 	// a wider legend is drawn in a smaller font.
 	legendMaxShare = 0.4
+	// legendPadding is the space between a legend's entries, so that a
+	// large glyph (the Pareto chart's recommended ring) does not touch the
+	// next one.
+	legendPadding = 3 // points
 	// legendMinFont is the smallest font a legend is drawn in to fit.
 	legendMinFont = 7 // points
 	// fitSlack is how far (in points) a glyph may reach past the plotting
@@ -126,6 +130,7 @@ func layOut(c draw.Canvas, panels []*plot.Plot) *layout {
 		leg := p.Legend
 		p.Legend = plot.NewLegend()
 		leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
+		leg.Padding = vg.Points(legendPadding)
 		maxWidth := vg.Length(legendMaxShare) * c.Size().X
 		if w := legendSize(&leg).X; w > maxWidth {
 			scaleLegend(&leg, float64(maxWidth/w))
