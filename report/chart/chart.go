@@ -23,21 +23,27 @@ import (
 	"github.com/gcperf/gcperf/sweep"
 )
 
-// The size of every chart: fixed, so that the output is reproducible.
+// The size of every chart: fixed, so that the output is reproducible. At
+// 96 dpi (a PNG, or an SVG in a browser) it is 1152 × 576 pixels, the
+// width of the HTML page's column, where the text is drawn at its size
+// (12 points, 10 for the ticks).
 const (
-	Width  = 6 * vg.Inch
-	Height = 4 * vg.Inch
+	Width  = 12 * vg.Inch
+	Height = 6 * vg.Inch
 )
 
-// render draws p on a Width × Height canvas and writes it to w as
-// SVG (fonts embedded, so that the file looks the same anywhere) or PNG.
-// Neither holds a timestamp: the same plot gives the same bytes.
-func render(w io.Writer, p *plot.Plot, format Format) error {
-	return renderWith(w, format, func(c draw.Canvas) { p.Draw(c) })
+// render draws panels, stacked top to bottom and sharing their x axis, on
+// a Width × Height canvas, laid out by layOut: the legends beside the
+// plotting areas, the axes wide enough for every point and label. It
+// writes the chart to w as SVG (fonts embedded, so that the file looks the
+// same anywhere) or PNG. Neither holds a timestamp: the same plot gives the
+// same bytes.
+func render(w io.Writer, format Format, panels ...*plot.Plot) error {
+	return renderWith(w, format, func(c draw.Canvas) { layOut(c, panels).draw(panels) })
 }
 
-// renderWith is render for any drawing on the canvas, such as plots
-// stacked with plot.Align.
+// renderWith draws paint's drawing on a Width × Height canvas and writes
+// it to w in the format.
 func renderWith(w io.Writer, format Format, paint func(draw.Canvas)) error {
 	switch format {
 	case SVG:
@@ -162,11 +168,13 @@ func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// durationAxis makes a a log axis of nanoseconds over [lo, hi].
+// durationAxis makes a log axis of nanoseconds over [lo, hi], and a
+// margin beyond.
 func durationAxis(a *plot.Axis, lo, hi float64) {
 	a.Scale = plot.LogScale{}
 	a.Tick.Marker = durationTicks{}
 	logRange(a, lo, hi)
+	padLog(a)
 }
 
 // histBinsPerDecade is the histogram's resolution on its log time axis.
@@ -177,6 +185,15 @@ const histBinsPerDecade = 10
 // logarithmic time axis, one stepped line per operation. The buckets are
 // those of the document's runtime_histogram.
 func Histogram(w io.Writer, d *report.Document, format Format) error {
+	p, err := histogramPlot(d)
+	if err != nil {
+		return err
+	}
+	return render(w, format, p)
+}
+
+// histogramPlot is the plot Histogram draws.
+func histogramPlot(d *report.Document) (*plot.Plot, error) {
 	p := newPlot("Runtime histogram", "runtime", "share of runs (%)")
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range d.Operations {
@@ -213,7 +230,7 @@ func Histogram(w io.Writer, d *report.Document, format Format) error {
 		lo, hi = min(lo, edge(keys[0])), max(hi, edge(keys[len(keys)-1]+1))
 		l, err := plotter.NewLine(xys)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.Color = colorOf(i)
 		p.Add(l)
@@ -224,8 +241,9 @@ func Histogram(w io.Writer, d *report.Document, format Format) error {
 	}
 	durationAxis(&p.X, lo, hi)
 	p.Y.Min = 0
+	padLinear(&p.Y)
 	p.Legend.Left = false
-	return render(w, p, format)
+	return p, nil
 }
 
 // SpectrumQuantiles are the quantiles Spectrum draws.
@@ -245,10 +263,20 @@ var spectrumTicks = plot.ConstantTicks([]plot.Tick{
 // "file:operation", file being names[i] for the i-th document (the name
 // of its file) or, without one, its number (1, 2...).
 func Spectrum(w io.Writer, docs []*report.Document, names []string, format Format) error {
+	p, err := spectrumPlot(docs, names)
+	if err != nil {
+		return err
+	}
+	return render(w, format, p)
+}
+
+// spectrumPlot is the plot Spectrum draws.
+func spectrumPlot(docs []*report.Document, names []string) (*plot.Plot, error) {
 	p := newPlot("Latency by percentile", "percentile", "runtime")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = spectrumTicks
 	p.X.Min, p.X.Max = 1, 1e4
+	padLog(&p.X)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	n := 0
 	for di, d := range docs {
@@ -277,7 +305,7 @@ func Spectrum(w io.Writer, docs []*report.Document, names []string, format Forma
 				name = file + ":" + name
 			}
 			if err := addLine(p, name, xys, colorOf(n), di%2 == 1); err != nil {
-				return err
+				return nil, err
 			}
 			n++
 		}
@@ -286,7 +314,7 @@ func Spectrum(w io.Writer, docs []*report.Document, names []string, format Forma
 		lo, hi = 1e3, 1e6
 	}
 	durationAxis(&p.Y, lo, hi)
-	return render(w, p, format)
+	return p, nil
 }
 
 // Timeline draws the runtime of every run in the document's order (run
@@ -298,6 +326,15 @@ func Spectrum(w io.Writer, docs []*report.Document, names []string, format Forma
 // the heap goal at the end of each run; runs without a goal (GOGC=off and
 // no memory limit) are left out of it.
 func Timeline(w io.Writer, d *report.Document, format Format) error {
+	panels, err := timelinePlots(d)
+	if err != nil {
+		return err
+	}
+	return render(w, format, panels...)
+}
+
+// timelinePlots are the panels Timeline draws, top to bottom.
+func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	p := newPlot("Runs", "run", "time")
 	var all, withGC, stw, goal plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -323,7 +360,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 	if len(all) > 0 {
 		l, err := plotter.NewLine(all)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.Color = colorOf(0)
 		p.Add(l)
@@ -346,16 +383,16 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 	}
 	if len(spanMean) > 0 {
 		if err := addLine(p, "mean of each span past the kept runs", spanMean, colorOf(3), false); err != nil {
-			return err
+			return nil, err
 		}
 		if err := addLine(p, "slowest of each span", spanMax, colorOf(5), true); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if len(withGC) > 0 {
 		s, err := plotter.NewScatter(withGC)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.Color, s.Shape, s.Radius = colorOf(1), draw.CircleGlyph{}, vg.Points(2.5)
 		p.Add(s)
@@ -364,7 +401,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 	if len(stw) > 0 {
 		s, err := plotter.NewScatter(stw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.Color, s.Shape, s.Radius = colorOf(2), draw.TriangleGlyph{}, vg.Points(2.5)
 		p.Add(s)
@@ -377,7 +414,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 	p.X.Min, p.X.Max = 0, max(n, 1)+1
 	p.Legend.Left = false
 	if len(goal) == 0 {
-		return render(w, p, format)
+		return []*plot.Plot{p}, nil
 	}
 	// gonum/plot has no second y axis: the heap goal is a panel of its own
 	// below, sharing the run axis.
@@ -387,16 +424,11 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 	g.X.Min, g.X.Max = p.X.Min, p.X.Max
 	g.Legend.Left = false
 	if err := addLine(g, "heap goal at the end of the run", goal, colorOf(4), false); err != nil {
-		return err
+		return nil, err
 	}
+	padLinear(&g.Y)
 	p.X.Label.Text = ""
-	return renderWith(w, format, func(c draw.Canvas) {
-		panels := [][]*plot.Plot{{p}, {g}}
-		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(4)}
-		canvases := plot.Align(panels, tiles, c)
-		p.Draw(canvases[0][0])
-		g.Draw(canvases[1][0])
-	})
+	return []*plot.Plot{p, g}, nil
 }
 
 // TimelineHeapGoalLabel is the y axis label of the timeline's heap goal panel.
@@ -482,20 +514,22 @@ func SweepSLO(w io.Writer, s *sweep.Summary, kind Kind, format Format, slo time.
 
 // drawSweep draws the chart of SweepSLO.
 func drawSweep(w io.Writer, points []point, kind Kind, format Format, slo time.Duration) error {
-	var p *plot.Plot
-	var err error
-	switch kind {
-	case KindSweepP99, KindSweepRSS, KindSweepThroughput:
-		p, err = plotByGOGC(points, kind, slo)
-	case KindPareto:
-		p, err = plotPareto(points, slo)
-	default:
-		return fmt.Errorf("chart: %v is not a chart of a sweep (%s)", kind, joinKinds(sweepKinds))
-	}
+	p, err := sweepPlot(points, kind, slo)
 	if err != nil {
 		return err
 	}
-	return render(w, p, format)
+	return render(w, format, p)
+}
+
+// sweepPlot is the plot drawSweep draws.
+func sweepPlot(points []point, kind Kind, slo time.Duration) (*plot.Plot, error) {
+	switch kind {
+	case KindSweepP99, KindSweepRSS, KindSweepThroughput:
+		return plotByGOGC(points, kind, slo)
+	case KindPareto:
+		return plotPareto(points, slo)
+	}
+	return nil, fmt.Errorf("chart: %v is not a chart of a sweep (%s)", kind, joinKinds(sweepKinds))
 }
 
 func memLimitName(m string) string {
@@ -606,6 +640,7 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 		durationAxis(&p.Y, lo, hi)
 	} else {
 		p.Y.Min = 0
+		padLinear(&p.Y)
 	}
 	return p, nil
 }
@@ -690,5 +725,6 @@ func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 		lo, hi = 1e3, 1e6
 	}
 	durationAxis(&p.Y, lo, hi)
+	padLinear(&p.X)
 	return p, nil
 }

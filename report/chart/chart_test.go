@@ -265,9 +265,9 @@ func TestPlotPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6in × 4in at vgimg's default 96 dpi.
-	if s := img.Bounds().Size(); s.X != 576 || s.Y != 384 {
-		t.Errorf("PNG is %v, want 576×384", s)
+	// 12in × 6in at vgimg's default 96 dpi.
+	if s := img.Bounds().Size(); s.X != 1152 || s.Y != 576 {
+		t.Errorf("PNG is %v, want 1152×576", s)
 	}
 	if err := Spectrum(&b, []*report.Document{d}, nil, PNG); err != nil {
 		t.Fatal(err)

@@ -50,7 +50,10 @@
 // embedded so that the file looks the same anywhere, or [PNG];
 // [ParseFormat] reads its name and [FormatOf] a file name's extension.
 //
-// Every chart is [Width] × [Height] and holds no timestamp: the same input
-// gives the same bytes, which the golden files under testdata check. Errors
-// begin with "chart: ".
+// Every chart is [Width] × [Height] (1152 × 576 pixels at 96 dpi, the
+// width of the HTML page's column) and holds no timestamp: the same input
+// gives the same bytes, which the golden files under testdata check. Its
+// legend stands in a column right of the plotting area, never on the data,
+// and its axes leave a margin beyond the data, wide enough for every point
+// and label. Errors begin with "chart: ".
 package chart

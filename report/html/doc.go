@@ -27,6 +27,12 @@
 // draw the P99 bound of the advice's SLO. The title names the shard when
 // the sweep ran one.
 //
+// The charts stand one under another, each as wide as the page's column
+// (72em: 1152 pixels at the default font size, report/chart's Width at 96
+// dpi, so that a chart's text is drawn at its size). On a narrower window
+// a chart shrinks to no less than 48em, two thirds, and scrolls beyond, so
+// that its text stays readable.
+//
 // A chart that cannot be drawn leaves a note in its place, not an error;
 // the page is otherwise whole. The same input gives the same bytes.
 package html

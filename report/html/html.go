@@ -166,10 +166,10 @@ table.stats td:first-child,table.stats th:first-child{text-align:left;font-famil
 table.stats th{text-align:right}
 table.stats tr:nth-child(even){background:#f6f8fa}
 pre{background:#f6f8fa;padding:.7em;overflow-x:auto;font-size:.85em;line-height:1.35}
-.charts{display:flex;flex-wrap:wrap;gap:1em}
-figure{margin:0}
+.charts{display:flex;flex-direction:column;gap:1.5em}
+figure{margin:0;overflow-x:auto}
 figcaption{font-weight:bold;margin-bottom:.3em}
-figure svg{max-width:100%;height:auto}
+figure svg{display:block;width:100%;min-width:48em;height:auto}
 .note{color:#a00}
 </style>`
 

@@ -2,13 +2,16 @@ package html
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
 )
 
@@ -163,5 +166,29 @@ func TestSweep(t *testing.T) {
 	page = b.String()
 	if !strings.Contains(page, "<title>gcperf sweep</title>") || strings.Contains(page, `id="advice"`) || strings.Contains(page, "SLO p99") {
 		t.Error("a sweep without advice or shard: a shard in the title, an advice or an SLO line")
+	}
+}
+
+// TestChartsFillTheColumn checks that a chart is drawn as wide as the
+// page's column (72em, at 16 pixels an em), so that the browser shows it
+// at its size, text included: it was 576 pixels of a 1152-pixel column.
+func TestChartsFillTheColumn(t *testing.T) {
+	m := regexp.MustCompile(`body\{[^}]*max-width:(\d+)em`).FindStringSubmatch(pageStyle)
+	if m == nil {
+		t.Fatal("the page's style sets no max-width in em for the body")
+	}
+	column, _ := strconv.Atoi(m[1])
+	if px := chart.Width.Dots(96); px != float64(16*column) {
+		t.Errorf("a chart is %v pixels wide at 96 dpi; the column %dem is %d pixels", px, column, 16*column)
+	}
+	for _, rule := range []string{"figure svg{display:block;width:100%;", "figure{margin:0;overflow-x:auto}"} {
+		if !strings.Contains(pageStyle, rule) {
+			t.Errorf("the page's style lacks %q", rule)
+		}
+	}
+	d, _ := readFixture(t, "list.json")
+	want := fmt.Sprintf(`<svg width="%gpt" height="%gpt"`, chart.Width.Points(), chart.Height.Points())
+	if n := strings.Count(string(runHTML(t, d)), want); n != 3 {
+		t.Errorf("%d charts are %s, want 3", n, want)
 	}
 }
