@@ -49,6 +49,8 @@ func TestPlotCmd(t *testing.T) {
 		{"spectrum", []string{fixture("list.json"), fixture("threads.json"), fixture("errors.json")}},
 		{"hist", []string{fixture("threads.json")}},
 		{"timeline", []string{fixture("list.json")}},
+		{"timeline", []string{fixture("tail.json")}},
+		{"causes", []string{fixture("tail.json")}},
 		{"sweep-p99", []string{sw}},
 		{"sweep-rss", []string{sw}},
 		{"sweep-throughput", []string{sw}},
@@ -116,6 +118,7 @@ func TestPlotCmdBad(t *testing.T) {
 		{[]string{"-kind", "sweep-p99", "-o", svg, list}, "reads a sweep's sweep.json"},
 		{[]string{"-kind", "pareto", "-o", svg, filepath.Join(dir, "missing.json")}, "no such file or directory"},
 		{[]string{"-kind", "timeline", "-o", svg, sw}, "reads gcperf results"},
+		{[]string{"-kind", "causes", "-o", svg, list}, "list.json: no causes of slow runs in this result (they are read with -gcstats run)"},
 		{[]string{"-kind", "spectrum", "-o", existing, list}, "exists"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 	} {

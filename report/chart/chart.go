@@ -336,7 +336,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 // timelinePlots are the panels Timeline draws, top to bottom.
 func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	p := newPlot("Runs", "run", "time")
-	var all, withGC, stw, goal plotter.XYs
+	var all, stw, goal plotter.XYs
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range d.Runs {
 		x := float64(i + 1)
@@ -344,9 +344,6 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 		all = append(all, plotter.XY{X: x, Y: y})
 		lo, hi = min(lo, y), max(hi, y)
 		if g := r.GCDelta; g != nil {
-			if g.Cycles > 0 {
-				withGC = append(withGC, plotter.XY{X: x, Y: y})
-			}
 			if g.STW > 0 {
 				s := positive(float64(g.STW))
 				stw = append(stw, plotter.XY{X: x, Y: s})
@@ -389,15 +386,6 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	if len(withGC) > 0 {
-		s, err := plotter.NewScatter(withGC)
-		if err != nil {
-			return nil, err
-		}
-		s.Color, s.Shape, s.Radius = colorOf(1), draw.CircleGlyph{}, vg.Points(2.5)
-		p.Add(s)
-		p.Legend.Add("run with a GC cycle", s)
-	}
 	if len(stw) > 0 {
 		s, err := plotter.NewScatter(stw)
 		if err != nil {
@@ -413,8 +401,17 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	durationAxis(&p.Y, lo, hi)
 	p.X.Min, p.X.Max = 0, max(n, 1)+1
 	p.Legend.Left = false
+	panels := []*plot.Plot{p}
+	strip, err := causeStrip(timelineCauses(d), p.X.Min, p.X.Max)
+	if err != nil {
+		return nil, err
+	}
+	if strip != nil {
+		p.X.Label.Text = ""
+		panels = append(panels, strip)
+	}
 	if len(goal) == 0 {
-		return []*plot.Plot{p}, nil
+		return panels, nil
 	}
 	// gonum/plot has no second y axis: the heap goal is a panel of its own
 	// below, sharing the run axis.
@@ -427,8 +424,102 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 		return nil, err
 	}
 	padLinear(&g.Y)
-	p.X.Label.Text = ""
-	return []*plot.Plot{p, g}, nil
+	for _, q := range panels {
+		q.X.Label.Text = ""
+	}
+	return append(panels, g), nil
+}
+
+// A causeRow is one row of the timeline's strip of causes: the runs (X)
+// that had the cause, drawn as glyphs in the row.
+type causeRow struct {
+	name  string
+	runs  plotter.XYs
+	glyph draw.GlyphDrawer
+	color int
+}
+
+// timelineCauses are the rows of the timeline's strip of causes: the kept
+// runs that had each, counted as the verdicts count them (from each
+// cause's threshold).
+func timelineCauses(d *report.Document) []causeRow {
+	rows := []causeRow{
+		{"GC", nil, draw.CircleGlyph{}, 1},
+		{"page faults", nil, draw.SquareGlyph{}, 6},
+		{"preempted", nil, draw.PlusGlyph{}, 7},
+		{"sched wait", nil, draw.CrossGlyph{}, 5},
+	}
+	th := causeThresholds(d)
+	for i, r := range d.Runs {
+		c, g := r.RunDelta, r.GCDelta
+		if c == nil || g == nil {
+			continue
+		}
+		at := plotter.XY{X: float64(i + 1)}
+		for k, had := range []bool{
+			g.Cycles > 0 || g.Pauses > 0 || c.MarkAtStart,
+			c.MinorFaults >= th["minor_faults"] || c.MajorFaults >= th["major_faults"],
+			c.InvoluntarySwitches >= th["involuntary_switches"],
+			c.SchedWaits >= th["sched_waits"],
+		} {
+			if had {
+				rows[k].runs = append(rows[k].runs, at)
+			}
+		}
+	}
+	return rows
+}
+
+// causeStrip is the timeline's panel of causes: one row per cause, a glyph
+// at each run that had it (as the verdicts count it), so that a reader
+// sees which causes line up with the slow runs above. Nil when no run had
+// any.
+func causeStrip(rows []causeRow, xmin, xmax float64) (*plot.Plot, error) {
+	some := false
+	for _, r := range rows {
+		some = some || len(r.runs) > 0
+	}
+	if !some {
+		return nil, nil
+	}
+	p := newPlot("", "run", "")
+	var ticks []plot.Tick
+	for i, r := range rows {
+		y := float64(len(rows) - 1 - i) // the first row on top
+		ticks = append(ticks, plot.Tick{Value: y, Label: r.name})
+		if len(r.runs) == 0 {
+			continue
+		}
+		xys := make(plotter.XYs, len(r.runs))
+		for k, xy := range r.runs {
+			xys[k] = plotter.XY{X: xy.X, Y: y}
+		}
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
+		sc.Color, sc.Shape, sc.Radius = colorOf(r.color), r.glyph, vg.Points(2)
+		p.Add(sc)
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
+	p.X.Min, p.X.Max = xmin, xmax
+	return p, nil
+}
+
+// causeThresholds are the amounts from which the verdicts counted a run as
+// having each cause (report.Cause.Threshold), 1 for a cause not judged.
+func causeThresholds(d *report.Document) map[string]uint64 {
+	t := map[string]uint64{}
+	for _, n := range []string{"minor_faults", "major_faults", "involuntary_switches", "sched_waits"} {
+		t[n] = 1
+	}
+	if d.Tail != nil {
+		for _, c := range d.Tail.Causes {
+			t[c.Cause] = max(c.Threshold, 1)
+		}
+	}
+	return t
 }
 
 // TimelineHeapGoalLabel is the y axis label of the timeline's heap goal panel.

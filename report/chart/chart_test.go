@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
@@ -73,9 +74,61 @@ func TestPlotSpectrum(t *testing.T) {
 }
 
 func TestPlotTimeline(t *testing.T) {
-	for _, f := range plotFixtures {
+	for _, f := range append(plotFixtures, "tail") {
 		d, _ := readFixture(t, f+".json")
 		checkChart(t, "timeline_"+f, func(w *bytes.Buffer, format Format) error { return Timeline(w, d, format) })
+	}
+}
+
+// TestPlotCauses draws the causes of the slowest runs of a result that has
+// them, and refuses one without (-gcstats total, or an older gcperf).
+func TestPlotCauses(t *testing.T) {
+	d, _ := readFixture(t, "tail.json")
+	checkChart(t, "causes_tail", func(w *bytes.Buffer, format Format) error { return Causes(w, d, format) })
+	var b bytes.Buffer
+	if err := Causes(&b, d, SVG); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range d.Tail.Causes {
+		for _, word := range strings.Fields(c.Verdict) {
+			if !bytes.Contains(b.Bytes(), []byte(word)) {
+				t.Errorf("%s: its verdict's word %q is not in the chart", c.Cause, word)
+			}
+		}
+	}
+	for _, f := range plotFixtures {
+		d, _ := readFixture(t, f+".json")
+		if err := Causes(new(bytes.Buffer), d, SVG); !errors.Is(err, ErrNoCauses) {
+			t.Errorf("%s (no causes): %v, want ErrNoCauses", f, err)
+		}
+	}
+}
+
+// TestTimelineCauseStrip: the timeline of a result with per-run causes has
+// a strip with one row per cause, each run that had it (from the verdict's
+// threshold) marked in its row; one without has no strip.
+func TestTimelineCauseStrip(t *testing.T) {
+	d, _ := readFixture(t, "tail.json")
+	panels, err := timelinePlots(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(panels) != 3 {
+		t.Fatalf("%d panels, want runtime, causes and heap goal", len(panels))
+	}
+	th := causeThresholds(d)
+	var faults int
+	for _, r := range d.Runs {
+		if r.RunDelta.MinorFaults >= th["minor_faults"] || r.RunDelta.MajorFaults >= th["major_faults"] {
+			faults++
+		}
+	}
+	if rows := timelineCauses(d); faults == 0 || len(rows[1].runs) != faults {
+		t.Errorf("page faults row marks %d runs, %d had them", len(rows[1].runs), faults)
+	}
+	list, _ := readFixture(t, "list.json")
+	if panels, _ := timelinePlots(list); len(panels) != 2 {
+		t.Errorf("a result without causes: %d panels, want runtime and heap goal", len(panels))
 	}
 }
 
@@ -307,7 +360,7 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	names := []string{"spectrum", "hist", "timeline", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
+	names := []string{"spectrum", "hist", "timeline", "causes", "sweep-p99", "sweep-rss", "sweep-throughput", "pareto"}
 	for i, k := range Kinds() {
 		if k.String() != names[i] {
 			t.Errorf("Kinds()[%d] = %v, want %s", i, k, names[i])
@@ -315,7 +368,7 @@ func TestParseKind(t *testing.T) {
 		if got, err := ParseKind(names[i]); got != k || err != nil {
 			t.Errorf("ParseKind(%q) = %v, %v", names[i], got, err)
 		}
-		if got, want := k.OfSweep(), i >= 3; got != want {
+		if got, want := k.OfSweep(), i >= 4; got != want {
 			t.Errorf("%v.OfSweep() = %v", k, got)
 		}
 	}

@@ -93,7 +93,7 @@ func ExampleParseKind() {
 	// Output:
 	// pareto: of a sweep true
 	// hist: of a sweep false
-	// chart: unknown kind "pie" (spectrum, hist, timeline, sweep-p99, sweep-rss, sweep-throughput, pareto)
+	// chart: unknown kind "pie" (spectrum, hist, timeline, causes, sweep-p99, sweep-rss, sweep-throughput, pareto)
 	// png <nil>
 	// Format(0) chart: p99.pdf: not an .svg or .png file
 }

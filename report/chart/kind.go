@@ -20,6 +20,7 @@ const (
 	KindSweepRSS                        // "sweep-rss": peak RSS against GOGC
 	KindSweepThroughput                 // "sweep-throughput": throughput against GOGC
 	KindPareto                          // "pareto": P99 against peak RSS
+	KindCauses                          // "causes": Causes, the causes of the slowest runs
 )
 
 var kindNames = [...]string{
@@ -30,15 +31,16 @@ var kindNames = [...]string{
 	KindSweepRSS:        "sweep-rss",
 	KindSweepThroughput: "sweep-throughput",
 	KindPareto:          "pareto",
+	KindCauses:          "causes",
 }
 
 // Kinds lists every kind of chart: those of results, then those of a sweep.
 func Kinds() []Kind {
-	return []Kind{KindSpectrum, KindHistogram, KindTimeline, KindSweepP99, KindSweepRSS, KindSweepThroughput, KindPareto}
+	return []Kind{KindSpectrum, KindHistogram, KindTimeline, KindCauses, KindSweepP99, KindSweepRSS, KindSweepThroughput, KindPareto}
 }
 
-// String is the kind's name: "spectrum", "hist", "timeline", "sweep-p99",
-// "sweep-rss", "sweep-throughput" or "pareto"; "Kind(n)" for a value that
+// String is the kind's name: "spectrum", "hist", "timeline", "causes",
+// "sweep-p99", "sweep-rss", "sweep-throughput" or "pareto"; "Kind(n)" for a value that
 // is none of them.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {

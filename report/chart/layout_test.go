@@ -56,6 +56,11 @@ func chartCases(t *testing.T) []chartCase {
 			chartCase{"timeline_" + f, func() ([]*plot.Plot, error) { return timelinePlots(d) }},
 		)
 	}
+	tail, _ := readFixture(t, "tail.json")
+	cases = append(cases,
+		chartCase{"causes_tail", func() ([]*plot.Plot, error) { return one(causesPlot(tail)) }},
+		chartCase{"timeline_tail", func() ([]*plot.Plot, error) { return timelinePlots(tail) }},
+	)
 	cases = append(cases, chartCase{"spectrum_all", func() ([]*plot.Plot, error) { return one(spectrumPlot(docs, plotFixtures)) }})
 	long := []string{strings.Repeat("a-very-long-result-file-name-", 4), "b", "c"}
 	cases = append(cases, chartCase{"spectrum_long_names", func() ([]*plot.Plot, error) { return one(spectrumPlot(docs, long)) }})

@@ -30,7 +30,8 @@ type Plot struct {
 
 // ReadPlot reads the files a chart of the kind is drawn from: one or more
 // gcperf results (saved with gcperf -json) for a spectrum, one result for a
-// histogram or a timeline, a sweep's sweep.json for a chart of a sweep.
+// histogram, a timeline or causes (one with causes: -gcstats run), a
+// sweep's sweep.json for a chart of a sweep.
 // Each file is read as report.ReadFile reads a result; a spectrum names
 // each result in its legend by its file's base name without extension.
 // An error about one file is a *FileError.
@@ -57,6 +58,9 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		if err != nil {
 			return nil, &FileError{File: f, Kind: kind, Err: safefile.Cause(err)}
 		}
+		if kind == KindCauses && (d.Tail == nil || len(d.Tail.Causes) == 0) {
+			return nil, &FileError{File: f, Kind: kind, Err: errNoCauses}
+		}
 		p.docs = append(p.docs, d)
 		p.names = append(p.names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
 	}
@@ -73,8 +77,8 @@ func readSweepFile(path string) (*sweep.Summary, error) {
 	return sweep.ReadSummary(f)
 }
 
-// Draw draws the chart in the format: Spectrum, Histogram or Timeline of
-// the results, or Sweep (SweepSLO with p.SLO) of the sweep.
+// Draw draws the chart in the format: Spectrum, Histogram, Timeline or
+// Causes of the results, or Sweep (SweepSLO with p.SLO) of the sweep.
 func (p *Plot) Draw(w io.Writer, format Format) error {
 	switch {
 	case p.kind.OfSweep() && p.SLO != nil:
@@ -85,6 +89,8 @@ func (p *Plot) Draw(w io.Writer, format Format) error {
 		return Spectrum(w, p.docs, p.names, format)
 	case p.kind == KindHistogram:
 		return Histogram(w, p.docs[0], format)
+	case p.kind == KindCauses:
+		return Causes(w, p.docs[0], format)
 	}
 	return Timeline(w, p.docs[0], format)
 }

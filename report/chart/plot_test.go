@@ -92,7 +92,7 @@ func TestReadPlotErrors(t *testing.T) {
 		{KindSweepP99, []string{dir}, report.ErrNotRegular, "",
 			"chart: " + dir + ": is a directory"},
 		{0, []string{list}, nil, "",
-			"chart: Kind(0) is not a chart (spectrum, hist, timeline, sweep-p99, sweep-rss, sweep-throughput, pareto)"},
+			"chart: Kind(0) is not a chart (spectrum, hist, timeline, causes, sweep-p99, sweep-rss, sweep-throughput, pareto)"},
 		{KindHistogram, nil, nil, "", "chart: no file to plot"},
 		{KindTimeline, []string{list, list}, nil, "", "chart: a timeline chart is of one file; got 2"},
 	}

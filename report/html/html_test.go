@@ -96,6 +96,22 @@ func TestHTML(t *testing.T) {
 	}
 }
 
+// TestHTMLTail: the page of a result with the causes of its slow runs has
+// the verdicts' section, and a fourth chart, of the causes.
+func TestHTMLTail(t *testing.T) {
+	d, _ := readFixture(t, "tail.json")
+	page := runHTML(t, d)
+	if n := len(svgOpen.FindAll(page, -1)); n != 4 {
+		t.Errorf("%d <svg> elements, want 4 (histogram, spectrum, timeline, causes)", n)
+	}
+	for _, want := range []string{"Why the tail", "Causes of the slowest runs", template.HTMLEscapeString(report.CauseSentence(d.Tail.Causes[0], d.Tail.Alpha))} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	selfContained(t, "tail", page)
+}
+
 // TestHTMLStatistics checks that the page's table has the text report's
 // rows, in the same order.
 func TestHTMLStatistics(t *testing.T) {
