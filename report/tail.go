@@ -43,15 +43,16 @@ func (p *printer) tail(d *Document) {
 		return
 	}
 	c0 := t.Causes[0]
-	scope := "for the whole process (every thread's; -pin counts each run's own thread)"
+	scope := "the whole process's (every thread's; -pin counts each run's own thread)"
 	if t.Scope == "thread" {
-		scope = "for each run's own thread (-pin)"
+		scope = "each run's own thread's (-pin)"
 	}
-	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them (Fisher's exact test, one-sided, p < %s); page faults and context switches counted %s; where most runs had some of a cause, a run counts as having it when it had more than the median run:\n",
-		c0.Worst, c0.Runs, fmt.Sprint(t.Alpha), scope)
+	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them:\n", c0.Worst, c0.Runs)
 	for _, c := range t.Causes {
 		p.f("   %s\n", CauseSentence(c, t.Alpha))
 	}
+	p.f("   Judged by Fisher's exact test, one-sided, at p < %s. Where most runs had some of a cause, a run counts as having it when it had more than the median run.\n", fmt.Sprint(t.Alpha))
+	p.f("   Page faults and context switches are %s.\n", scope)
 	p.f("   A slow run lasts longer and so meets more of anything: \"explains\" says the slowest runs had it more often than the others; the P99s with and without it say what it costs.\n")
 	if k := d.Harness.RunsKept; k > 0 {
 		p.f("   (Over the first %d runs, those -keep-runs kept.)\n", k)
