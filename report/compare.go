@@ -22,8 +22,8 @@ import (
 
 // Units of the metrics a gcperf result gives a comparison.
 const (
-	UnitRuntime = "ns/op"  // one sample per successful execution
-	UnitP99     = "p99-ns" // the operation's P99 runtime: one value per result
+	UnitRuntime = "ns/op"  // the mean runtime without the -outliers: one sample per process
+	UnitP99     = "p99-ns" // the P99 runtime of every successful run: one sample per process
 )
 
 // Kinds of the files a comparison reads.
@@ -42,11 +42,6 @@ type Samples struct {
 	Kind  string // KindResult or KindBench
 	About string // what the file holds, in a few words
 
-	// WithinProcess reports that the samples are runs within one process
-	// (a gcperf result), not independent processes: a test treating them as
-	// independent overstates its confidence.
-	WithinProcess bool
-
 	Metrics []Metric // in the order first seen
 	Notes   []string // what the file lacks, for the reader
 }
@@ -57,6 +52,16 @@ type Metric struct {
 	Unit   string
 	Params string // a gcperf operation's parameters
 	Values []float64
+}
+
+// add appends v to the values of name in unit, a metric it adds if new.
+func (s *Samples) add(name, params, unit string, v float64) {
+	i := slices.IndexFunc(s.Metrics, func(m Metric) bool { return m.Name == name && m.Unit == unit })
+	if i < 0 {
+		i = len(s.Metrics)
+		s.Metrics = append(s.Metrics, Metric{Name: name, Unit: unit, Params: params})
+	}
+	s.Metrics[i].Values = append(s.Metrics[i].Values, v)
 }
 
 // ReadSamples reads a gcperf JSON result (its content starts with '{') or a
@@ -77,50 +82,45 @@ func ReadSamples(r io.Reader, file string) (*Samples, error) {
 	return ReadBench(bytes.NewReader(data), file)
 }
 
-// SamplesOf gives a result's metrics: per operation, its runtimes, one
-// sample per successful execution (runs[].runtime_ns for a one-operation
-// mix, runs[].ops[] otherwise), in unit ns/op; and its P99 runtime, one
-// value, in unit p99-ns.
+// SamplesOf gives a result's figures, one sample each: a result is one
+// process, and the figures are those Bench writes for it, whatever file
+// they are read from. Per operation with a successful run, in units
+// ns/op (its mean runtime without the -outliers best and worst runs),
+// p50-ns, p99-ns, p99.9-ns, max-ns (every successful run), B/op,
+// gc-cycles/op, stw-ns/op and its results per second (objects/s: at the
+// mean runtime); the hiccup meter's percentiles as operation "hiccup".
 func SamplesOf(d *Document, file string) *Samples {
-	s := &Samples{File: file, Kind: KindResult, WithinProcess: true}
-	runtimes := make([][]float64, len(d.Operations))
-	for _, r := range d.Runs {
-		if len(r.Ops) == 0 {
-			if len(d.Operations) == 1 && r.Errors == 0 {
-				runtimes[0] = append(runtimes[0], float64(r.Runtime))
-			}
-			continue
-		}
-		for _, x := range r.Ops {
-			if x.Error == "" && x.Op >= 0 && x.Op < len(runtimes) {
-				runtimes[x.Op] = append(runtimes[x.Op], float64(x.Runtime))
-			}
-		}
-	}
+	s := &Samples{File: file, Kind: KindResult}
+	s.addResult(d, file)
 	names := make([]string, len(d.Operations))
 	for i, op := range d.Operations {
 		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
-		if len(runtimes[i]) > 0 {
-			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitRuntime, Params: op.Params, Values: runtimes[i]})
-		} else if op.Runtime.Count > 0 {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s records no per-run runtimes of %s", file, op.Name))
-		}
-		if op.Runtime.Count > 0 {
-			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitP99, Params: op.Params,
-				Values: []float64{float64(op.Runtime.P99)}})
-		} else {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: no successful run of %s", file, op.Name))
-		}
 	}
 	s.About = fmt.Sprintf("%s: %d %s of %s, seed %d", KindResult, d.Timing.Done,
 		figure.Plural(d.Timing.Done, "run", "runs"), strings.Join(names, ", "), d.Config.Seed)
+	return s
+}
+
+// addResult adds the figures of one process's result, read from file, to
+// s, with notes of what it lacks.
+func (s *Samples) addResult(d *Document, file string) {
+	lines, _ := benchLines(d)
+	for _, l := range lines {
+		for _, v := range l.values {
+			s.add(l.op, l.params, v.Unit, v.Value)
+		}
+	}
+	for _, op := range d.Operations {
+		if op.Runtime.Count == 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no successful run of %s", file, op.Name))
+		}
+	}
 	switch {
 	case d.Interrupted:
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: interrupted: %d of %d runs", file, d.Timing.Done, d.Config.Runs))
 	case d.Halted != "":
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: halted: %s", file, d.Halted))
 	}
-	return s
 }
 
 // ReadBench reads a file in the Go benchmark format: each result line is
@@ -297,6 +297,30 @@ func (c *Comparison) Regressions(pct float64) []latency.Comparison {
 	return out
 }
 
+// Undecided are the rows with too few samples for the test to find a
+// difference at the comparison's alpha (latency.Comparison.Decidable):
+// -fail cannot judge them.
+func (c *Comparison) Undecided() []latency.Comparison {
+	var out []latency.Comparison
+	for _, r := range c.Rows {
+		if !r.Decidable {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// OneSampleEach reports whether every row has one sample per side: two
+// gcperf results, or two benchmark files of one line per benchmark.
+func (c *Comparison) OneSampleEach() bool {
+	for _, r := range c.Rows {
+		if r.Old.N != 1 || r.New.N != 1 {
+			return false
+		}
+	}
+	return len(c.Rows) > 0
+}
+
 // CompareText writes the comparison as a table per unit, like benchstat's:
 // each metric's old and new medians with their confidence intervals, the
 // delta ("~" when the samples do not differ significantly), the p-value and
@@ -307,8 +331,9 @@ func CompareText(w io.Writer, c *Comparison) error {
 	p.f("new: %s (%s)\n", c.New.File, c.New.About)
 	p.f("Medians with %s confidence intervals; p-values of the Mann-Whitney U test, alpha %s (~: no significant difference).\n",
 		figure.Percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
-	if c.Old.WithinProcess || c.New.WithinProcess {
-		p.f("The samples of a gcperf result are runs within one process, not independent processes: the p-values overstate the confidence.\n")
+	if c.OneSampleEach() {
+		p.f("One sample per side (a gcperf result, or one line per benchmark, is one process): no test can judge a difference from one sample each, whatever the delta: it takes N >= %d samples a side, each from a process of its own.\n",
+			latency.SamplesNeeded(c.Alpha))
 	}
 	var footnotes []string
 	note := func(warnings []string) string {
@@ -446,10 +471,13 @@ func value(v float64, unit string) string {
 // too wide to know) and deltas (from 0) are null.
 func CompareJSON(w io.Writer, c *Comparison) error {
 	type side struct {
-		File          string `json:"file"`
-		Kind          string `json:"kind"`
-		About         string `json:"about"`
-		WithinProcess bool   `json:"runs_within_one_process"`
+		File  string `json:"file"`
+		Kind  string `json:"kind"`
+		About string `json:"about"`
+		// Always false since a gcperf result gives one sample of each
+		// figure (a process), not its runs: kept for gcperf-compare/v1's
+		// readers.
+		WithinProcess bool `json:"runs_within_one_process"`
 	}
 	type est struct {
 		Center float64  `json:"center"`
@@ -467,6 +495,7 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Tested      bool     `json:"tested"`
 		P           *float64 `json:"p"` // null when untested
 		Significant bool     `json:"significant"`
+		Decidable   bool     `json:"decidable"` // enough samples for the test to find a difference at alpha
 		Regression  bool     `json:"regression"`
 		Warnings    []string `json:"warnings"`
 	}
@@ -490,8 +519,8 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Notes      []string `json:"notes"`
 	}{
 		Schema:     "gcperf-compare/v1",
-		Old:        side{c.Old.File, c.Old.Kind, c.Old.About, c.Old.WithinProcess},
-		New:        side{c.New.File, c.New.Kind, c.New.About, c.New.WithinProcess},
+		Old:        side{c.Old.File, c.Old.Kind, c.Old.About, false},
+		New:        side{c.New.File, c.New.Kind, c.New.About, false},
 		Alpha:      c.Alpha,
 		Confidence: latency.Confidence,
 		FailPct:    c.FailPct,
@@ -500,7 +529,7 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 	}
 	for _, r := range c.Rows {
 		x := row{Name: r.Name, Unit: r.Unit, Better: Better(r.Unit), Old: toEst(r.Old), New: toEst(r.New),
-			Tested: r.Tested, Significant: r.Significant, Warnings: append([]string{}, r.Warnings...)}
+			Tested: r.Tested, Significant: r.Significant, Decidable: r.Decidable, Warnings: append([]string{}, r.Warnings...)}
 		if r.Old.N > 0 && r.New.N > 0 {
 			x.Delta = finite(r.Delta)
 		}

@@ -56,11 +56,13 @@
 //
 // [ReadSamples] reads one side of a comparison, a gcperf JSON result
 // ([SamplesOf]) or a Go benchmark file ([ReadBench]), and [ReadSamplesFile]
-// from a file, as ReadFile does; [Compare] compares two
-// sides metric by metric with latency.Compare (medians, confidence
-// intervals, the Mann-Whitney U test), [Comparison.Regressions] picks the
-// regressions beyond a threshold, and [CompareText] and [CompareJSON] print
-// the comparison.
+// from a file, as ReadFile does. A sample is one process, and a result
+// gives the figures its [Bench] lines hold, so that a result and its bench
+// file compare alike. [Compare] compares two sides metric by metric with
+// latency.Compare (medians, confidence intervals, the Mann-Whitney U
+// test), [Comparison.Regressions] picks the regressions beyond a
+// threshold, [Comparison.Undecided] the metrics with too few samples to
+// judge, and [CompareText] and [CompareJSON] print the comparison.
 //
 // # Charts and pages
 //
