@@ -558,3 +558,42 @@ func TestAutoTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerInherited: the point of gcperf -count sets nothing, its
+// children inherit the environment, and its files are process-N.
+func TestRunnerInherited(t *testing.T) {
+	r, progress := testRunner(t, "37=crash")
+	r.Count = 3
+	r.Env = append(r.Env, "GOGC=37")
+	outs, err := r.Run(context.Background(), []Point{Inherited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 3 {
+		t.Fatalf("%d outcomes, want 3", len(outs))
+	}
+	// The children ran with the parent's GOGC=37, and crashed for it.
+	for i, o := range outs {
+		if o.Failed.IsZero() || o.Rep != i+1 {
+			t.Errorf("process %d: rep %d, failed %q", i+1, o.Rep, o.Failed)
+		}
+	}
+	if want := []string{"process-1.json", "process-2.json", "process-3.json"}; !slices.Equal(counted(t, r), want) {
+		t.Errorf("children ran for %q, want %q", counted(t, r), want)
+	}
+	for _, want := range []string{"gcperf: process 1/3 ... FAILED in ", "(the whole output: " + filepath.Join(r.Dir, "process-3.log") + ")"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress does not say %q:\n%s", want, progress)
+		}
+	}
+
+	r, _ = testRunner(t, "37=crash")
+	r.Env = append(r.Env, "GOGC=50")
+	outs, err = r.Run(context.Background(), []Point{Inherited})
+	if err != nil || len(outs) != 1 || !outs[0].Failed.IsZero() || outs[0].Doc.Env.Go.GOGC != 50 {
+		t.Fatalf("GOGC=50: %+v, %v", outs, err)
+	}
+	if CheckApplied(Inherited, outs[0].Doc) != nil || Inherited.Env() != nil || Inherited.Name() != "process" {
+		t.Errorf("Inherited: applied %v, env %q, name %q", CheckApplied(Inherited, outs[0].Doc), Inherited.Env(), Inherited.Name())
+	}
+}
