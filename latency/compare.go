@@ -71,14 +71,8 @@ func Compare(name, unit string, old, new []float64, alpha float64) Comparison {
 	th := &benchmath.Thresholds{CompareAlpha: alpha}
 	var summaryWarnings []error
 	estimate := func(values []float64) (Estimate, *benchmath.Sample) {
-		e := Estimate{N: len(values), Lo: math.Inf(-1), Hi: math.Inf(1)}
-		if len(values) == 0 {
-			return e, nil
-		}
-		s := benchmath.NewSample(slices.Clone(values), th)
-		sum := benchmath.AssumeNothing.Summary(s, Confidence)
-		e.Center, e.Lo, e.Hi = sum.Center, sum.Lo, sum.Hi
-		summaryWarnings = append(summaryWarnings, sum.Warnings...)
+		e, s, warnings := summarize(values, th)
+		summaryWarnings = append(summaryWarnings, warnings...)
 		return e, s
 	}
 	var so, sn *benchmath.Sample
@@ -142,6 +136,46 @@ func SamplesNeeded(alpha float64) int {
 		n++
 	}
 	return n
+}
+
+// Median is the median of values with its confidence interval at
+// Confidence, as benchstat gives it (benchmath.AssumeNothing): Lo and Hi
+// are infinite when the values are too few for an interval at that level
+// (fewer than 6). It does not modify values.
+func Median(values []float64) Estimate {
+	e, _, _ := summarize(values, &benchmath.DefaultThresholds)
+	return e
+}
+
+// summarize is Median, with the sample for a comparison (nil without
+// values) and benchmath's warnings.
+func summarize(values []float64, th *benchmath.Thresholds) (Estimate, *benchmath.Sample, []error) {
+	e := Estimate{N: len(values), Lo: math.Inf(-1), Hi: math.Inf(1)}
+	if len(values) == 0 {
+		return e, nil, nil
+	}
+	s := benchmath.NewSample(slices.Clone(values), th)
+	sum := benchmath.AssumeNothing.Summary(s, Confidence)
+	e.Center, e.Lo, e.Hi = sum.Center, sum.Lo, sum.Hi
+	return e, s, sum.Warnings
+}
+
+// Spread is how far apart values are relative to their median,
+// (max-min)/|median|: 0 for fewer than two values or all equal, +Inf
+// when the median is 0 and they differ.
+func Spread(values []float64) float64 {
+	if len(values) < 2 {
+		return 0
+	}
+	lo, hi := slices.Min(values), slices.Max(values)
+	switch med := Median(values).Center; {
+	case lo == hi:
+		return 0
+	case med == 0:
+		return math.Inf(1)
+	default:
+		return (hi - lo) / math.Abs(med)
+	}
 }
 
 // delta is (new-old)/old, 0 when both are 0 and ±Inf when only old is.

@@ -170,3 +170,25 @@ func TestCompareUndecidable(t *testing.T) {
 		t.Errorf("warnings %q, want %q among them", c.Warnings, want)
 	}
 }
+
+func TestMedianSpread(t *testing.T) {
+	six := []float64{105, 100, 103, 101, 104, 102}
+	if e := Median(six); !sameEstimate(e, Estimate{Center: 102.5, Lo: 100, Hi: 105, N: 6}) {
+		t.Errorf("Median(six) = %+v", e)
+	}
+	inf := math.Inf(1)
+	if e := Median([]float64{3, 1, 2}); !sameEstimate(e, Estimate{Center: 2, Lo: -inf, Hi: inf, N: 3}) {
+		t.Errorf("Median of 3 = %+v", e)
+	}
+	for _, tt := range []struct {
+		values []float64
+		want   float64
+	}{
+		{nil, 0}, {[]float64{5}, 0}, {[]float64{5, 5, 5}, 0}, {six, 5 / 102.5},
+		{[]float64{-1, 0, 1}, inf}, {[]float64{-2, -4, -3}, 2.0 / 3},
+	} {
+		if got := Spread(tt.values); !sameFloat(got, tt.want) {
+			t.Errorf("Spread(%v) = %v, want %v", tt.values, got, tt.want)
+		}
+	}
+}

@@ -64,15 +64,25 @@ func (s *Samples) add(name, params, unit string, v float64) {
 	s.Metrics[i].Values = append(s.Metrics[i].Values, v)
 }
 
-// ReadSamples reads a gcperf JSON result (its content starts with '{') or a
-// file in the Go benchmark format (golang.org/x/perf/benchfmt). file names
-// it in the Samples and in notes.
+// ReadSamples reads a gcperf JSON result (its content starts with '{'), a
+// Set of several (gcperf -count), or a file in the Go benchmark format
+// (golang.org/x/perf/benchfmt). file names it in the Samples and in notes.
 func ReadSamples(r io.Reader, file string) (*Samples, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		var head struct {
+			Schema string `json:"schema"`
+		}
+		if json.Unmarshal(data, &head) == nil && head.Schema == SetSchema {
+			s, err := ReadSet(bytes.NewReader(data))
+			if err != nil {
+				return nil, err
+			}
+			return SamplesOfSet(s, file), nil
+		}
 		d, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
 			return nil, err

@@ -18,8 +18,6 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
-
-	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // SummarySchema identifies the layout of sweep.json.
@@ -169,19 +167,8 @@ var ErrNotSweep = errors.New("not a gcperf sweep summary")
 // outcomes come back without their documents (see LoadDir).
 func ReadSummary(r io.Reader) (*Summary, error) {
 	var s Summary
-	if err := json.NewDecoder(r).Decode(&s); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: truncated JSON", ErrNotSweep)
-		}
-		return nil, fmt.Errorf("%w: %s", ErrNotSweep, quote.Line(err.Error()))
-	}
-	switch {
-	case s.Schema == "":
-		return nil, fmt.Errorf("%w: no \"schema\" key", ErrNotSweep)
-	case !strings.HasPrefix(s.Schema, "gcperf-sweep/"):
-		return nil, fmt.Errorf("%w: schema %q", ErrNotSweep, quote.Clip(s.Schema))
-	case s.Schema != SummarySchema:
-		return nil, fmt.Errorf("%w %q: this gcperf reads %q", report.ErrSchema, quote.Clip(s.Schema), SummarySchema)
+	if err := report.DecodeJSON(r, &s, func() string { return s.Schema }, "gcperf-sweep/", SummarySchema, ErrNotSweep); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
