@@ -51,17 +51,35 @@ type Metric struct {
 	Name   string
 	Unit   string
 	Params string // a gcperf operation's parameters
+	// Bench is a gcperf operation's benchmark name, as its -bench line
+	// names it ("AllocList/size=8/base=32/chunk=32-2"): a result compares
+	// with a bench file by it.
+	Bench  string
 	Values []float64
 }
 
 // add appends v to the values of name in unit, a metric it adds if new.
-func (s *Samples) add(name, params, unit string, v float64) {
-	i := slices.IndexFunc(s.Metrics, func(m Metric) bool { return m.Name == name && m.Unit == unit })
+func (s *Samples) add(l benchLine, unit string, v float64) {
+	i := slices.IndexFunc(s.Metrics, func(m Metric) bool { return m.Name == l.op && m.Unit == unit })
 	if i < 0 {
 		i = len(s.Metrics)
-		s.Metrics = append(s.Metrics, Metric{Name: name, Unit: unit, Params: params})
+		s.Metrics = append(s.Metrics, Metric{Name: l.op, Unit: unit, Params: l.params, Bench: l.name})
 	}
 	s.Metrics[i].Values = append(s.Metrics[i].Values, v)
+}
+
+// benchNamed is s with its metrics named as in a bench file, by their
+// benchmark names, when s is read from a gcperf result; else s.
+func (s *Samples) benchNamed() *Samples {
+	if s.Kind != KindResult {
+		return s
+	}
+	c := *s
+	c.Metrics = slices.Clone(s.Metrics)
+	for i := range c.Metrics {
+		c.Metrics[i].Name, c.Metrics[i].Params = c.Metrics[i].Bench, ""
+	}
+	return &c
 }
 
 // ReadSamples reads a gcperf JSON result (its content starts with '{'), a
@@ -117,7 +135,7 @@ func (s *Samples) addResult(d *Document, file string) {
 	lines, _ := benchLines(d)
 	for _, l := range lines {
 		for _, v := range l.values {
-			s.add(l.op, l.params, v.Unit, v.Value)
+			s.add(l, v.Unit, v.Value)
 		}
 	}
 	for _, op := range d.Operations {
@@ -199,9 +217,14 @@ type Comparison struct {
 }
 
 // Compare compares every metric of old and new found on both sides, by
-// name and unit, at significance level alpha. It returns ErrNoCommon when
+// name and unit (a result's operations by their benchmark names when the
+// other side is a bench file), at significance level alpha. It returns ErrNoCommon when
 // there is none.
 func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
+	if old.Kind != new.Kind {
+		// A result against a bench file: by the benchmark names.
+		old, new = old.benchNamed(), new.benchNamed()
+	}
 	c := &Comparison{Old: old, New: new, Alpha: alpha}
 	c.Notes = append(c.Notes, old.Notes...)
 	c.Notes = append(c.Notes, new.Notes...)
@@ -342,7 +365,7 @@ func CompareText(w io.Writer, c *Comparison) error {
 	p.f("Medians with %s confidence intervals; p-values of the Mann-Whitney U test, alpha %s (~: no significant difference).\n",
 		figure.Percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
 	if c.OneSampleEach() {
-		p.f("One sample per side (a gcperf result, or one line per benchmark, is one process): no test can judge a difference from one sample each, whatever the delta: it takes N >= %d samples a side, each from a process of its own.\n",
+		p.f("One sample per side (a gcperf result, or one line per benchmark, is one process): no test can judge a difference from one sample each, whatever the delta: gcperf -count N (N >= %d) repeats the benchmark in N processes, N samples.\n",
 			latency.SamplesNeeded(c.Alpha))
 	}
 	var footnotes []string

@@ -66,6 +66,17 @@ func TestSamplesOf(t *testing.T) {
 					t.Errorf("%s %s: %v from the result, bench file %v", m.Name, m.Unit, m.Values, bs.Metrics)
 				}
 			}
+			// A result compares with its own bench file: every figure, no
+			// difference.
+			c, err := Compare(s, bs, 0.05)
+			if err != nil || len(c.Rows) != len(s.Metrics) {
+				t.Fatalf("the result against its bench file: %v, %+v", err, c)
+			}
+			for _, r := range c.Rows {
+				if r.Delta != 0 || r.Old.Center != r.New.Center {
+					t.Errorf("%s %s: %v against %v from its bench file", r.Name, r.Unit, r.Old.Center, r.New.Center)
+				}
+			}
 			// ns/op is the mean runtime without the outliers, p99-ns the P99.
 			op := d.Operations[0]
 			for _, m := range s.Metrics {
@@ -161,7 +172,7 @@ func TestBetter(t *testing.T) {
 }
 
 func bench(name string, unit string, values ...float64) Metric {
-	return Metric{Name: name, Unit: unit, Values: values}
+	return Metric{Name: name, Unit: unit, Bench: name, Values: values}
 }
 
 func TestCompareSamples(t *testing.T) {

@@ -255,7 +255,7 @@ func (p *printer) processes(s *Set) {
 		}
 	}
 	if s.Interrupted {
-		p.f("Interrupted: %d of the %d processes ran (the one stopped is not kept).\n", len(s.Processes), s.Count)
+		p.f("Interrupted: %d of the %d processes finished; the one stopped is not kept.\n", len(s.Processes), s.Count)
 	}
 }
 
@@ -304,6 +304,7 @@ func (p *printer) figures(s *Set) []spread {
 		}
 	}
 	var spreads []spread
+	medians := false
 	for _, b := range benches {
 		p.f("\n%s: the figures of -bench, one sample per process (ns/op: the mean runtime without the -outliers; objects/s at that mean)\n", b.label)
 		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -326,6 +327,13 @@ func (p *printer) figures(s *Set) []spread {
 			}
 			line(cells...)
 		}
+		if len(b.rows) < 2 {
+			if p.err == nil {
+				p.err = tw.Flush()
+			}
+			continue // no median or spread of one sample
+		}
+		medians = true
 		med, spr := []string{"median"}, []string{"spread"}
 		for _, u := range b.units {
 			vals := slices.DeleteFunc(slices.Clone(b.values[u]), math.IsNaN)
@@ -347,7 +355,7 @@ func (p *printer) figures(s *Set) []spread {
 			p.err = tw.Flush()
 		}
 	}
-	if len(benches) > 0 {
+	if medians {
 		p.f("(median: ± the half-width of its 95%% confidence interval, from 6 processes on; spread: (max-min)/median)\n")
 	}
 	return spreads

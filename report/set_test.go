@@ -138,3 +138,18 @@ func TestReadSetRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestSetTextInterrupted: one process of five finished: no median or
+// spread of one sample.
+func TestSetTextInterrupted(t *testing.T) {
+	s := testSet(t)
+	s.Processes, s.Interrupted = s.Processes[:1], true
+	var b bytes.Buffer
+	if err := SetText(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Interrupted: 1 of the 5 processes finished; the one stopped is not kept.") ||
+		strings.Contains(b.String(), "median") || strings.Contains(b.String(), "Between the processes") {
+		t.Errorf("the report of one finished process of five:\n%s", b.String())
+	}
+}

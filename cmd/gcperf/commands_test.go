@@ -293,7 +293,7 @@ func TestCompareResults(t *testing.T) {
 	for _, pct := range []string{"5%", "60%"} {
 		code, stdout, stderr = gcperf(t, nil, "compare", "-fail", pct, fixture("list.json"), slower)
 		want := "gcperf: compare: -fail " + pct + ": cannot judge a difference from one sample each (" + fixture("list.json") + " and " + slower +
-			" hold one process each): it takes at least 4 samples a side, each from a process of its own\n"
+			" hold one process each): gcperf -count N (N >= 4) repeats the benchmark in N processes\n"
 		if code != 2 || stderr != want {
 			t.Errorf("-fail %s: exit %d, stderr %q; want 2, %q", pct, code, stderr, want)
 		}

@@ -84,7 +84,7 @@ func undecided(c *report.Comparison, un []latency.Comparison) string {
 	need := latency.SamplesNeeded(c.Alpha)
 	if c.OneSampleEach() {
 		return fmt.Sprintf("cannot judge a difference from one sample each (%s and %s hold one process each): "+
-			"it takes at least %d samples a side, each from a process of its own", c.Old.File, c.New.File, need)
+			"gcperf -count N (N >= %d) repeats the benchmark in N processes", c.Old.File, c.New.File, need)
 	}
 	r := un[0]
 	more := ""
@@ -92,7 +92,7 @@ func undecided(c *report.Comparison, un []latency.Comparison) string {
 		more = fmt.Sprintf(" (and %d more)", len(un)-1)
 	}
 	return fmt.Sprintf("cannot judge a difference in %s %s%s from %d and %d samples at alpha %s: "+
-		"it takes at least %d a side", r.Name, r.Unit, more, r.Old.N, r.New.N,
+		"it takes at least %d a side (gcperf -count N)", r.Name, r.Unit, more, r.Old.N, r.New.N,
 		strconv.FormatFloat(c.Alpha, 'g', -1, 64), need)
 }
 
