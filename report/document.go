@@ -270,7 +270,7 @@ type Operation struct {
 	Runtime      Distribution `json:"runtime"`
 	Response     Distribution `json:"response"`
 	Corrected    *Percentiles `json:"corrected,omitempty"` // with -rate: latency from each intended start (the wait behind a late schedule plus the runtime), corrected for coordinated omission
-	OpsPerSecond float64      `json:"ops_per_sec"`
+	OpsPerSecond float64      `json:"ops_per_sec"`         // at the mean runtime without the -outliers: -bench's <unit>/s is AvgResults × this
 	OpsPerHour   float64      `json:"ops_per_hour"`
 	Actual       *Actual      `json:"actual,omitempty"`
 
@@ -295,7 +295,7 @@ type P99 struct {
 	Processed     float64       `json:"processed"`
 	Total         time.Duration `json:"total_ns"`
 	MeanPerRun    time.Duration `json:"mean_per_run_ns"`
-	Throughput    float64       `json:"throughput_per_sec"`
+	Throughput    float64       `json:"throughput_per_sec"` // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
 	ThroughputMax float64       `json:"throughput_max_per_sec"`
 	ThroughputMin float64       `json:"throughput_min_per_sec"`
 	Latency       time.Duration `json:"latency_per_1000_ns"`

@@ -345,3 +345,42 @@ func TestCountReport(t *testing.T) {
 	code, stdout, stderr = gcperf(t, nil, "plot", "-o", filepath.Join(tmp, "p.svg"), set)
 	checkBad(t, code, stdout, stderr, "gcperf: plot: "+set+": a result of several processes (gcperf -count): read one process's result, process-N.json in its -out directory (-kind spectrum reads gcperf results, FILE.json)")
 }
+
+// TestCompareSameRun: the result.json and the bench.txt of one run give
+// compare the same figures, and compare with each other as equal.
+func TestCompareSameRun(t *testing.T) {
+	dir := t.TempDir()
+	r, b := filepath.Join(dir, "r.json"), filepath.Join(dir, "b.txt")
+	if code, _, stderr := gcperf(t, nil, "-size", "8", "-runs", "20", "-warmup", "2", "-json", r, "-bench", b); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	type row struct {
+		Name, Unit string
+		Old, New   struct{ Center float64 }
+		Delta      *float64
+	}
+	rows := func(old, new string) []row {
+		t.Helper()
+		code, stdout, stderr := gcperf(t, nil, "compare", "-json", old, new)
+		if code != 0 {
+			t.Fatalf("compare %s %s: exit %d, stderr %s", old, new, code, stderr)
+		}
+		var c struct {
+			Rows []row `json:"comparisons"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c.Rows
+	}
+	fromJSON, fromBench, across := rows(r, r), rows(b, b), rows(r, b)
+	if len(fromJSON) != 9 || len(fromBench) != 9 || len(across) != 9 {
+		t.Fatalf("%d, %d and %d rows, want 9 (every figure of alloc.list)", len(fromJSON), len(fromBench), len(across))
+	}
+	for i := range fromJSON {
+		j, bb, x := fromJSON[i], fromBench[i], across[i]
+		if j.Unit != bb.Unit || j.Old.Center != bb.Old.Center || x.Old.Center != x.New.Center || x.Delta == nil || *x.Delta != 0 {
+			t.Errorf("%s: %v from the JSON, %s %v from the bench file; across %v against %v", j.Unit, j.Old.Center, bb.Unit, bb.Old.Center, x.Old.Center, x.New.Center)
+		}
+	}
+}
