@@ -282,9 +282,13 @@ func (r *Runner) conflicts(points []Point) error {
 	return nil
 }
 
-// complete reports whether a result holds every timed run it was asked for.
+// complete reports whether a result holds every timed run it was asked
+// for: all of -runs, or with -duration as many as the time allowed (-runs
+// then the most, or 0).
 func complete(d *report.Document) bool {
-	return !d.Interrupted && d.Halted == "" && d.Timing.Done == d.Config.Runs
+	c := d.Config
+	return !d.Interrupted && d.Halted == "" &&
+		(d.Timing.Done == c.Runs || c.Duration > 0 && (c.Runs == 0 || d.Timing.Done <= c.Runs))
 }
 
 // sameCommand compares two command lines except for the value of -json, so
