@@ -7,6 +7,10 @@
 // profiles a separate pass, and writes the report in every format asked
 // for. A long benchmark is never lost to an output that cannot be written.
 //
+// RunCount runs the same benchmark in several fresh processes instead
+// (gcperf -count N), through the sweep's child runner, and writes every
+// process's result (report.Set).
+//
 // Options are named in errors by the gcperf flags that set them, as
 // workload.ConfigError names Config's fields.
 package bench
