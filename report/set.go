@@ -306,7 +306,13 @@ func (p *printer) figures(s *Set) []spread {
 	var spreads []spread
 	medians := false
 	for _, b := range benches {
-		p.f("\n%s: the figures of -bench, one sample per process (ns/op: the mean runtime without the -outliers; objects/s at that mean)\n", b.label)
+		note := "ns/op: the mean runtime without the -outliers"
+		for _, u := range b.units {
+			if strings.HasSuffix(u, "/s") {
+				note += "; " + u + " at that mean"
+			}
+		}
+		p.f("\n%s: the figures of -bench, one sample per process (%s)\n", b.label, note)
 		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		line := func(cells ...string) {
 			if p.err == nil {
