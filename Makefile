@@ -53,6 +53,7 @@ FUZZ_TARGETS := \
 	./sweep:FuzzParseSLO \
 	./sweep:FuzzReadSummary \
 	./report:FuzzReadJSON \
+	./report:FuzzReadSet \
 	./report:FuzzReadBench \
 	./report:FuzzReadSamples \
 	./workload:FuzzParseGCStats \

@@ -7,6 +7,10 @@
 // profiles a separate pass, and writes the report in every format asked
 // for. A long benchmark is never lost to an output that cannot be written.
 //
+// RunCount runs the same benchmark in several fresh processes instead
+// (gcperf -count N), through the sweep's child runner, and writes every
+// process's result (report.Set).
+//
 // Options are named in errors by the gcperf flags that set them, as
 // workload.ConfigError names Config's fields.
 package bench
@@ -36,6 +40,12 @@ type Output struct {
 	Label  string // what errors name it by: "-csv out.csv", "-out dir: dir/result.csv"
 	Path   string // "-" for stdout; the text report then goes to stderr
 	Format Format
+	// With -count (RunCount): Process is the process whose result the
+	// file holds (process-2.csv), 0 for every process's (Format.WriteSet);
+	// Child is set for the files a process writes itself (its JSON result
+	// and its log), checked with the others but not written here.
+	Process int
+	Child   bool
 }
 
 // Profile is one profile asked for, with the label errors name it by
@@ -122,6 +132,8 @@ var ErrAborted = errors.New("bench: aborted at an interrupt: nothing written")
 type Outcome struct {
 	// Doc is the report; nil when the runs could not start (Err says why).
 	Doc *report.Document
+	// Set is the report of the processes of RunCount, Doc then nil.
+	Set *report.Set
 	// Stopped is set when the runs stopped before the end: interrupted,
 	// halted (the report says which), or interrupted while the reports
 	// were written (they were, whole).
@@ -188,13 +200,6 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	for _, s := range streams {
 		obs = append(obs[:len(obs):len(obs)], s.obs)
 	}
-	names := make([]string, len(mix))
-	for i, op := range mix {
-		names[i] = op.Name()
-		if d, ok := op.(workload.Describer); ok {
-			names[i] += " " + d.Describe()
-		}
-	}
 	// The environment is captured before the runs: reading it costs
 	// milliseconds and must not disturb them.
 	captured, cerr := env.Capture(context.Background(), "/")
@@ -211,7 +216,7 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		return fmt.Sprintf("%d %s within %s", n, what, d)
 	}
 	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
-		strings.Join(names, ", "), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
+		mixNames(mix), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
 	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
 	if !ok || !in.Enter(interrupt.Profiling) {
 		if inline != nil {
@@ -243,30 +248,48 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	}
 	in.Enter(interrupt.Writing)
 	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
-	text := stdout
-	for _, t := range o.Outputs {
-		if t.Path == "-" {
-			text = stderr // stdout carries that format alone
-		}
-	}
+	streamed := false
 	for _, s := range streams {
-		if s.path == "-" {
-			text = stderr // stdout carries that stream alone
-		}
+		streamed = streamed || s.path == "-" // stdout carries that stream alone
 	}
-	if werr := report.Text(text, out.Doc); werr != nil {
-		out.WriteErrs = append(out.WriteErrs, fmt.Errorf("writing the report: %w", werr))
-	}
-	for _, t := range o.Outputs {
-		write := t.Format.Write
-		if werr := safefile.Write(t.Path, stdout, o.Overwrite, func(w io.Writer) error { return write(w, out.Doc) }); werr != nil {
-			out.WriteErrs = append(out.WriteErrs, &labelled{t.Label, strings.TrimPrefix(werr.Error(), t.Path+": "), werr})
-		}
-	}
+	out.WriteErrs = append(out.WriteErrs, o.writeReports(stdout, stderr, streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
+		func(t Output) func(io.Writer) error {
+			return func(w io.Writer) error { return t.Format.Write(w, out.Doc) }
+		})...)
 	out.Err = err
 	out.Stopped = res.Interrupted || res.Halted != "" || in.Interrupted()
 	out.AllFailed = res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0
 	return out, nil
+}
+
+// writeReports writes the text report with text, to stdout unless an
+// output or a stream (streamed) goes there, then every output with what
+// write gives it (nil: not written here), and returns the errors, each
+// naming its output.
+func (o *Options) writeReports(stdout, stderr io.Writer, streamed bool, text func(io.Writer) error, write func(Output) func(io.Writer) error) []error {
+	var errs []error
+	to := stdout
+	if streamed {
+		to = stderr
+	}
+	for _, t := range o.Outputs {
+		if t.Path == "-" {
+			to = stderr // stdout carries that format alone
+		}
+	}
+	if err := text(to); err != nil {
+		errs = append(errs, fmt.Errorf("writing the report: %w", err))
+	}
+	for _, t := range o.Outputs {
+		w := write(t)
+		if w == nil {
+			continue
+		}
+		if err := safefile.Write(t.Path, stdout, o.Overwrite, w); err != nil {
+			errs = append(errs, &labelled{t.Label, strings.TrimPrefix(err.Error(), t.Path+": "), err})
+		}
+	}
+	return errs
 }
 
 // labelled is an output's error, named by its label.

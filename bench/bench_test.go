@@ -186,3 +186,41 @@ func ExampleFlags() {
 	fmt.Printf("%d runs, seed %d, failed: %v\n", out.Doc.Config.Runs, f.Options.Config.Seed, out.Failed())
 	// Output: 100 runs, seed 7, failed: false
 }
+
+// TestCountFlags: what -count gives each process, and what -out DIR holds
+// with it.
+func TestCountFlags(t *testing.T) {
+	var f bench.Flags
+	fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
+	f.Register(fs, workload.DefaultConfig())
+	for name, want := range map[string]bool{
+		"runs": true, "seed": true, "gcstats": true, "profile-runs": true, "duration": true,
+		"count": false, "out": false, "overwrite": false, "profile": false, "q": false, "json": false, "bench": false, "csv": false,
+	} {
+		if fs.Lookup(name) == nil {
+			t.Fatalf("no flag -%s", name)
+		}
+		if got := f.ForProcess(name); got != want {
+			t.Errorf("ForProcess(%q) = %v, want %v", name, got, want)
+		}
+	}
+	var names []string
+	for _, o := range bench.CountDirOutputs("d", "-out d", 2) {
+		names = append(names, filepath.Base(o.Path))
+		ext := filepath.Ext(o.Path)
+		child := o.Process > 0 && (ext == ".json" || ext == ".log")
+		set := o.Process == 0 && o.Format.WriteSet != nil
+		own := o.Process > 0 && !child && o.Format.Write != nil
+		if o.Label != "-out d: "+o.Path || o.Child != child || !set && !own && !child {
+			t.Errorf("%s: label %q, process %d, child %v, format %q", o.Path, o.Label, o.Process, o.Child, o.Format.Name)
+		}
+	}
+	want := "result.json bench.txt report.txt process-1.json process-1.log process-1.csv process-1.xml process-1.hgrm process-1.html process-1.txt " +
+		"process-2.json process-2.log process-2.csv process-2.xml process-2.hgrm process-2.html process-2.txt"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("-out d with -count 2 holds\n%s\nwant\n%s", got, want)
+	}
+	if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: 1}, io.Discard, io.Discard, nil); err == nil {
+		t.Error("RunCount of one process: no error")
+	}
+}

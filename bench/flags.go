@@ -34,6 +34,9 @@ type Flags struct {
 	// Dir (-out) and ProfileDir (-profile) are the directories of every
 	// format and every profile.
 	Dir, ProfileDir string
+	// Count (-count) runs the benchmark in Count fresh processes, one
+	// after another (RunCount), when above 1.
+	Count int
 
 	files    map[string]*string // the format flags: -json, -csv, -xml, -bench, -hgrm, -html
 	profile  map[profiles.Kind]*string
@@ -78,6 +81,8 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&c.Pin, "pin", false, "lock each goroutine running the mix to its own OS thread, so that each run's page faults and context switches are its thread's, not the whole process's")
 	fs.DurationVar(&c.Hiccup, "hiccup", 0, "run a hiccup meter: a goroutine sleeping `d` at a time, recording how late it wakes (0: none)")
 	fs.StringVar(&f.rate, "rate", "", "run open loop: start `R` operations per second across the threads on a fixed schedule (such as 200/s), reporting latency from each intended start beside the runtime (default: closed loop)")
+	fs.IntVar(&f.Count, "count", 1, "run the benchmark `N` times, each in a fresh process, one after another, as go test -count does: "+
+		"-bench then holds N lines per benchmark, the samples benchstat and gcperf compare need; -json every process's result, the text report each process's figures")
 	fs.BoolVar(&f.Verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
 	fs.BoolVar(&f.Quiet, "q", false, "no progress bar (drawn on stderr when it is a terminal and -v is not given)")
 	f.files = map[string]*string{}
@@ -170,6 +175,9 @@ func (f *Flags) Finish(fs *flag.FlagSet) error {
 	}
 	// Finish may be called again: what it derives starts afresh.
 	f.Options.Outputs, f.Options.Profiles, f.Options.Dirs = nil, nil, nil
+	if f.Count != 1 {
+		return f.finishCount(given)
+	}
 	// The outputs: the format flags', then -out's.
 	for _, ff := range Formats {
 		if p := f.files[ff.Name]; p != nil && *p != "" {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
 
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/gobench"
 )
 
@@ -72,65 +74,15 @@ func Bench(w io.Writer, d *Document) error {
 	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n", d.Tool.Version, d.Config.Seed); err != nil {
 		return err
 	}
-
-	// Every operation executed, failed ones included: the GC figures are
-	// the whole benchmark's, spread over all of them.
-	var executed int64
-	for _, o := range d.Operations {
-		executed += o.Runs
+	lines, skipped := benchLines(d)
+	if _, err := io.WriteString(w, benchDefinitions(d, lines)+"\n"); err != nil {
+		return err
 	}
 	var units []string // in order of first use, for the Unit lines
-	var skipped []string
-	for i := range d.Operations {
-		o := &d.Operations[i]
-		if o.Runtime.Count == 0 {
-			skipped = append(skipped, fmt.Sprintf("# %s: no successful run (%d of %d failed)",
-				strings.TrimSpace(o.Name+" "+o.Params), o.Errors.Total, o.Runs))
-			continue
-		}
-		res.Name = benchfmt.Name(benchName(o.Name, o.Params, g.GOMAXPROCS))
-		res.Iters = int(o.Runtime.Count)
-		x := o.Runtime
-		res.Values = []benchfmt.Value{
-			{Value: float64(x.Mean), Unit: "ns/op"},
-			{Value: float64(x.P50), Unit: "p50-ns"},
-			{Value: float64(x.P99), Unit: "p99-ns"},
-			{Value: float64(x.P999), Unit: "p99.9-ns"},
-			{Value: float64(x.PMax), Unit: "max-ns"},
-		}
-		if gc := d.GC; gc != nil {
-			if d.Mix.OpsPerRun == 1 && len(d.Operations) == 1 {
-				res.Values = append(res.Values, benchfmt.Value{Value: gc.AllocBytesPerOp, Unit: "B/op"})
-			}
-			if executed > 0 {
-				res.Values = append(res.Values,
-					benchfmt.Value{Value: float64(gc.Cycles) / float64(executed), Unit: "gc-cycles/op"},
-					benchfmt.Value{Value: float64(gc.STW) / float64(executed), Unit: "stw-ns/op"})
-			}
-		}
-		if o.Unit != "results" || o.Results > 0 {
-			res.Values = append(res.Values,
-				benchfmt.Value{Value: o.AvgResults * o.OpsPerSecond, Unit: gobench.Unit(o.Unit) + "/s"})
-		}
-		for _, v := range res.Values {
-			if !slices.Contains(units, v.Unit) {
-				units = append(units, v.Unit)
-			}
-		}
-		if err := bw.Write(res); err != nil {
-			return err
-		}
-	}
-	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
-	if h := d.Hiccup; h != nil && h.Count > 0 {
-		res.Name = benchfmt.Name(benchName("hiccup", "interval="+h.Interval.String(), g.GOMAXPROCS))
-		res.Iters = int(h.Count)
-		res.Values = []benchfmt.Value{
-			{Value: float64(h.P50), Unit: "p50-ns"},
-			{Value: float64(h.P99), Unit: "p99-ns"},
-			{Value: float64(h.P999), Unit: "p99.9-ns"},
-			{Value: float64(h.Max), Unit: "max-ns"},
-		}
+	for _, l := range lines {
+		res.Name = benchfmt.Name(l.name)
+		res.Iters = l.iters
+		res.Values = l.values
 		for _, v := range res.Values {
 			if !slices.Contains(units, v.Unit) {
 				units = append(units, v.Unit)
@@ -164,6 +116,98 @@ func Bench(w io.Writer, d *Document) error {
 	return nil
 }
 
+// benchDefinitions is the comment line that says what the figures of a
+// document's bench lines are computed from, so that none is taken for
+// another of the same unit: "# ns/op: the mean runtime without the best
+// and worst 1 runs (-outliers 1); objects/s: the results per second at
+// that mean, not GCPerfP99's throughput (its best 99% of runs); p50-ns
+// p99-ns p99.9-ns max-ns: every successful run".
+func benchDefinitions(d *Document, lines []benchLine) string {
+	var rate string
+	for _, l := range lines {
+		for _, v := range l.values {
+			if strings.HasSuffix(v.Unit, "/s") && rate == "" {
+				rate = v.Unit
+			}
+		}
+	}
+	n := d.Config.Outliers
+	s := "# ns/op: the mean runtime of every successful run (-outliers 0)"
+	if n > 0 {
+		s = fmt.Sprintf("# ns/op: the mean runtime without the best and worst %d %s (-outliers %d)", n, figure.Plural(n, "run", "runs"), n)
+	}
+	if rate != "" {
+		s += "; " + rate + ": the results per second at that mean, not GCPerfP99's throughput (its best 99% of runs)"
+	}
+	return s + "; p50-ns p99-ns p99.9-ns max-ns: every successful run"
+}
+
+// benchLine is one benchmark of a document, a result line of Bench: an
+// operation with a successful run, or the hiccup meter.
+type benchLine struct {
+	op, params string // the operation and its parameters: "alloc.list", "size=8 base=32"
+	name       string // the benchmark's name, without "Benchmark": "AllocList/size=8/base=32-2"
+	iters      int
+	values     []benchfmt.Value
+}
+
+// benchLines are the document's benchmarks with their figures, as Bench
+// writes them and SamplesOf compares them, and the comment lines that name
+// the operations without a successful run.
+func benchLines(d *Document) (lines []benchLine, skipped []string) {
+	g := d.Env.Go
+	// Every operation executed, failed ones included: the GC figures are
+	// the whole benchmark's, spread over all of them.
+	var executed int64
+	for _, o := range d.Operations {
+		executed += o.Runs
+	}
+	for i := range d.Operations {
+		o := &d.Operations[i]
+		if o.Runtime.Count == 0 {
+			skipped = append(skipped, fmt.Sprintf("# %s: no successful run (%d of %d failed)",
+				strings.TrimSpace(o.Name+" "+o.Params), o.Errors.Total, o.Runs))
+			continue
+		}
+		x := o.Runtime
+		l := benchLine{op: o.Name, params: o.Params, name: benchName(o.Name, o.Params, g.GOMAXPROCS), iters: int(x.Count),
+			values: []benchfmt.Value{
+				{Value: float64(x.Mean), Unit: "ns/op"},
+				{Value: float64(x.P50), Unit: "p50-ns"},
+				{Value: float64(x.P99), Unit: "p99-ns"},
+				{Value: float64(x.P999), Unit: "p99.9-ns"},
+				{Value: float64(x.PMax), Unit: "max-ns"},
+			}}
+		if gc := d.GC; gc != nil {
+			if d.Mix.OpsPerRun == 1 && len(d.Operations) == 1 {
+				l.values = append(l.values, benchfmt.Value{Value: gc.AllocBytesPerOp, Unit: "B/op"})
+			}
+			if executed > 0 {
+				l.values = append(l.values,
+					benchfmt.Value{Value: float64(gc.Cycles) / float64(executed), Unit: "gc-cycles/op"},
+					benchfmt.Value{Value: float64(gc.STW) / float64(executed), Unit: "stw-ns/op"})
+			}
+		}
+		if o.Unit != "results" || o.Results > 0 {
+			l.values = append(l.values,
+				benchfmt.Value{Value: o.AvgResults * o.OpsPerSecond, Unit: gobench.Unit(o.Unit) + "/s"})
+		}
+		lines = append(lines, l)
+	}
+	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
+	if h := d.Hiccup; h != nil && h.Count > 0 {
+		params := "interval=" + h.Interval.String()
+		lines = append(lines, benchLine{op: "hiccup", params: params, name: benchName("hiccup", params, g.GOMAXPROCS),
+			iters: int(h.Count), values: []benchfmt.Value{
+				{Value: float64(h.P50), Unit: "p50-ns"},
+				{Value: float64(h.P99), Unit: "p99-ns"},
+				{Value: float64(h.P999), Unit: "p99.9-ns"},
+				{Value: float64(h.Max), Unit: "max-ns"},
+			}})
+	}
+	return lines, skipped
+}
+
 // benchName is the benchmark name of an operation, without the "Benchmark"
 // prefix: "alloc.list", "size=8 base=32", 2 → "AllocList/size=8/base=32-2".
 func benchName(name, params string, gomaxprocs int) string {
@@ -188,4 +232,86 @@ func benchName(name, params string, gomaxprocs int) string {
 		fmt.Fprintf(&b, "-%d", gomaxprocs)
 	}
 	return b.String()
+}
+
+// A BenchPart is one document of a benchmark file that holds several
+// (BenchJoin): a process of gcperf -count, a point and repeat of a sweep.
+type BenchPart struct {
+	Doc *Document
+	// Label prefixes the document's comment lines: "process 2",
+	// "gogc=100,memlimit=off rep 1".
+	Label string
+	// Drop lists configuration keys left out ("gogc"), where the names
+	// say them.
+	Drop []string
+}
+
+// BenchJoin writes several documents as one file in the Go benchmark
+// format, each as Bench writes it, so that benchstat and gcperf compare
+// read the lines of one benchmark as its samples: the configuration lines
+// once, and again only where they change; the Unit lines once, at the
+// end; each document's comment lines prefixed with its label, except the
+// definitions of the figures, written once where they first appear.
+func BenchJoin(w io.Writer, parts []BenchPart) error {
+	bw := benchfmt.NewWriter(w)
+	var units []*benchfmt.UnitMetadata
+	seen := map[benchfmt.UnitMetadataKey]bool{}
+	defined := map[string]bool{}
+	var buf bytes.Buffer
+	for _, part := range parts {
+		buf.Reset()
+		if err := Bench(&buf, part.Doc); err != nil {
+			return fmt.Errorf("%s: %w", part.Label, err)
+		}
+		// The comments first: benchfmt's reader skips them.
+		lines, _ := benchLines(part.Doc)
+		defs := benchDefinitions(part.Doc, lines) + "\n"
+		for line := range strings.Lines(buf.String()) {
+			c, ok := strings.CutPrefix(line, "# ")
+			switch {
+			case !ok:
+			case line == defs && defined[defs]:
+			case line == defs:
+				defined[defs] = true
+				if _, err := io.WriteString(w, line); err != nil {
+					return err
+				}
+			default:
+				if _, err := io.WriteString(w, "# "+part.Label+": "+c); err != nil {
+					return err
+				}
+			}
+		}
+		r := benchfmt.NewReader(bytes.NewReader(buf.Bytes()), part.Label)
+		for r.Scan() {
+			switch rec := r.Result().(type) {
+			case *benchfmt.Result:
+				res := &benchfmt.Result{Name: rec.Name, Iters: rec.Iters, Values: rec.Values}
+				for _, c := range rec.Config {
+					if !slices.Contains(part.Drop, c.Key) {
+						res.Config = append(res.Config, c)
+					}
+				}
+				if err := bw.Write(res); err != nil {
+					return err
+				}
+			case *benchfmt.UnitMetadata:
+				if !seen[rec.UnitMetadataKey] {
+					seen[rec.UnitMetadataKey] = true
+					units = append(units, rec)
+				}
+			case *benchfmt.SyntaxError:
+				return fmt.Errorf("%s: %w", part.Label, rec)
+			}
+		}
+		if err := r.Err(); err != nil {
+			return err
+		}
+	}
+	for _, u := range units {
+		if err := bw.Write(u); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -22,8 +22,8 @@ import (
 
 // Units of the metrics a gcperf result gives a comparison.
 const (
-	UnitRuntime = "ns/op"  // one sample per successful execution
-	UnitP99     = "p99-ns" // the operation's P99 runtime: one value per result
+	UnitRuntime = "ns/op"  // the mean runtime without the -outliers: one sample per process
+	UnitP99     = "p99-ns" // the P99 runtime of every successful run: one sample per process
 )
 
 // Kinds of the files a comparison reads.
@@ -42,11 +42,6 @@ type Samples struct {
 	Kind  string // KindResult or KindBench
 	About string // what the file holds, in a few words
 
-	// WithinProcess reports that the samples are runs within one process
-	// (a gcperf result), not independent processes: a test treating them as
-	// independent overstates its confidence.
-	WithinProcess bool
-
 	Metrics []Metric // in the order first seen
 	Notes   []string // what the file lacks, for the reader
 }
@@ -56,18 +51,56 @@ type Metric struct {
 	Name   string
 	Unit   string
 	Params string // a gcperf operation's parameters
+	// Bench is a gcperf operation's benchmark name, as its -bench line
+	// names it ("AllocList/size=8/base=32/chunk=32-2"): a result compares
+	// with a bench file by it.
+	Bench  string
 	Values []float64
 }
 
-// ReadSamples reads a gcperf JSON result (its content starts with '{') or a
-// file in the Go benchmark format (golang.org/x/perf/benchfmt). file names
-// it in the Samples and in notes.
+// add appends v to the values of name in unit, a metric it adds if new.
+func (s *Samples) add(l benchLine, unit string, v float64) {
+	i := slices.IndexFunc(s.Metrics, func(m Metric) bool { return m.Name == l.op && m.Unit == unit })
+	if i < 0 {
+		i = len(s.Metrics)
+		s.Metrics = append(s.Metrics, Metric{Name: l.op, Unit: unit, Params: l.params, Bench: l.name})
+	}
+	s.Metrics[i].Values = append(s.Metrics[i].Values, v)
+}
+
+// benchNamed is s with its metrics named as in a bench file, by their
+// benchmark names, when s is read from a gcperf result; else s.
+func (s *Samples) benchNamed() *Samples {
+	if s.Kind != KindResult {
+		return s
+	}
+	c := *s
+	c.Metrics = slices.Clone(s.Metrics)
+	for i := range c.Metrics {
+		c.Metrics[i].Name, c.Metrics[i].Params = c.Metrics[i].Bench, ""
+	}
+	return &c
+}
+
+// ReadSamples reads a gcperf JSON result (its content starts with '{'), a
+// Set of several (gcperf -count), or a file in the Go benchmark format
+// (golang.org/x/perf/benchfmt). file names it in the Samples and in notes.
 func ReadSamples(r io.Reader, file string) (*Samples, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		var head struct {
+			Schema string `json:"schema"`
+		}
+		if json.Unmarshal(data, &head) == nil && head.Schema == SetSchema {
+			s, err := ReadSet(bytes.NewReader(data))
+			if err != nil {
+				return nil, err
+			}
+			return SamplesOfSet(s, file), nil
+		}
 		d, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
 			return nil, err
@@ -77,50 +110,45 @@ func ReadSamples(r io.Reader, file string) (*Samples, error) {
 	return ReadBench(bytes.NewReader(data), file)
 }
 
-// SamplesOf gives a result's metrics: per operation, its runtimes, one
-// sample per successful execution (runs[].runtime_ns for a one-operation
-// mix, runs[].ops[] otherwise), in unit ns/op; and its P99 runtime, one
-// value, in unit p99-ns.
+// SamplesOf gives a result's figures, one sample each: a result is one
+// process, and the figures are those Bench writes for it, whatever file
+// they are read from. Per operation with a successful run, in units
+// ns/op (its mean runtime without the -outliers best and worst runs),
+// p50-ns, p99-ns, p99.9-ns, max-ns (every successful run), B/op,
+// gc-cycles/op, stw-ns/op and its results per second (objects/s: at the
+// mean runtime); the hiccup meter's percentiles as operation "hiccup".
 func SamplesOf(d *Document, file string) *Samples {
-	s := &Samples{File: file, Kind: KindResult, WithinProcess: true}
-	runtimes := make([][]float64, len(d.Operations))
-	for _, r := range d.Runs {
-		if len(r.Ops) == 0 {
-			if len(d.Operations) == 1 && r.Errors == 0 {
-				runtimes[0] = append(runtimes[0], float64(r.Runtime))
-			}
-			continue
-		}
-		for _, x := range r.Ops {
-			if x.Error == "" && x.Op >= 0 && x.Op < len(runtimes) {
-				runtimes[x.Op] = append(runtimes[x.Op], float64(x.Runtime))
-			}
-		}
-	}
+	s := &Samples{File: file, Kind: KindResult}
+	s.addResult(d, file)
 	names := make([]string, len(d.Operations))
 	for i, op := range d.Operations {
 		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
-		if len(runtimes[i]) > 0 {
-			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitRuntime, Params: op.Params, Values: runtimes[i]})
-		} else if op.Runtime.Count > 0 {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s records no per-run runtimes of %s", file, op.Name))
-		}
-		if op.Runtime.Count > 0 {
-			s.Metrics = append(s.Metrics, Metric{Name: op.Name, Unit: UnitP99, Params: op.Params,
-				Values: []float64{float64(op.Runtime.P99)}})
-		} else {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: no successful run of %s", file, op.Name))
-		}
 	}
 	s.About = fmt.Sprintf("%s: %d %s of %s, seed %d", KindResult, d.Timing.Done,
 		figure.Plural(d.Timing.Done, "run", "runs"), strings.Join(names, ", "), d.Config.Seed)
+	return s
+}
+
+// addResult adds the figures of one process's result, read from file, to
+// s, with notes of what it lacks.
+func (s *Samples) addResult(d *Document, file string) {
+	lines, _ := benchLines(d)
+	for _, l := range lines {
+		for _, v := range l.values {
+			s.add(l, v.Unit, v.Value)
+		}
+	}
+	for _, op := range d.Operations {
+		if op.Runtime.Count == 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no successful run of %s", file, op.Name))
+		}
+	}
 	switch {
 	case d.Interrupted:
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: interrupted: %d of %d runs", file, d.Timing.Done, d.Config.Runs))
 	case d.Halted != "":
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: halted: %s", file, d.Halted))
 	}
-	return s
 }
 
 // ReadBench reads a file in the Go benchmark format: each result line is
@@ -189,9 +217,14 @@ type Comparison struct {
 }
 
 // Compare compares every metric of old and new found on both sides, by
-// name and unit, at significance level alpha. It returns ErrNoCommon when
+// name and unit (a result's operations by their benchmark names when the
+// other side is a bench file), at significance level alpha. It returns ErrNoCommon when
 // there is none.
 func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
+	if old.Kind != new.Kind {
+		// A result against a bench file: by the benchmark names.
+		old, new = old.benchNamed(), new.benchNamed()
+	}
 	c := &Comparison{Old: old, New: new, Alpha: alpha}
 	c.Notes = append(c.Notes, old.Notes...)
 	c.Notes = append(c.Notes, new.Notes...)
@@ -297,6 +330,30 @@ func (c *Comparison) Regressions(pct float64) []latency.Comparison {
 	return out
 }
 
+// Undecided are the rows with too few samples for the test to find a
+// difference at the comparison's alpha (latency.Comparison.Decidable):
+// -fail cannot judge them.
+func (c *Comparison) Undecided() []latency.Comparison {
+	var out []latency.Comparison
+	for _, r := range c.Rows {
+		if !r.Decidable {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// OneSampleEach reports whether every row has one sample per side: two
+// gcperf results, or two benchmark files of one line per benchmark.
+func (c *Comparison) OneSampleEach() bool {
+	for _, r := range c.Rows {
+		if r.Old.N != 1 || r.New.N != 1 {
+			return false
+		}
+	}
+	return len(c.Rows) > 0
+}
+
 // CompareText writes the comparison as a table per unit, like benchstat's:
 // each metric's old and new medians with their confidence intervals, the
 // delta ("~" when the samples do not differ significantly), the p-value and
@@ -307,8 +364,9 @@ func CompareText(w io.Writer, c *Comparison) error {
 	p.f("new: %s (%s)\n", c.New.File, c.New.About)
 	p.f("Medians with %s confidence intervals; p-values of the Mann-Whitney U test, alpha %s (~: no significant difference).\n",
 		figure.Percent(latency.Confidence), strconv.FormatFloat(c.Alpha, 'g', -1, 64))
-	if c.Old.WithinProcess || c.New.WithinProcess {
-		p.f("The samples of a gcperf result are runs within one process, not independent processes: the p-values overstate the confidence.\n")
+	if c.OneSampleEach() {
+		p.f("One sample per side (a gcperf result, or one line per benchmark, is one process): no test can judge a difference from one sample each, whatever the delta: gcperf -count N (N >= %d) repeats the benchmark in N processes, N samples.\n",
+			latency.SamplesNeeded(c.Alpha))
 	}
 	var footnotes []string
 	note := func(warnings []string) string {
@@ -446,10 +504,13 @@ func value(v float64, unit string) string {
 // too wide to know) and deltas (from 0) are null.
 func CompareJSON(w io.Writer, c *Comparison) error {
 	type side struct {
-		File          string `json:"file"`
-		Kind          string `json:"kind"`
-		About         string `json:"about"`
-		WithinProcess bool   `json:"runs_within_one_process"`
+		File  string `json:"file"`
+		Kind  string `json:"kind"`
+		About string `json:"about"`
+		// Always false since a gcperf result gives one sample of each
+		// figure (a process), not its runs: kept for gcperf-compare/v1's
+		// readers.
+		WithinProcess bool `json:"runs_within_one_process"`
 	}
 	type est struct {
 		Center float64  `json:"center"`
@@ -467,6 +528,7 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Tested      bool     `json:"tested"`
 		P           *float64 `json:"p"` // null when untested
 		Significant bool     `json:"significant"`
+		Decidable   bool     `json:"decidable"` // enough samples for the test to find a difference at alpha
 		Regression  bool     `json:"regression"`
 		Warnings    []string `json:"warnings"`
 	}
@@ -490,8 +552,8 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Notes      []string `json:"notes"`
 	}{
 		Schema:     "gcperf-compare/v1",
-		Old:        side{c.Old.File, c.Old.Kind, c.Old.About, c.Old.WithinProcess},
-		New:        side{c.New.File, c.New.Kind, c.New.About, c.New.WithinProcess},
+		Old:        side{c.Old.File, c.Old.Kind, c.Old.About, false},
+		New:        side{c.New.File, c.New.Kind, c.New.About, false},
 		Alpha:      c.Alpha,
 		Confidence: latency.Confidence,
 		FailPct:    c.FailPct,
@@ -500,7 +562,7 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 	}
 	for _, r := range c.Rows {
 		x := row{Name: r.Name, Unit: r.Unit, Better: Better(r.Unit), Old: toEst(r.Old), New: toEst(r.New),
-			Tested: r.Tested, Significant: r.Significant, Warnings: append([]string{}, r.Warnings...)}
+			Tested: r.Tested, Significant: r.Significant, Decidable: r.Decidable, Warnings: append([]string{}, r.Warnings...)}
 		if r.Old.N > 0 && r.New.N > 0 {
 			x.Delta = finite(r.Delta)
 		}

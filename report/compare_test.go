@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -12,53 +13,79 @@ import (
 	"time"
 )
 
-// TestSamplesOf: a result's runtime samples are its successful executions,
-// as many as operations[].runtime.count says, from runs[] for one operation
-// and from runs[].ops[] for several.
+// TestSamplesOf: a result is one process, one sample of each figure, and
+// the figures are those its -bench file holds: compare reads the same
+// figure from a result.json and from the bench.txt of the same run.
 func TestSamplesOf(t *testing.T) {
 	tests := []struct {
 		fixture string
-		metrics []string // name unit count
+		units   map[string]string // operation: its units
 		notes   []string
 	}{
-		{"list.json", []string{"alloc.list ns/op 200", "alloc.list p99-ns 1"}, nil},
-		{"threads.json", []string{"noop ns/op 120", "noop p99-ns 1", "spin ns/op 120", "spin p99-ns 1"}, nil},
-		{"errors.json", []string{"sleep ns/op 12", "sleep p99-ns 1"}, []string{"errors.json: no successful run of sleep#2"}},
+		{"list.json", map[string]string{"alloc.list": "ns/op p50-ns p99-ns p99.9-ns max-ns B/op gc-cycles/op stw-ns/op objects/s"}, nil},
+		{"threads.json", map[string]string{
+			"noop": "ns/op p50-ns p99-ns p99.9-ns max-ns gc-cycles/op stw-ns/op",
+			"spin": "ns/op p50-ns p99-ns p99.9-ns max-ns gc-cycles/op stw-ns/op",
+		}, nil},
+		{"errors.json", map[string]string{"sleep": "ns/op p50-ns p99-ns p99.9-ns max-ns gc-cycles/op stw-ns/op"},
+			[]string{"errors.json: no successful run of sleep#2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
 			d, _ := readFixture(t, tt.fixture)
 			s := SamplesOf(d, tt.fixture)
-			if s.Kind != KindResult || !s.WithinProcess {
-				t.Errorf("kind %q, within process %v", s.Kind, s.WithinProcess)
+			if s.Kind != KindResult {
+				t.Errorf("kind %q", s.Kind)
 			}
-			var got []string
+			got := map[string]string{}
 			for _, m := range s.Metrics {
-				got = append(got, m.Name+" "+m.Unit+" "+strconv.Itoa(len(m.Values)))
+				got[m.Name] = strings.TrimSpace(got[m.Name] + " " + m.Unit)
+				if len(m.Values) != 1 {
+					t.Errorf("%s %s: %d values, want one (one process)", m.Name, m.Unit, len(m.Values))
+				}
 			}
-			if !slices.Equal(got, tt.metrics) {
-				t.Errorf("metrics %q, want %q", got, tt.metrics)
+			if !maps.Equal(got, tt.units) {
+				t.Errorf("units %q, want %q", got, tt.units)
 			}
 			if !slices.Equal(s.Notes, tt.notes) {
 				t.Errorf("notes %q, want %q", s.Notes, tt.notes)
 			}
-			// Each operation's samples agree with its statistics.
+			// The same figures as the bench file of the same result.
+			var b bytes.Buffer
+			if err := Bench(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			bs, err := ReadBench(&b, "bench.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, m := range s.Metrics {
-				i := slices.IndexFunc(d.Operations, func(o Operation) bool { return o.Name == m.Name })
-				op := d.Operations[i]
-				switch m.Unit {
-				case UnitRuntime:
-					if int64(len(m.Values)) != op.Runtime.Count {
-						t.Errorf("%s: %d samples, runtime.count %d", m.Name, len(m.Values), op.Runtime.Count)
-					}
-					// Min is over the runs kept after the outliers; PMax over all.
-					if lo, hi := slices.Min(m.Values), slices.Max(m.Values); lo > float64(op.Runtime.Min) || hi != float64(op.Runtime.PMax) {
-						t.Errorf("%s: samples in [%v, %v], runtimes' min (kept) %v, max %v", m.Name, lo, hi, op.Runtime.Min, op.Runtime.PMax)
-					}
-				case UnitP99:
-					if m.Values[0] != float64(op.Runtime.P99) {
-						t.Errorf("%s: p99 %v, want %v", m.Name, m.Values[0], op.Runtime.P99)
-					}
+				name := benchName(m.Name, m.Params, d.Env.Go.GOMAXPROCS)
+				i := slices.IndexFunc(bs.Metrics, func(x Metric) bool { return x.Name == name && x.Unit == m.Unit })
+				if i < 0 || !slices.Equal(bs.Metrics[i].Values, m.Values) {
+					t.Errorf("%s %s: %v from the result, bench file %v", m.Name, m.Unit, m.Values, bs.Metrics)
+				}
+			}
+			// A result compares with its own bench file: every figure, no
+			// difference.
+			c, err := Compare(s, bs, 0.05)
+			if err != nil || len(c.Rows) != len(s.Metrics) {
+				t.Fatalf("the result against its bench file: %v, %+v", err, c)
+			}
+			for _, r := range c.Rows {
+				if r.Delta != 0 || r.Old.Center != r.New.Center {
+					t.Errorf("%s %s: %v against %v from its bench file", r.Name, r.Unit, r.Old.Center, r.New.Center)
+				}
+			}
+			// ns/op is the mean runtime without the outliers, p99-ns the P99.
+			op := d.Operations[0]
+			for _, m := range s.Metrics {
+				switch {
+				case m.Name != op.Name:
+				case m.Unit == UnitRuntime && m.Values[0] != float64(op.Runtime.Mean):
+					t.Errorf("ns/op %v, want the mean %v", m.Values[0], op.Runtime.Mean)
+				case m.Unit == UnitP99 && m.Values[0] != float64(op.Runtime.P99):
+					t.Errorf("p99-ns %v, want %v", m.Values[0], op.Runtime.P99)
 				}
 			}
 		})
@@ -94,8 +121,8 @@ PASS
 	if !slices.Equal(got, want) {
 		t.Errorf("metrics\n%q\nwant\n%q", got, want)
 	}
-	if s.Kind != KindBench || s.WithinProcess || s.About != "Go benchmark format: 3 results of 2 benchmarks" {
-		t.Errorf("kind %q, within process %v, about %q", s.Kind, s.WithinProcess, s.About)
+	if s.Kind != KindBench || s.About != "Go benchmark format: 3 results of 2 benchmarks" {
+		t.Errorf("kind %q, about %q", s.Kind, s.About)
 	}
 
 	for _, tt := range []struct{ input, want string }{
@@ -145,7 +172,7 @@ func TestBetter(t *testing.T) {
 }
 
 func bench(name string, unit string, values ...float64) Metric {
-	return Metric{Name: name, Unit: unit, Values: values}
+	return Metric{Name: name, Unit: unit, Bench: name, Values: values}
 }
 
 func TestCompareSamples(t *testing.T) {
@@ -218,7 +245,7 @@ func TestCompareOutput(t *testing.T) {
 	six := func(base float64) []float64 {
 		return []float64{base, base * 1.01, base * 1.02, base * 0.99, base * 0.98, base * 1.005}
 	}
-	old := &Samples{File: "old.json", Kind: KindResult, About: "gcperf result: test", WithinProcess: true, Metrics: []Metric{
+	old := &Samples{File: "old.json", Kind: KindResult, About: "gcperf result: test", Metrics: []Metric{
 		bench("op", UnitRuntime, six(float64(time.Millisecond))...),
 		bench("op", UnitP99, float64(2*time.Millisecond)),
 		bench("tiny", UnitRuntime, 10, 11, 12),
@@ -268,5 +295,29 @@ func TestCompareOutput(t *testing.T) {
 	}
 	if r := doc.Rows[1]; r.P != nil || r.Regression || r.Old.Lo != nil {
 		t.Errorf("op p99-ns: p %v, regression %v, lo %v; want null, false, null (one value per side)", r.P, r.Regression, r.Old.Lo)
+	}
+}
+
+// TestCompareOneSampleEach: two results are one process each, and the
+// comparison says it cannot judge a difference, whatever the delta.
+func TestCompareOneSampleEach(t *testing.T) {
+	d, _ := readFixture(t, "list.json")
+	old := SamplesOf(d, "old.json")
+	d.Operations[0].Runtime.Mean *= 2
+	c, err := Compare(old, SamplesOf(d, "new.json"), 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.OneSampleEach() || len(c.Undecided()) != len(c.Rows) || len(c.Regressions(5)) != 0 {
+		t.Errorf("one sample each %v, %d of %d rows undecided, %d regressions", c.OneSampleEach(), len(c.Undecided()), len(c.Rows), len(c.Regressions(5)))
+	}
+	var b strings.Builder
+	if err := CompareText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"no test can judge a difference from one sample each", "+100.00%  no test: one sample per side"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text does not say %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -35,7 +35,19 @@
 //   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
 //   - [Bench]: the Go benchmark format, one line per operation, so that
 //     benchstat compares gcperf runs with each other and with go test
-//     benchmarks that use workload.Benchmark (same units).
+//     benchmarks that use workload.Benchmark (same units); a comment line
+//     says what each figure is computed from.
+//
+// # Several processes
+//
+// A [Set] is one benchmark run in several fresh processes (gcperf -count
+// N): every process's Document whole, with what each process did
+// ([ProcessResult]). [SetJSON] writes it under its own schema, [SetSchema]
+// ("gcperf-count/v1"), so that a reader of one result refuses it
+// ([ErrSet]) rather than take one process for all; [ReadSet] reads it
+// back. [SetBench] writes every process's lines ([BenchJoin]), N samples
+// per benchmark, and [SetText] the processes, their figures with median
+// and spread, and what varied between them.
 //
 // [WriteFile] writes any of them through a temporary file renamed into
 // place, so that a crash or an error never leaves half a report, and
@@ -56,11 +68,13 @@
 //
 // [ReadSamples] reads one side of a comparison, a gcperf JSON result
 // ([SamplesOf]) or a Go benchmark file ([ReadBench]), and [ReadSamplesFile]
-// from a file, as ReadFile does; [Compare] compares two
-// sides metric by metric with latency.Compare (medians, confidence
-// intervals, the Mann-Whitney U test), [Comparison.Regressions] picks the
-// regressions beyond a threshold, and [CompareText] and [CompareJSON] print
-// the comparison.
+// from a file, as ReadFile does. A sample is one process, and a result
+// gives the figures its [Bench] lines hold, so that a result and its bench
+// file compare alike. [Compare] compares two sides metric by metric with
+// latency.Compare (medians, confidence intervals, the Mann-Whitney U
+// test), [Comparison.Regressions] picks the regressions beyond a
+// threshold, [Comparison.Undecided] the metrics with too few samples to
+// judge, and [CompareText] and [CompareJSON] print the comparison.
 //
 // # Charts and pages
 //

@@ -321,7 +321,7 @@ type Operation struct {
 	Runtime      Distribution `json:"runtime"`
 	Response     Distribution `json:"response"`
 	Corrected    *Percentiles `json:"corrected,omitempty"` // with -rate: latency from each intended start (the wait behind a late schedule plus the runtime), corrected for coordinated omission
-	OpsPerSecond float64      `json:"ops_per_sec"`
+	OpsPerSecond float64      `json:"ops_per_sec"`         // at the mean runtime without the -outliers: -bench's <unit>/s is AvgResults × this
 	OpsPerHour   float64      `json:"ops_per_hour"`
 	Actual       *Actual      `json:"actual,omitempty"`
 
@@ -343,10 +343,10 @@ type P99 struct {
 	Runs          int           `json:"runs"`
 	Kept          int           `json:"kept"`
 	PerRun        float64       `json:"per_run"`
-	Processed     float64       `json:"processed"`       // runs × per_run: every run, as GCPerfP99 counts it
-	Total         time.Duration `json:"total_ns"`        // of the kept runs only, as GCPerfP99 sums it
-	MeanPerRun    time.Duration `json:"mean_per_run_ns"` // total_ns / kept
-	Throughput    float64       `json:"throughput_per_sec"`
+	Processed     float64       `json:"processed"`          // runs × per_run: every run, as GCPerfP99 counts it
+	Total         time.Duration `json:"total_ns"`           // of the kept runs only, as GCPerfP99 sums it
+	MeanPerRun    time.Duration `json:"mean_per_run_ns"`    // total_ns / kept
+	Throughput    float64       `json:"throughput_per_sec"` // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
 	ThroughputMax float64       `json:"throughput_max_per_sec"`
 	ThroughputMin float64       `json:"throughput_min_per_sec"`
 	Latency       time.Duration `json:"latency_per_1000_ns"`

@@ -40,12 +40,24 @@ func WriteFile(path string, stdout io.Writer, overwrite bool, write func(io.Writ
 // an error in its content is ReadJSON's, which does not name it (wrapping
 // ErrNotResult or ErrSchema).
 func ReadFile(path string) (*Document, error) {
+	return readFile(path, ReadJSON)
+}
+
+// readFile reads the file at path with read, from a regular file of at
+// most 512MiB.
+func readFile[T any](path string, read func(io.Reader) (*T, error)) (*T, error) {
 	f, err := safefile.Open(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadJSON(f)
+	return read(f)
+}
+
+// ReadSetFile reads the result of several processes at path (gcperf
+// -count N -json) as ReadSet does, from a file as ReadFile reads one.
+func ReadSetFile(path string) (*Set, error) {
+	return readFile(path, ReadSet)
 }
 
 // ReadSamplesFile reads one side of a comparison from the file at path, a

@@ -1,8 +1,9 @@
 package report
 
 // Fuzz targets for the readers of the files gcperf report and gcperf
-// compare are given: a gcperf/v1 result (ReadJSON), the Go benchmark
-// format (ReadBench), and either (ReadSamples). go test runs the seeds;
+// compare are given: a gcperf/v1 result (ReadJSON), a result of several
+// processes (ReadSet), the Go benchmark format (ReadBench), and any of them
+// (ReadSamples). go test runs the seeds;
 // go test -run '^$' -fuzz '^FuzzReadJSON$' ./report explores.
 
 import (
@@ -78,39 +79,115 @@ func fuzzResultSeeds(f *testing.F) {
 	}
 }
 
-func FuzzReadJSON(f *testing.F) {
+// fuzzRefused checks the error of a reader of JSON, if any, and reports
+// whether there was one: no value beside it, wrapping ErrNotResult or
+// ErrSchema, one bounded line.
+func fuzzRefused[T any](t *testing.T, v *T, err error) bool {
+	t.Helper()
+	if err == nil {
+		return false
+	}
+	if v != nil {
+		t.Errorf("read %+v and error %v", v, err)
+	}
+	if !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
+		t.Errorf("error %q wraps neither ErrNotResult nor ErrSchema", err)
+	}
+	fuzzcheck.ErrText(t, err)
+	return true
+}
+
+// fuzzRoundTrip checks that v, read by read, writes back with write and
+// reads back the same.
+func fuzzRoundTrip[T any](t *testing.T, v T, write func(io.Writer, T) error, read func(io.Reader) (T, error)) {
+	t.Helper()
+	var j1, j2 bytes.Buffer
+	if err := write(&j1, v); err != nil {
+		t.Fatalf("writing what was read: %v", err)
+	}
+	v2, err := read(bytes.NewReader(j1.Bytes()))
+	if err != nil {
+		t.Fatalf("reading what was written: %v\n%s", err, j1.Bytes())
+	}
+	if err := write(&j2, v2); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(j1.Bytes(), j2.Bytes()) {
+		t.Errorf("round trip differs:\n%s\nthen\n%s", j1.Bytes(), j2.Bytes())
+	}
+}
+
+// fuzzSetSeeds adds sets of processes (gcperf -count), and broken ones.
+func fuzzSetSeeds(f *testing.F) {
+	list := fuzzSmall(f, "list.json")
+	set := []byte(`{"schema": "gcperf-count/v1", "tool": {"name": "gcperf"}, "count": 3, "processes": [` +
+		`{"process": 1, "wall_ns": 5, "result": ` + string(list) + `}, {"process": 2, "failed": "exit status 1", "stderr_tail": ["x"]}, ` +
+		`{"process": 3, "result": ` + string(list) + `}]}`)
+	f.Add(set)
+	f.Add(set[:len(set)/2])
+	for _, s := range []string{
+		`{"schema": "gcperf-count/v1", "count": 1, "processes": []}`,
+		`{"schema": "gcperf-count/v1", "count": 0, "processes": [{}]}`,
+		`{"schema": "gcperf-count/v1", "count": 2, "processes": [{"process": 1, "result": {"schema": "gcperf/v1"}}, {"process": 2, "result": null}]}`,
+		`{"schema": "gcperf-count/v1", "count": 1, "processes": [{"result": {"schema": "gcperf/v2"}}]}`,
+		`{"schema": "gcperf-count/v1", "count": 1, "processes": [{"result": {"schema": "gcperf/v1", "operations": [{"name": "a", "runtime": {"count": 1}}]}}], "interrupted": true}`,
+		`{"schema": "gcperf-count/v2"}`, `{"schema": "gcperf-count/v1", "count": -1}`,
+	} {
+		f.Add([]byte(s))
+	}
+}
+
+func FuzzReadSet(f *testing.F) {
+	fuzzSetSeeds(f)
 	fuzzResultSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer fuzzcheck.Watchdog(10 * time.Second)()
+		s, err := ReadSet(bytes.NewReader(data))
+		if fuzzRefused(t, s, err) {
+			return
+		}
+		if s.Schema != SetSchema || len(s.Processes) > s.Count {
+			t.Fatalf("ReadSet = %+v, no error", s)
+		}
+		fuzzRoundTrip(t, s, SetJSON, ReadSet)
+		// The text report renders whatever the figures; the samples of
+		// the bench file are those of the set.
+		SetText(io.Discard, s)
+		var b bytes.Buffer
+		if err := SetBench(&b, s); err != nil {
+			return
+		}
+		fromSet := SamplesOfSet(s, "x.json")
+		values := 0
+		for _, m := range fromSet.Metrics {
+			values += len(m.Values)
+		}
+		fromBench, err := ReadBench(bytes.NewReader(b.Bytes()), "bench.txt")
+		benchValues := 0
+		if err == nil {
+			for _, m := range fromBench.Metrics {
+				benchValues += len(m.Values)
+			}
+		}
+		if values != benchValues {
+			t.Errorf("%d values in the set, %d in its bench file (%v):\n%s", values, benchValues, err, b.Bytes())
+		}
+	})
+}
+
+func FuzzReadJSON(f *testing.F) {
+	fuzzResultSeeds(f)
+	fuzzSetSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzcheck.Watchdog(10 * time.Second)()
 		d, err := ReadJSON(bytes.NewReader(data))
-		if err != nil {
-			if d != nil {
-				t.Errorf("ReadJSON = %+v and error %v", d, err)
-			}
-			if !errors.Is(err, ErrNotResult) && !errors.Is(err, ErrSchema) {
-				t.Errorf("error %q wraps neither ErrNotResult nor ErrSchema", err)
-			}
-			fuzzcheck.ErrText(t, err)
+		if fuzzRefused(t, d, err) {
 			return
 		}
 		if d == nil || d.Schema != Schema {
 			t.Fatalf("ReadJSON = %+v, no error", d)
 		}
-		// What was read writes back, and reads back, the same.
-		var j1, j2 bytes.Buffer
-		if err := JSON(&j1, d); err != nil {
-			t.Fatalf("JSON of what ReadJSON read: %v", err)
-		}
-		d2, err := ReadJSON(bytes.NewReader(j1.Bytes()))
-		if err != nil {
-			t.Fatalf("ReadJSON of JSON's output: %v\n%s", err, j1.Bytes())
-		}
-		if err := JSON(&j2, d2); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(j1.Bytes(), j2.Bytes()) {
-			t.Errorf("round trip differs:\n%s\nthen\n%s", j1.Bytes(), j2.Bytes())
-		}
+		fuzzRoundTrip(t, d, JSON, ReadJSON)
 
 		// gcperf report renders what it read: no panic, whatever the
 		// figures. Errors are allowed (a document can be inconsistent).
@@ -219,8 +296,8 @@ func FuzzReadBench(f *testing.F) {
 			fuzzcheck.ErrText(t, err)
 			return
 		}
-		if s.Kind != KindBench || s.WithinProcess || len(s.Metrics) == 0 {
-			t.Fatalf("ReadBench = kind %q, within process %t, %d metrics", s.Kind, s.WithinProcess, len(s.Metrics))
+		if s.Kind != KindBench || len(s.Metrics) == 0 {
+			t.Fatalf("ReadBench = kind %q, %d metrics", s.Kind, len(s.Metrics))
 		}
 		// The metrics, written back one value a line, read back the same.
 		var b strings.Builder
@@ -244,6 +321,7 @@ func FuzzReadBench(f *testing.F) {
 
 func FuzzReadSamples(f *testing.F) {
 	fuzzResultSeeds(f)
+	fuzzSetSeeds(f)
 	fuzzBenchSeeds(f)
 	// Once a hang (NaN: go-moremath's U test loops, growing memory) and a
 	// failed -json (an infinite center): ReadBench now refuses them.
@@ -274,8 +352,8 @@ func FuzzReadSamples(f *testing.F) {
 			fuzzcheck.ErrText(t, err)
 			return
 		}
-		if want := map[bool]string{true: KindResult, false: KindBench}[isJSON]; s.Kind != want || s.WithinProcess != isJSON {
-			t.Errorf("ReadSamples: kind %q, within process %t; want %q", s.Kind, s.WithinProcess, want)
+		if want := map[bool]string{true: KindResult, false: KindBench}[isJSON]; s.Kind != want {
+			t.Errorf("ReadSamples: kind %q; want %q", s.Kind, want)
 		}
 		type key struct{ name, unit string }
 		keys := map[key]bool{}
@@ -284,8 +362,8 @@ func FuzzReadSamples(f *testing.F) {
 			if len(m.Values) == 0 {
 				t.Errorf("metric %q %q has no value", m.Name, m.Unit)
 			}
-			if isJSON && m.Unit != UnitRuntime && !(m.Unit == UnitP99 && len(m.Values) == 1) {
-				t.Errorf("a result's metric %q in %q with %d values", m.Name, m.Unit, len(m.Values))
+			if isJSON && !bytes.Contains(data, []byte(SetSchema)) && len(m.Values) != 1 {
+				t.Errorf("a result's metric %q in %q with %d values, not one (a process)", m.Name, m.Unit, len(m.Values))
 			}
 			k := key{m.Name, m.Unit}
 			unique = unique && !keys[k]

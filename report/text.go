@@ -51,6 +51,28 @@ func (p *printer) header(d *Document) {
 		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
 	}
 	p.f("gcperf %s: %s\n", d.Tool.Version, strings.Join(names, ", "))
+	p.settings(c, strconv.FormatInt(c.Seed, 10))
+	p.machine(d.Env)
+	of := fmt.Sprintf(" of %d", c.Runs)
+	if c.Duration > 0 && c.Runs == 0 {
+		of = ""
+	}
+	p.f("Timed runs: %d%s in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
+		d.Timing.Done, of, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
+		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
+	if h := d.Harness; h.LiveHeap > 0 {
+		p.f("Harness: %s live on the Go heap while it measured (histograms and counters, whatever the number of runs; per-run records outside the Go heap)\n",
+			env.Bytes(int64(h.LiveHeap)))
+	}
+	if n := d.Harness.RunsKept; n > 0 {
+		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them, and %d spans of the JSON timeline the rest\n", n, d.Timing.Done, len(d.Timeline))
+	}
+}
+
+// settings prints the Settings line of a benchmark of configuration c,
+// whose seed is seed: a number, or what stands for the seeds of several
+// processes.
+func (p *printer) settings(c Config, seed string) {
 	order := "random"
 	if !c.Random {
 		order = "in order"
@@ -79,8 +101,8 @@ func (p *printer) header(d *Document) {
 		}
 		return fmt.Sprintf("%d within %s", n, d)
 	}
-	p.f("Settings: warmups %s, runs %s, outliers %d, threads %d, order %s, seed %d, delay %s, timeout %s",
-		bound(c.Warmups, c.WarmupDuration), bound(c.Runs, c.Duration), c.Outliers, c.Threads, order, c.Seed, delay, timeout)
+	p.f("Settings: warmups %s, runs %s, outliers %d, threads %d, order %s, seed %s, delay %s, timeout %s",
+		bound(c.Warmups, c.WarmupDuration), bound(c.Runs, c.Duration), c.Outliers, c.Threads, order, seed, delay, timeout)
 	if c.Rate > 0 {
 		p.f(", rate %s/s (open loop)", figure.Num(c.Rate))
 	}
@@ -88,14 +110,18 @@ func (p *printer) header(d *Document) {
 		p.f(", halt on %s", strings.Join(c.Halt, ", "))
 	}
 	p.f("\n")
-	g := d.Env.Go
+}
+
+// machine prints the Go, Host and Limits lines of an environment.
+func (p *printer) machine(e env.Env) {
+	g := e.Go
 	p.f("Go: %s %s/%s, GOMAXPROCS %d, GOGC %s, GOMEMLIMIT %s", g.Version, g.GOOS, g.GOARCH,
 		g.GOMAXPROCS, g.GOGCString(), g.GOMEMLIMITString())
 	if g.GODEBUG != "" {
 		p.f(", GODEBUG %s", g.GODEBUG)
 	}
 	p.f("\n")
-	if h := d.Env.Host; h.LogicalCPUs > 0 {
+	if h := e.Host; h.LogicalCPUs > 0 {
 		p.f("Host: %s, %d logical CPUs (%d physical), %s memory (%s available), %s %s, kernel %s",
 			orUnknown(h.CPUModel), h.LogicalCPUs, h.PhysicalCPUs, env.Bytes(int64(h.MemoryTotalBytes)),
 			env.Bytes(int64(h.MemoryAvailableBytes)), h.Platform, h.PlatformVersion, h.Kernel)
@@ -103,7 +129,7 @@ func (p *printer) header(d *Document) {
 			p.f(", %s", h.Virtualization)
 		}
 		p.f(", load %.2f\n", h.Load1)
-		cg := d.Env.Cgroup
+		cg := e.Cgroup
 		cpus, mem := "none", "none"
 		if cg.CPUMax != nil {
 			cpus = figure.Num(*cg.CPUMax) + " CPUs"
@@ -112,20 +138,6 @@ func (p *printer) header(d *Document) {
 			mem = env.Bytes(*cg.MemoryMaxBytes)
 		}
 		p.f("Limits: cgroup cpu.max %s, memory.max %s\n", cpus, mem)
-	}
-	of := fmt.Sprintf(" of %d", c.Runs)
-	if c.Duration > 0 && c.Runs == 0 {
-		of = ""
-	}
-	p.f("Timed runs: %d%s in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
-		d.Timing.Done, of, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
-		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
-	if h := d.Harness; h.LiveHeap > 0 {
-		p.f("Harness: %s live on the Go heap while it measured (histograms and counters, whatever the number of runs; per-run records outside the Go heap)\n",
-			env.Bytes(int64(h.LiveHeap)))
-	}
-	if n := d.Harness.RunsKept; n > 0 {
-		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them, and %d spans of the JSON timeline the rest\n", n, d.Timing.Done, len(d.Timeline))
 	}
 }
 

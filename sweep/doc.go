@@ -41,6 +41,10 @@
 //   - a child that is killed leaves no half result, and Runner.Resume skips
 //     the points whose complete result is already there.
 //
+// Run over the one point [Inherited], which sets nothing, a Runner repeats
+// one benchmark in fresh processes without a grid: gcperf -count N.
+// [Runner.RunUnder] runs under a command's interrupts (package interrupt).
+//
 // # Results
 //
 // [Summarize] makes one [Row] per point, each figure the median over its

@@ -267,9 +267,22 @@ func ParseShard(s string) (i, n int, err error) {
 // InShard reports whether shard i of n runs the point.
 func (p Point) InShard(i, n int) bool { return p.Index%n == i }
 
+// Inherited is the point of a benchmark repeated without a grid, as
+// gcperf -count N runs it: its children are given no setting, inheriting
+// GOGC, GOMEMLIMIT and GOMAXPROCS from the Runner's Env, and its repeats
+// are the processes process-1, process-2...
+var Inherited = Point{}
+
+// inherits reports whether p is Inherited.
+func (p Point) inherits() bool { return p.GOGC == "" && p.MemLimit == "" && p.GOMAXPROCS == 0 }
+
 // Name names the point, in file names and listings:
-// "gogc=100,memlimit=off", with ",gomaxprocs=2" when GOMAXPROCS is an axis.
+// "gogc=100,memlimit=off", with ",gomaxprocs=2" when GOMAXPROCS is an axis;
+// "process" for Inherited.
 func (p Point) Name() string {
+	if p.inherits() {
+		return "process"
+	}
 	s := "gogc=" + p.GOGC + ",memlimit=" + p.MemLimit
 	if p.GOMAXPROCS > 0 {
 		s += ",gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
@@ -277,14 +290,22 @@ func (p Point) Name() string {
 	return s
 }
 
-// FileName is the name of a repeat's result file: Name()+",rep=N.json".
+// FileName is the name of a repeat's result file: Name()+",rep=N.json";
+// "process-N.json" for Inherited.
 func (p Point) FileName(rep int) string {
+	if p.inherits() {
+		return "process-" + strconv.Itoa(rep) + ".json"
+	}
 	return p.Name() + ",rep=" + strconv.Itoa(rep) + ".json"
 }
 
 // Env is the point's settings as environment variables for the child:
-// GOGC and GOMEMLIMIT always, GOMAXPROCS when it is an axis.
+// GOGC and GOMEMLIMIT always, GOMAXPROCS when it is an axis; none for
+// Inherited.
 func (p Point) Env() []string {
+	if p.inherits() {
+		return nil
+	}
 	e := []string{"GOGC=" + p.GOGC, "GOMEMLIMIT=" + p.MemLimit}
 	if p.GOMAXPROCS > 0 {
 		e = append(e, "GOMAXPROCS="+strconv.Itoa(p.GOMAXPROCS))
@@ -298,10 +319,14 @@ func (p Point) Settings() string { return strings.Join(p.Env(), " ") }
 
 // CheckApplied compares the runtime settings the child reports (read back
 // from runtime/metrics) with what the point asked for, and says every
-// difference: "asked GOGC=50 but the child ran with GOGC=100".
+// difference: "asked GOGC=50 but the child ran with GOGC=100". Inherited
+// asks for nothing.
 func CheckApplied(p Point, d *report.Document) error {
 	if d == nil {
 		return errors.New("no result to check the settings against")
+	}
+	if p.inherits() {
+		return nil
 	}
 	g := d.Env.Go
 	var diffs []string

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/csv"
 	"encoding/json"
@@ -16,13 +15,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
-
-	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // SummarySchema identifies the layout of sweep.json.
@@ -172,19 +167,8 @@ var ErrNotSweep = errors.New("not a gcperf sweep summary")
 // outcomes come back without their documents (see LoadDir).
 func ReadSummary(r io.Reader) (*Summary, error) {
 	var s Summary
-	if err := json.NewDecoder(r).Decode(&s); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: truncated JSON", ErrNotSweep)
-		}
-		return nil, fmt.Errorf("%w: %s", ErrNotSweep, quote.Line(err.Error()))
-	}
-	switch {
-	case s.Schema == "":
-		return nil, fmt.Errorf("%w: no \"schema\" key", ErrNotSweep)
-	case !strings.HasPrefix(s.Schema, "gcperf-sweep/"):
-		return nil, fmt.Errorf("%w: schema %q", ErrNotSweep, quote.Clip(s.Schema))
-	case s.Schema != SummarySchema:
-		return nil, fmt.Errorf("%w %q: this gcperf reads %q", report.ErrSchema, quote.Clip(s.Schema), SummarySchema)
+	if err := report.DecodeJSON(r, &s, func() string { return s.Schema }, "gcperf-sweep/", SummarySchema, ErrNotSweep); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
@@ -255,12 +239,8 @@ func Bench(w io.Writer, outs []Outcome) error {
 	slices.SortStableFunc(sorted, func(a, b *Outcome) int {
 		return cmp.Or(cmp.Compare(a.Point.Index, b.Point.Index), cmp.Compare(a.Rep, b.Rep))
 	})
-
-	bw := benchfmt.NewWriter(w)
-	var units []*benchfmt.UnitMetadata
-	seen := map[benchfmt.UnitMetadataKey]bool{}
-	var buf bytes.Buffer
-	for _, o := range sorted {
+	parts := make([]report.BenchPart, len(sorted))
+	for i, o := range sorted {
 		p := o.Point
 		settings := "gogc=" + p.GOGC + " memlimit=" + p.MemLimit
 		d := *o.Doc
@@ -272,49 +252,7 @@ func Bench(w io.Writer, outs []Outcome) error {
 		for i := range d.Operations {
 			d.Operations[i].Params = strings.TrimSpace(settings + " " + d.Operations[i].Params)
 		}
-		buf.Reset()
-		if err := report.Bench(&buf, &d); err != nil {
-			return fmt.Errorf("%s rep %d: %w", p.Name(), o.Rep, err)
-		}
-		// The comments first: benchfmt's reader skips them.
-		prefix := "# " + p.Name() + " rep " + strconv.Itoa(o.Rep) + ": "
-		for line := range strings.Lines(buf.String()) {
-			if c, ok := strings.CutPrefix(line, "# "); ok {
-				if _, err := io.WriteString(w, prefix+c); err != nil {
-					return err
-				}
-			}
-		}
-		r := benchfmt.NewReader(bytes.NewReader(buf.Bytes()), p.FileName(o.Rep))
-		for r.Scan() {
-			switch rec := r.Result().(type) {
-			case *benchfmt.Result:
-				res := &benchfmt.Result{Name: rec.Name, Iters: rec.Iters, Values: rec.Values}
-				for _, c := range rec.Config {
-					if !slices.Contains(drop, c.Key) {
-						res.Config = append(res.Config, c)
-					}
-				}
-				if err := bw.Write(res); err != nil {
-					return err
-				}
-			case *benchfmt.UnitMetadata:
-				if !seen[rec.UnitMetadataKey] {
-					seen[rec.UnitMetadataKey] = true
-					units = append(units, rec)
-				}
-			case *benchfmt.SyntaxError:
-				return fmt.Errorf("%s rep %d: %w", p.Name(), o.Rep, rec)
-			}
-		}
-		if err := r.Err(); err != nil {
-			return err
-		}
+		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
 	}
-	for _, u := range units {
-		if err := bw.Write(u); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.BenchJoin(w, parts)
 }

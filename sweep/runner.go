@@ -41,7 +41,9 @@ const TailLines = 20
 // child writes its result through report.WriteFile (a temporary file renamed
 // into place), so a child that is killed leaves no half result. Its stdout and
 // stderr go to Dir/<point>,rep=N.log; the last TailLines lines of its stderr
-// are kept for a failed point.
+// are kept for a failed point. Run over the one point Inherited, it runs
+// one benchmark Count times (gcperf -count N): process-N.json and
+// process-N.log.
 type Runner struct {
 	Exe  string   // the child's executable: os.Executable() in gcperf
 	Args []string // the child's arguments before the result flag: ["-size=64", "-runs=200"] or ["run", "-runs=200"]
@@ -67,9 +69,9 @@ type Runner struct {
 	// Shards 0 or 1 runs every point.
 	Shard, Shards int
 	// Env is the children's environment before each point's settings: the
-	// parent's, without GOGC, GOMEMLIMIT and GOMAXPROCS. Should it hold them
-	// anyway, the point's own come after and win, as os/exec keeps the last
-	// of duplicated keys.
+	// parent's, without GOGC, GOMEMLIMIT and GOMAXPROCS (with them for
+	// Inherited). Should it hold them anyway, the point's own come after
+	// and win, as os/exec keeps the last of duplicated keys.
 	Env []string
 	// Stderr receives one progress line per point and repeat (nil: none).
 	Stderr io.Writer
@@ -171,7 +173,10 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 			if err := r.stopped(ctx); err != nil {
 				return outs, err
 			}
-			head := fmt.Sprintf("gcperf: sweep: point %d/%d %s rep %d/%d", i+1, len(mine), p.Name(), rep, r.Count)
+			head, what := fmt.Sprintf("gcperf: sweep: point %d/%d %s rep %d/%d", i+1, len(mine), p.Name(), rep, r.Count), "point"
+			if p.inherits() {
+				head, what = fmt.Sprintf("gcperf: process %d/%d", rep, r.Count), "process"
+			}
 			if r.Resume {
 				if o, ok := r.resume(p, rep); ok {
 					fmt.Fprintf(w, "%s: complete in %s, not run again\n", head, o.File)
@@ -183,7 +188,7 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 			fmt.Fprintf(w, "%s ... ", head)
 			o, err := r.runPoint(ctx, p, rep, r.timeout(outs))
 			if err != nil {
-				fmt.Fprintln(w, "interrupted: the point was stopped and is not kept")
+				fmt.Fprintf(w, "interrupted: the %s was stopped and is not kept\n", what)
 				return outs, err
 			}
 			if o.Failed.IsZero() {
@@ -277,9 +282,13 @@ func (r *Runner) conflicts(points []Point) error {
 	return nil
 }
 
-// complete reports whether a result holds every timed run it was asked for.
+// complete reports whether a result holds every timed run it was asked
+// for: all of -runs, or with -duration as many as the time allowed (-runs
+// then the most, or 0).
 func complete(d *report.Document) bool {
-	return !d.Interrupted && d.Halted == "" && d.Timing.Done == d.Config.Runs
+	c := d.Config
+	return !d.Interrupted && d.Halted == "" &&
+		(d.Timing.Done == c.Runs || c.Duration > 0 && (c.Runs == 0 || d.Timing.Done <= c.Runs))
 }
 
 // sameCommand compares two command lines except for the value of -json, so

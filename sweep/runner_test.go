@@ -54,6 +54,7 @@ func fakeChild(args []string) int {
 	fmt.Fprintln(os.Stdout, "the text report")
 	fmt.Fprintln(os.Stderr, "fake gcperf: running")
 	runs, done := 5, 5
+	var duration time.Duration
 	switch behave {
 	case "crash":
 		for i := 1; i <= 30; i++ {
@@ -80,6 +81,9 @@ func fakeChild(args []string) int {
 		return 0
 	case "partial":
 		done = 2
+	case "duration":
+		// -duration 1s without -runs: as many runs as the time allowed.
+		runs, done, duration = 0, 3, time.Second
 	case "lie":
 		debug.SetGCPercent(37) // a workload that changes its own settings
 	case "fail-after-writing":
@@ -89,7 +93,7 @@ func fakeChild(args []string) int {
 		Schema: report.Schema,
 		Tool:   report.Tool{Name: "gcperf", Command: append([]string{"gcperf"}, args...)},
 		Env:    report.Env{Go: env.ReadGo()},
-		Config: report.Config{Runs: runs},
+		Config: report.Config{Runs: runs, Duration: duration},
 		Timing: report.Timing{Done: done},
 	}
 	d.Mix.Runtime.P99 = time.Millisecond
@@ -556,5 +560,60 @@ func TestAutoTimeout(t *testing.T) {
 		if got := r.timeout(tt.outs); got != tt.want {
 			t.Errorf("%s: timeout %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestRunnerInherited: the point of gcperf -count sets nothing, its
+// children inherit the environment, and its files are process-N.
+func TestRunnerInherited(t *testing.T) {
+	r, progress := testRunner(t, "37=crash")
+	r.Count = 3
+	r.Env = append(r.Env, "GOGC=37")
+	outs, err := r.Run(context.Background(), []Point{Inherited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 3 {
+		t.Fatalf("%d outcomes, want 3", len(outs))
+	}
+	// The children ran with the parent's GOGC=37, and crashed for it.
+	for i, o := range outs {
+		if o.Failed.IsZero() || o.Rep != i+1 {
+			t.Errorf("process %d: rep %d, failed %q", i+1, o.Rep, o.Failed)
+		}
+	}
+	if want := []string{"process-1.json", "process-2.json", "process-3.json"}; !slices.Equal(counted(t, r), want) {
+		t.Errorf("children ran for %q, want %q", counted(t, r), want)
+	}
+	for _, want := range []string{"gcperf: process 1/3 ... FAILED in ", "(the whole output: " + filepath.Join(r.Dir, "process-3.log") + ")"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress does not say %q:\n%s", want, progress)
+		}
+	}
+
+	r, _ = testRunner(t, "37=crash")
+	r.Env = append(r.Env, "GOGC=50")
+	outs, err = r.Run(context.Background(), []Point{Inherited})
+	if err != nil || len(outs) != 1 || !outs[0].Failed.IsZero() || outs[0].Doc.Env.Go.GOGC != 50 {
+		t.Fatalf("GOGC=50: %+v, %v", outs, err)
+	}
+	if CheckApplied(Inherited, outs[0].Doc) != nil || Inherited.Env() != nil || Inherited.Name() != "process" {
+		t.Errorf("Inherited: applied %v, env %q, name %q", CheckApplied(Inherited, outs[0].Doc), Inherited.Env(), Inherited.Name())
+	}
+}
+
+// TestRunnerDuration: a result of -duration, whose runs the time counted,
+// is complete; one of -runs that stopped short is not.
+func TestRunnerDuration(t *testing.T) {
+	r, _ := testRunner(t, "50=duration,100=partial")
+	outs, err := r.Run(context.Background(), grid(t, "50,100", "off"))
+	if err != nil || len(outs) != 2 {
+		t.Fatalf("%d outcomes, %v", len(outs), err)
+	}
+	if !outs[0].Failed.IsZero() || outs[0].Doc == nil {
+		t.Errorf("-duration: failed %q", outs[0].Failed)
+	}
+	if want := "incomplete result: 2 of 5 timed runs"; outs[1].Failed.Text != want {
+		t.Errorf("partial: failed %q, want %q", outs[1].Failed, want)
 	}
 }

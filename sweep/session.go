@@ -44,20 +44,54 @@ type Session struct {
 	Page func(io.Writer, *Summary) error
 	// Bar, when set, is a progress bar that the per-point lines go
 	// through (internal/progress.Sweep).
-	Bar interface {
-		io.Writer
-		Start()
-		End()
-		Progress(done, total int)
-	}
+	Bar Bar
 	// Notify receives the session's lines, without their newline ("" is
 	// none): what runs, where the files are, why a sweep failed.
 	Notify func(string)
 }
 
-// ErrAborted is Session.Run's error when a third interrupt gave up the
-// sweep before its table: the finished points' results stay in Dir.
+// ErrAborted is Session.Run's and Runner.RunUnder's error when a third
+// interrupt gave up the sweep before its table: the finished points'
+// results stay in Dir.
 var ErrAborted = errors.New("sweep: aborted at an interrupt")
+
+// A Bar is a progress bar of the points and repeats that their lines go
+// through (internal/progress.Sweep).
+type Bar interface {
+	io.Writer
+	Start()
+	End()
+	Progress(done, total int)
+}
+
+// RunUnder runs points as Run does, under the interrupts on sig (package
+// interrupt): the first stops the running child, which is not kept, and
+// the finished outcomes come back with ErrInterrupted; a third gives up at
+// once with ErrAborted, the temporary files removed. The per-repeat lines
+// go to stderr, through bar when it is not nil. Unless it returns
+// ErrAborted, the interrupts are then those of the reports being written
+// (interrupt.Writing) until the caller closes the returned watcher.
+func (r *Runner) RunUnder(points []Point, sig <-chan os.Signal, stderr io.Writer, bar Bar) ([]Outcome, *interrupt.Watcher, error) {
+	stop := make(chan struct{})
+	r.Stderr, r.Stop = stderr, stop
+	// The runner says so on its progress line when it stops a point; there
+	// is nothing more to cancel after that.
+	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
+	if bar != nil {
+		r.Stderr, r.Progress = bar, bar.Progress
+		bar.Start()
+	}
+	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
+	if bar != nil {
+		bar.End()
+	}
+	if !ok || !in.Enter(interrupt.Writing) {
+		in.Close()
+		safefile.RemoveTemps()
+		return outs, nil, ErrAborted
+	}
+	return outs, in, err
+}
 
 // usageError is bad input found before anything runs: it wraps ErrUsage
 // and its cause.
@@ -237,14 +271,6 @@ func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
 // file could not be written), or ErrAborted.
 func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) (failed bool, err error) {
 	r := &s.Runner
-	r.Stderr = stderr
-	stop := make(chan struct{})
-	r.Stop = stop
-	// The runner says so on its progress line when it stops a point; there
-	// is nothing more to cancel after that.
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
-	defer in.Close()
-
 	points := s.points()
 	n := s.Repeats() / r.Count
 	of := ""
@@ -265,20 +291,13 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
 		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
 
-	if s.Bar != nil {
-		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
-		s.Bar.Start()
-	}
-	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
-	if s.Bar != nil {
-		s.Bar.End()
-	}
-	if !ok || !in.Enter(interrupt.Writing) {
+	outs, in, err := r.RunUnder(points, sig, stderr, s.Bar)
+	if errors.Is(err, ErrAborted) {
 		// Each finished point's result is in Dir already: -resume finds it.
-		safefile.RemoveTemps()
 		s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", r.Dir, r.Dir)
 		return true, ErrAborted
 	}
+	defer in.Close()
 	interrupted := errors.Is(err, ErrInterrupted)
 	if err != nil && !interrupted {
 		return true, err

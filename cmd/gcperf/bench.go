@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"io"
@@ -15,9 +16,11 @@ import (
 	"github.com/gcperf/gcperf/workload"
 )
 
-// execute runs the benchmark (bench.Run) and says how it went. memHint
-// names the flags that set the mix's memory (bench.Options.MemHint).
-func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// execute runs the benchmark (bench.Run; with -count, bench.RunCount) and
+// says how it went. memHint names the flags that set the mix's memory
+// (bench.Options.MemHint); args and ops are each process's command line
+// with -count, before and after its result flag.
+func execute(f *bench.Flags, mix workload.Mix, memHint string, args, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	switch {
 	case f.Dir == "-":
 		return fail(stderr, usagef("-out -: -out takes a directory; - (stdout) is for one format's flag"))
@@ -28,22 +31,35 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io
 	o := &f.Options
 	o.MemHint, o.Version = memHint, version
 	o.Notify = func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }
-	if f.Verbose {
-		o.Observers = append(o.Observers, workload.Verbose(stderr, processStart))
-	}
-	// The progress bar (progress.go): -v's lines take its place.
-	if !f.Verbose && !f.Quiet {
-		if p := progressObserver(stderr, stderrIsTerminal); p != nil {
-			o.Observers = append(o.Observers, p)
+	var out bench.Outcome
+	var err error
+	if f.Count > 1 {
+		c := bench.Count{N: f.Count, Args: args, Ops: ops, Dir: f.Dir, ProfileDir: f.ProfileDir}
+		// The bar of the processes, as a sweep's: their lines go through it.
+		if !f.Quiet {
+			if bar := newSweepProgress(stderr, f.Count, "gcperf: processes", stderrIsTerminal); bar != nil {
+				c.Bar = bar
+			}
 		}
+		out, err = bench.RunCount(*o, mix, c, stdout, stderr, sig)
+	} else {
+		if f.Verbose {
+			o.Observers = append(o.Observers, workload.Verbose(stderr, processStart))
+		}
+		// The progress bar (progress.go): -v's lines take its place.
+		if !f.Verbose && !f.Quiet {
+			if p := progressObserver(stderr, stderrIsTerminal); p != nil {
+				o.Observers = append(o.Observers, p)
+			}
+		}
+		out, err = bench.Run(*o, mix, stdout, stderr, sig)
 	}
-	out, err := bench.Run(*o, mix, stdout, stderr, sig)
 	switch {
 	case errors.Is(err, bench.ErrAborted):
 		return interrupt.ExitAborted
 	case err != nil:
 		return fail(stderr, err)
-	case out.Doc == nil:
+	case out.Doc == nil && out.Set == nil:
 		return fail(stderr, out.Err)
 	}
 	for _, werr := range out.WriteErrs {
@@ -62,6 +78,18 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, stdout, stderr io
 }
 
 var processStart = time.Now()
+
+// flagArgs are the flags set on fs that keep selects, as -name=value: the
+// command line of a child process.
+func flagArgs(fs *flag.FlagSet, keep func(name string) bool) []string {
+	var args []string
+	fs.Visit(func(f *flag.Flag) {
+		if keep(f.Name) {
+			args = append(args, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	return args
+}
 
 // lockedWriter serialises the writes of the goroutines that share stderr
 // (the run, the signal handler, -v's lines) so that lines never interleave.

@@ -258,29 +258,27 @@ func TestCompareBench(t *testing.T) {
 	}
 }
 
-// TestCompareResults compares gcperf results: runs within one process, and
-// P99 without a test.
+// TestCompareResults compares gcperf results: one process each, one
+// sample of each figure, which no test can judge.
 func TestCompareResults(t *testing.T) {
 	code, stdout, stderr := gcperf(t, nil, "compare", fixture("threads.json"), fixture("threads.json"))
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	golden(t, "compare_threads.golden", stdout)
-	for _, want := range []string{"runs within one process, not independent processes", "no test: one value per side"} {
+	for _, want := range []string{"no test can judge a difference from one sample each", "no test: one sample per side"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the output does not say %q", want)
 		}
 	}
 
-	// A copy of list.json whose every runtime is 50% longer, and its P99
+	// A copy of list.json whose mean runtime is 50% longer, and its P99
 	// twice as long.
 	d, err := report.ReadFile(fixture("list.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range d.Runs {
-		d.Runs[i].Runtime = d.Runs[i].Runtime * 3 / 2
-	}
+	d.Operations[0].Runtime.Mean = d.Operations[0].Runtime.Mean * 3 / 2
 	d.Operations[0].Runtime.P99 *= 2
 	slower := filepath.Join(t.TempDir(), "slower.json")
 	var b bytes.Buffer
@@ -290,19 +288,20 @@ func TestCompareResults(t *testing.T) {
 	if err := os.WriteFile(slower, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr = gcperf(t, nil, "compare", "-fail", "5%", fixture("list.json"), slower)
-	if code != 1 || stderr != "gcperf: compare: regression beyond -fail 5%: alloc.list ns/op +50.00% (p=0.000)\n" {
-		t.Errorf("exit %d, stderr %q", code, stderr)
-	}
-	for _, want := range []string{"+50.00%", "+100.00%  no test: one value per side"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout does not hold %q:\n%s", want, stdout)
+	// -fail cannot judge one sample each: exit 2, saying why, whatever
+	// the threshold.
+	for _, pct := range []string{"5%", "60%"} {
+		code, stdout, stderr = gcperf(t, nil, "compare", "-fail", pct, fixture("list.json"), slower)
+		want := "gcperf: compare: -fail " + pct + ": cannot judge a difference from one sample each (" + fixture("list.json") + " and " + slower +
+			" hold one process each): gcperf -count N (N >= 4) repeats the benchmark in N processes\n"
+		if code != 2 || stderr != want {
+			t.Errorf("-fail %s: exit %d, stderr %q; want 2, %q", pct, code, stderr, want)
 		}
-	}
-	// P99, one value per side, never trips -fail by itself.
-	code, _, stderr = gcperf(t, nil, "compare", "-fail", "60%", fixture("list.json"), slower)
-	if code != 0 || stderr != "" {
-		t.Errorf("-fail 60%%: exit %d, stderr %q", code, stderr)
+		for _, want := range []string{"+50.00%  no test: one sample per side", "+100.00%  no test: one sample per side"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("stdout does not hold %q:\n%s", want, stdout)
+			}
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -61,15 +62,38 @@ func compareCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int
 	if failPct == nil {
 		return exitOK
 	}
+	pct := strconv.FormatFloat(*failPct, 'g', -1, 64)
 	regs := c.Regressions(*failPct)
 	for _, r := range regs {
 		fmt.Fprintf(stderr, "gcperf: compare: regression beyond -fail %s%%: %s %s %+.2f%% (p=%.3f)\n",
-			strconv.FormatFloat(*failPct, 'g', -1, 64), r.Name, r.Unit, r.Delta*100, r.P)
+			pct, r.Name, r.Unit, r.Delta*100, r.P)
 	}
 	if len(regs) > 0 {
 		return exitFail
 	}
+	// Passing a metric the test could not judge would claim what was
+	// never tested.
+	if un := c.Undecided(); len(un) > 0 {
+		return fail(stderr, usagef("compare: -fail %s%%: %s", pct, undecided(c, un)))
+	}
 	return exitOK
+}
+
+// undecided says why -fail cannot judge the rows un of c.
+func undecided(c *report.Comparison, un []latency.Comparison) string {
+	need := latency.SamplesNeeded(c.Alpha)
+	if c.OneSampleEach() {
+		return fmt.Sprintf("cannot judge a difference from one sample each (%s and %s hold one process each): "+
+			"gcperf -count N (N >= %d) repeats the benchmark in N processes", c.Old.File, c.New.File, need)
+	}
+	r := un[0]
+	more := ""
+	if len(un) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(un)-1)
+	}
+	return fmt.Sprintf("cannot judge a difference in %s %s%s from %d and %d samples at alpha %s: "+
+		"it takes at least %d a side (gcperf -count N)", r.Name, r.Unit, more, r.Old.N, r.New.N,
+		strconv.FormatFloat(c.Alpha, 'g', -1, 64), need)
 }
 
 //go:embed help/compare.txt

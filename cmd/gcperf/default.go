@@ -35,7 +35,7 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 		return fail(stderr, err)
 	}
 	hint := fmt.Sprintf("-size %d with -base %d and -chunk %d", *size, *base, *chunk)
-	return execute(&o, workload.Mix{list}, hint, stdout, stderr, sig)
+	return execute(&o, workload.Mix{list}, hint, flagArgs(fs, o.ForProcess), nil, stdout, stderr, sig)
 }
 
 // listFlags declares alloc.list's flags, shared by gcperf and gcperf sweep.

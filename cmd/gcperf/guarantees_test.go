@@ -786,7 +786,7 @@ func TestGuarantee07Interrupts(t *testing.T) {
 	guarSweep(t)
 	want := map[int]int{1: 1, 2: 1, 3: interrupt.ExitAborted}
 	got := map[string]map[int]int{}
-	for _, cmd := range []string{"run", "gcperf", "sweep"} {
+	for _, cmd := range []string{"run", "gcperf", "sweep", "count"} {
 		got[cmd] = map[int]int{}
 		for n := 1; n <= 3; n++ {
 			t.Run(cmd+" "+strconv.Itoa(n), func(t *testing.T) {
@@ -805,6 +805,10 @@ func TestGuarantee07Interrupts(t *testing.T) {
 					// during the second, once the first has finished.
 					args = []string{"sweep", "-gogc", "50,100", "-out", out, "-warmup", "0", "-runs", "20", "sleep", "-d", "20ms"}
 					ready = regexp.MustCompile(`(?m)^gcperf: sweep: point 2/2 `)
+				case "count":
+					// The same for the processes of -count.
+					args = []string{"run", "-count", "2", "-out", out, "-warmup", "0", "-runs", "20", "sleep", "-d", "20ms"}
+					ready = regexp.MustCompile(`(?m)^gcperf: process 2/2 `)
 				}
 				c := guarStart(args...)
 				c.waitFor(t, ready, 60*time.Second)
@@ -822,6 +826,21 @@ func TestGuarantee07Interrupts(t *testing.T) {
 					// The finished point is kept, whatever the exit.
 					if _, err := os.Stat(filepath.Join(out, "gogc=50,memlimit=off,rep=1.json")); err != nil {
 						t.Errorf("the finished point is lost: %v", err)
+					}
+				case cmd == "count":
+					// So is the finished process; the stopped one is not.
+					if _, err := os.Stat(filepath.Join(out, "process-1.json")); err != nil {
+						t.Errorf("the finished process is lost: %v", err)
+					}
+					if _, err := os.Stat(filepath.Join(out, "process-2.json")); err == nil {
+						t.Errorf("the stopped process is kept")
+					}
+					_, err := os.Stat(filepath.Join(out, "result.json"))
+					if n < 3 && (err != nil || !strings.Contains(stdout, "Interrupted: 1 of the 2 processes finished")) {
+						t.Errorf("the finished process is not reported (%v):\n%s", err, guarClip(stdout))
+					}
+					if n == 3 && err == nil {
+						t.Errorf("gave up after three interrupts, yet wrote result.json")
 					}
 				case n < 3:
 					if !strings.Contains(stdout, "Interrupted: ") {
@@ -841,8 +860,9 @@ func TestGuarantee07Interrupts(t *testing.T) {
 		}
 	}
 	for n := 1; n <= 3; n++ {
-		if got["run"][n] != got["gcperf"][n] || got["run"][n] != got["sweep"][n] {
-			t.Errorf("after %d interrupts: exit %d (gcperf run), %d (gcperf), %d (gcperf sweep): not the same", n, got["run"][n], got["gcperf"][n], got["sweep"][n])
+		if got["run"][n] != got["gcperf"][n] || got["run"][n] != got["sweep"][n] || got["run"][n] != got["count"][n] {
+			t.Errorf("after %d interrupts: exit %d (gcperf run), %d (gcperf), %d (gcperf sweep), %d (gcperf run -count): not the same",
+				n, got["run"][n], got["gcperf"][n], got["sweep"][n], got["count"][n])
 		}
 	}
 

@@ -41,11 +41,12 @@ func progressObserver(w io.Writer, isTerm func(io.Writer) bool) workload.Observe
 	return progress.NewRuns(w, progressInterval)
 }
 
-// newSweepProgress returns the bar of a sweep of total points and repeats
-// writing to w, or nil when isTerm says w is not a terminal.
-func newSweepProgress(w io.Writer, total int, isTerm func(io.Writer) bool) *progress.Sweep {
+// newSweepProgress returns the bar of a sweep of total points and repeats,
+// or of -count's processes, writing to w, or nil when isTerm says w is not
+// a terminal. desc says what it counts.
+func newSweepProgress(w io.Writer, total int, desc string, isTerm func(io.Writer) bool) *progress.Sweep {
 	if !isTerm(w) {
 		return nil
 	}
-	return progress.NewSweep(w, total)
+	return progress.NewSweep(w, total, desc)
 }

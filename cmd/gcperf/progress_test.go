@@ -255,3 +255,28 @@ func TestSweepProgressOnTerminal(t *testing.T) {
 		t.Errorf("-q: exit %d, stderr:\n%q", code, stderr)
 	}
 }
+
+// TestCountProgressOnTerminal: -count draws the bar of its processes, as a
+// sweep does of its points, their lines whole above it; -q hides it.
+func TestCountProgressOnTerminal(t *testing.T) {
+	sweepTest(t)
+	fastProgress(t, true)
+	args := []string{"-count", "2", "-size", "8", "-runs", "10", "-warmup", "0"}
+	code, _, stderr := gcperf(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"gcperf: processes", "0/2", "2/2"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr has no %q:\n%q", want, stderr)
+		}
+	}
+	lines := regexp.MustCompile(`\x1b\[2K\rgcperf: process \d/2 \.\.\. ok in [^\n\r\x1b]*\n`).FindAllString(stderr, -1)
+	if len(lines) != 2 {
+		t.Errorf("%d per-process lines after a cleared bar, want 2:\n%q", len(lines), stderr)
+	}
+	code, _, stderr = gcperf(t, nil, append(args, "-q")...)
+	if code != 0 || strings.Contains(stderr, "gcperf: processes") || strings.Count(stderr, "gcperf: process ") != 2 {
+		t.Errorf("-q: exit %d, stderr:\n%q", code, stderr)
+	}
+}

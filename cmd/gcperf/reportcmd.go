@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,11 +29,23 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, bench.FormatNames()))
 	}
 	path := flags.Arg(0)
+	var write func(io.Writer) error
 	d, err := report.ReadFile(path)
+	if errors.Is(err, report.ErrSet) {
+		// The processes of -count: in the formats that hold them all.
+		var s *report.Set
+		if s, err = report.ReadSetFile(path); err == nil && f.WriteSet == nil {
+			return fail(stderr, usagef("report: -format %s: one process's format, and %s holds %d processes (gcperf -count): render one of their results, process-N.json in its -out directory",
+				f.Name, path, len(s.Processes)))
+		}
+		write = func(w io.Writer) error { return f.WriteSet(w, s) }
+	} else {
+		write = func(w io.Writer) error { return f.Write(w, d) }
+	}
 	if err != nil {
 		return fail(stderr, usagef("report: %s: %s", path, safefile.Cause(err).Error()))
 	}
-	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return f.Write(w, d) })
+	err = report.WriteFile(*out, stdout, *overwrite, write)
 	switch {
 	case err != nil && *out != "-":
 		return fail(stderr, usagef("report: -o %s", safefile.WithOverwrite(err)))

@@ -23,11 +23,14 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 		return fail(stderr, err)
 	}
 	o.Options.Command = append([]string{"gcperf", "run"}, args...)
-	mix, _, err := loadMix(*mixFile, fs.Args())
+	mix, ops, err := loadMix(*mixFile, fs.Args())
 	if err != nil {
 		return fail(stderr, err)
 	}
-	return execute(&o, mix, "", stdout, stderr, sig)
+	// With -count, each process is given the operations, -mix's read once
+	// here, as a sweep's children are.
+	child := append([]string{"run"}, flagArgs(fs, func(name string) bool { return name != "mix" && o.ForProcess(name) })...)
+	return execute(&o, mix, "", child, ops, stdout, stderr, sig)
 }
 
 //go:embed help/run.txt

@@ -202,15 +202,16 @@ type Sweep struct {
 }
 
 // NewSweep returns the bar of a sweep of total points and repeats writing
-// to w, or nil when total is not positive.
-func NewSweep(w io.Writer, total int) *Sweep {
+// to w, or nil when total is not positive. desc says what it counts:
+// "gcperf: sweep: points", "gcperf: processes".
+func NewSweep(w io.Writer, total int, desc string) *Sweep {
 	if total <= 0 {
 		return nil
 	}
 	s := &Sweep{w: w}
 	s.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("gcperf: sweep: points"),
+		progressbar.OptionSetDescription(desc),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetElapsedTime(true),
