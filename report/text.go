@@ -553,8 +553,9 @@ func (p *printer) footer(d *Document) {
 		p.f("\nInterrupted: %d of %d timed runs completed; the figures above cover those only.\n", d.Timing.Done, d.Config.Runs)
 	}
 	if d.Config.GCStats == "run" && d.Mix.Runtime.Count > 0 && d.Mix.Runtime.Mean < 50*time.Microsecond {
-		p.f("\nNote: these runs are so short that the per-run GC readings (about 0.7µs each, taken between\n" +
-			"runs, outside the timed region) slow the benchmark down; -gcstats total reads them once.\n")
+		p.f("\nNote: these runs are so short that the per-run readings of the GC and the other causes\n" +
+			"(about 2µs each, taken between runs, outside the timed region) slow the benchmark down;\n" +
+			"-gcstats total reads the GC's once and gives no verdicts.\n")
 	}
 	p.f("\nRepeat with -seed %d.\n", d.Config.Seed)
 }

@@ -42,7 +42,7 @@ type Config struct {
 	// default), for the timed runs as a whole, or not at all. Per run, the
 	// engine reads between runs everything that can explain a slow run
 	// (RunRecord.GC and RunRecord.Causes): one runtime/metrics read and
-	// one getrusage, about 1.5µs, and relates them to the slowest runs
+	// one getrusage, about 2µs, and relates them to the slowest runs
 	// (Result.Tail).
 	GCStats GCStats
 

@@ -207,8 +207,8 @@ func mask(s string) string {
 		}
 		if strings.HasPrefix(l, "Note: these runs are so short") {
 			// Printed or not depending on how fast the machine ran them:
-			// drop it, its second line and the empty line before it.
-			i++
+			// drop it, its two more lines and the empty line before it.
+			i += 2
 			if len(out) > 0 && out[len(out)-1] == "" {
 				out = out[:len(out)-1]
 			}
