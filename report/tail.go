@@ -58,7 +58,11 @@ func (p *printer) tail(d *Document) {
 		p.f("   (Over the first %d runs, those -keep-runs kept.)\n", k)
 	}
 	if d.Config.Threads > 1 {
-		p.f("   With %d threads, the collector and the scheduler are the process's: what they do counts in every run in progress on any thread.\n", d.Config.Threads)
+		what := "the collector, the scheduler, the page faults and the context switches are the process's"
+		if t.Scope == "thread" {
+			what = "the collector and the scheduler are the process's"
+		}
+		p.f("   With %d threads, %s: what they do counts in every run in progress on any thread.\n", d.Config.Threads, what)
 	}
 	if m := d.Process.Machine; m != nil {
 		p.f("Steal time (a hypervisor running others on this machine's CPUs) during the timed runs: ")

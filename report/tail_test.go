@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -41,6 +42,24 @@ func TestCauseSentence(t *testing.T) {
 	for _, tt := range tests {
 		if got := CauseSentence(tt.c, 0.01); got != tt.want {
 			t.Errorf("%s %s:\n got %s\nwant %s", tt.c.Cause, tt.c.Verdict, got, tt.want)
+		}
+	}
+}
+
+// TestTailThreads: with several threads the section says which counts are
+// the process's, and so shared by the runs in progress, by scope.
+func TestTailThreads(t *testing.T) {
+	for _, tt := range []struct {
+		scope, want string
+	}{
+		{"process", "With 2 threads, the collector, the scheduler, the page faults and the context switches are the process's"},
+		{"thread", "With 2 threads, the collector and the scheduler are the process's"},
+	} {
+		d, _ := readFixture(t, "tail.json")
+		d.Config.Threads, d.Tail.Scope = 2, tt.scope
+		text := textSection(d, (*printer).tail)
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("scope %s: the section lacks %q:\n%s", tt.scope, tt.want, text)
 		}
 	}
 }
