@@ -176,7 +176,9 @@ type Process struct {
 
 // Tail relates the worst runs to what can make a run slow. Worst,
 // WorstWithGC, Runs and RunsWithGC are GCPerfP99's dropped runs and the
-// runs that overlapped a GC cycle; Causes holds the evidence and the
+// runs that had the collector beside them, as the gc cause counts them (a
+// cycle ended, a stop-the-world pause fell in them, or a mark phase was in
+// progress when they began); Causes holds the evidence and the
 // verdict on each cause, over the slowest 1% of the successful runs (at
 // least 10).
 type Tail struct {
@@ -369,7 +371,7 @@ type Span struct {
 	Failed   int64         `json:"failed"`
 	Mean     time.Duration `json:"mean_ns"`
 	Max      time.Duration `json:"max_ns"`
-	GCRuns   int64         `json:"gc_runs"`
+	GCRuns   int64         `json:"gc_runs"` // runs that had the collector beside them, as the gc cause counts them
 }
 
 // Worst is one of the runs GCPerfP99 drops, with what the collector did

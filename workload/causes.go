@@ -159,7 +159,7 @@ func (e *engine) attribute(res *Result) {
 	}
 	for _, w := range res.P99.Worst {
 		t.Worst++
-		if r := res.Run(w.Run); r != nil && r.GC.Overlapped() {
+		if r := res.Run(w.Run); r != nil && r.Has(CauseGC) {
 			t.WorstWithGC++
 		}
 	}

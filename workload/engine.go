@@ -182,8 +182,8 @@ type worker struct {
 
 	// Bounded state of every run, kept or not: per operation, its
 	// executions, failures, results and the accumulators of the
-	// mean-based statistics; the same for the mix, and the runs that
-	// overlapped a GC cycle. A run past the kept ones is recorded in
+	// mean-based statistics; the same for the mix, and the runs that had
+	// the collector beside them (CauseGC). A run past the kept ones is recorded in
 	// scratch and scratchX.
 	rtAcc, respAcc []*latency.Accumulator
 	// Response times are recorded apart from runtimes only from the first
@@ -612,7 +612,7 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if i >= e.keep {
 		e.spans.add(i, rec)
 	}
-	if rec.GC.Overlapped() {
+	if rec.Has(CauseGC) {
 		w.gcRuns++
 	}
 	if rec.Errors > 0 {

@@ -194,9 +194,10 @@ type GCSummary struct {
 // Tail relates the slowest runs to what can make a run slow. Zero unless
 // Config.GCStats is "run".
 //
-// Of the Worst runs GCPerfP99 drops, WorstWithGC overlapped a GC cycle
-// (one ended, or a stop-the-world pause fell in them), against RunsWithGC
-// of all Runs. Causes holds the evidence and the verdict on each Cause,
+// Of the Worst runs GCPerfP99 drops, WorstWithGC had the collector beside
+// them as CauseGC counts it (a cycle ended, a stop-the-world pause fell in
+// them, or a mark phase was in progress when they began), against
+// RunsWithGC of all Runs. Causes holds the evidence and the verdict on each Cause,
 // over the slowest 1% of the successful runs (at least MinTailRuns); Scope
 // says whose page faults and context switches were counted.
 type Tail struct {
