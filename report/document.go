@@ -384,7 +384,9 @@ type Worst struct {
 	GCCycles  uint64        `json:"gc_cycles,omitempty"`
 	STW       time.Duration `json:"stw_ns,omitempty"`
 	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
-	// Causes names what the run had of the causes in Tail.Causes.
+	// Causes names the causes of Tail.Causes the run had, as the verdicts
+	// count them: at least each cause's threshold (5 or more involuntary
+	// context switches, where most runs had some).
 	Causes []string `json:"causes,omitzero"`
 }
 
@@ -520,7 +522,7 @@ func New(res *workload.Result, meta Meta) *Document {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
 		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
-			x.Causes = causesOf(r)
+			x.Causes = causesOf(&res.Tail, r)
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
@@ -602,11 +604,12 @@ func haltNames(h workload.HaltPolicy) []string {
 	return out
 }
 
-// causesOf names the causes run r had, in Cause order.
-func causesOf(r *workload.RunRecord) []string {
+// causesOf names the causes run r had as the verdicts of t count them
+// (from each cause's threshold), in Cause order.
+func causesOf(t *workload.Tail, r *workload.RunRecord) []string {
 	var names []string
 	for c := range workload.NumCauses {
-		if r.Has(c) {
+		if t.Had(r, c) {
 			names = append(names, c.String())
 		}
 	}

@@ -205,6 +205,19 @@ func (e *engine) attribute(res *Result) {
 	}
 }
 
+// Had reports whether run r had cause c as the verdicts count it: at least
+// the cause's Threshold, or any of it for a cause not judged. It does not
+// allocate.
+func (t *Tail) Had(r *RunRecord, c Cause) bool {
+	th := uint64(1)
+	for _, ct := range t.Causes {
+		if ct.Cause == c {
+			th = max(ct.Threshold, 1)
+		}
+	}
+	return r.Amount(c) >= th
+}
+
 // threshold is the amount from which a run counts as having a cause: 1,
 // unless more than half of the amounts are positive; then one more than
 // the median amount, when some run has more than that.
