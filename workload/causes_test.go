@@ -184,3 +184,62 @@ func TestTailGCCountsAgree(t *testing.T) {
 	}
 	t.Skip("no run began in a mark phase without a cycle end or a pause in it: nothing told the counts apart")
 }
+
+// TestCausesNotOfTheWait: a run that waits before it starts (the open
+// loop's schedule, -delay) is not charged with what happened while it
+// waited. Here a GC cycle runs in every wait, 1ms after a run ends, and
+// none beside the runs: the runs had no GC. (Each run was charged with
+// the cycle of the wait before it, and its stop-the-world pauses.)
+func TestCausesNotOfTheWait(t *testing.T) {
+	tests := []struct {
+		name     string
+		rate     float64
+		maxDelay time.Duration
+		most     float64 // of the runs with GC
+	}{
+		{"open loop", 200, 0, 0.1},
+		// A delay shorter than 1ms and the cycle runs beside the run.
+		{"delay", 0, 10 * time.Millisecond, 0.3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ended := make(chan struct{}, 1)
+			done := make(chan struct{})
+			defer close(done)
+			go func() {
+				for {
+					select {
+					case <-ended:
+						time.Sleep(time.Millisecond)
+						runtime.GC()
+					case <-done:
+						return
+					}
+				}
+			}()
+			op := &fnOp{name: "op", fn: func(context.Context, *workload.Probe, int64) error {
+				spinFor(20 * time.Microsecond)
+				select {
+				case ended <- struct{}{}:
+				default:
+				}
+				return nil
+			}}
+			cfg := testConfig(100)
+			cfg.Rate, cfg.MaxDelay = tt.rate, tt.maxDelay
+			var last string
+			for range 3 {
+				res := mustRun(t, cfg, workload.Mix{op})
+				gc := res.Tail.Causes[workload.CauseGC]
+				if res.GC.Cycles < 50 {
+					t.Fatalf("%d GC cycles in the waits of 100 runs, want one a wait", res.GC.Cycles)
+				}
+				if float64(gc.RunsWith) <= tt.most*float64(gc.Runs) {
+					return
+				}
+				last = fmt.Sprintf("%d of %d runs had GC (%d cycles), want at most %.0f%%", gc.RunsWith, gc.Runs, res.GC.Cycles, 100*tt.most)
+			}
+			t.Errorf("in each of 3 attempts; the last: %s", last)
+		})
+	}
+}

@@ -37,8 +37,11 @@ type RunRecord struct {
 	Errors   int           // operations that failed
 	// GC is what the collector did from the end of the previous run on the
 	// same goroutine (or the start of the timed runs) to the end of this
-	// one, read outside the timed region (Config.GCStats "run" only). With
-	// several threads it includes what the collector did for all of them.
+	// one, read outside the timed region (Config.GCStats "run" only); when
+	// the run waited before its first operation (Config.MaxDelay, or the
+	// open loop's schedule), from the end of that wait: a cycle that ended
+	// while the goroutine waited is not the run's. With several threads it
+	// includes what the collector did for all of them.
 	GC runstats.GCDelta
 	// Causes is what else happened over the same interval that can make a
 	// run slow: a mark phase already running at its start, page faults,
