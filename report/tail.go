@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // causeWords are how the text report speaks of each cause: as the subject
@@ -47,7 +48,11 @@ func (p *printer) tail(d *Document) {
 	if t.Scope == "thread" {
 		scope = "each run's own thread's (-pin)"
 	}
-	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them:\n", c0.Worst, c0.Runs)
+	if c0.Worst == 0 {
+		p.f("\nWhy the tail: too few runs to tell (%d successful; the slowest 1%%, at least %d, are compared with all runs, at least twice as many):\n", c0.Runs, workload.MinTailRuns)
+	} else {
+		p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them:\n", c0.Worst, c0.Runs)
+	}
 	for _, c := range t.Causes {
 		p.f("   %s\n", CauseSentence(c, t.Alpha))
 	}

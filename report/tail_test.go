@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -124,4 +126,24 @@ func (opFunc) Name() string { return "op" }
 func (f opFunc) Run(context.Context, *workload.Probe) error {
 	f()
 	return nil
+}
+
+// TestTailTooFewRuns: with fewer runs than twice the tail, the text says
+// so instead of comparing "the slowest 0 of 15" runs, or 10 of 15.
+func TestTailTooFewRuns(t *testing.T) {
+	d := &Document{Tail: &Tail{Scope: "process", Alpha: 0.01, Causes: []Cause{
+		{Cause: "gc", Verdict: "too few runs to tell", Runs: 15, P: 1, PFloor: 1},
+		{Cause: "minor_faults", Verdict: "too few runs to tell", Runs: 15, RunsWith: 2, P: 1, PFloor: 1},
+	}}}
+	var b bytes.Buffer
+	p := &printer{w: &b}
+	p.tail(d)
+	for _, want := range []string{
+		"Why the tail: too few runs to tell (15 successful; the slowest 1%, at least 10, are compared with all runs, at least twice as many):\n",
+		"   GC: too few runs to tell.\n   Minor page faults: too few runs to tell.\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text does not say %q:\n%s", want, b.String())
+		}
+	}
 }

@@ -178,10 +178,11 @@ func (e *engine) attribute(res *Result) {
 		}
 		return 1
 	})
-	// The slowest 1%, as GCPerfP99 drops them, and at least MinTailRuns.
+	// The slowest 1%, as GCPerfP99 drops them, and at least MinTailRuns;
+	// none when they would be half the runs or more: nothing to compare.
 	worst := max(len(runs)-len(runs)*99/100, MinTailRuns)
-	if worst >= len(runs) {
-		worst = 0 // every run would be among the worst: nothing to compare
+	if len(runs) < 2*MinTailRuns {
+		worst = 0
 	}
 	amounts := make([]uint64, len(runs))
 	var times []time.Duration

@@ -124,11 +124,16 @@ func TestTailWithoutRunReadings(t *testing.T) {
 	if res := mustRun(t, cfg, workload.Mix{op}); res.Tail.Causes != nil {
 		t.Errorf("-gcstats total: causes %+v", res.Tail.Causes)
 	}
-	cfg = testConfig(15)
-	res := mustRun(t, cfg, workload.Mix{op})
-	for _, c := range res.Tail.Causes {
-		if c.Verdict != workload.VerdictTooFew {
-			t.Errorf("15 runs: %v: %v, want too few runs to tell", c.Cause, c.Verdict)
+	// Fewer than twice the tail: no tail at all, rather than 10 of 15
+	// runs, and no p-value claimed (it said "even all 10 would give p =
+	// 1", which they would not).
+	for _, runs := range []int{5, 15, 19} {
+		cfg = testConfig(runs)
+		res := mustRun(t, cfg, workload.Mix{op})
+		for _, c := range res.Tail.Causes {
+			if c.Verdict != workload.VerdictTooFew || c.Worst != 0 || c.Runs != runs {
+				t.Errorf("%d runs: %v: %v, the slowest %d of %d; want too few runs to tell, none of %d", runs, c.Cause, c.Verdict, c.Worst, c.Runs, runs)
+			}
 		}
 	}
 }
