@@ -201,7 +201,8 @@ type Cause struct {
 	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
 	// voluntary_switches or sched_waits.
 	Cause string `json:"cause"`
-	// Verdict is "explains", "does not explain", "too few runs to tell",
+	// Verdict is "explains", "explains part" (fewer than half of the
+	// slowest runs had it), "does not explain", "too few runs to tell",
 	// "never seen" or "in every run".
 	Verdict string `json:"verdict"`
 	// Of the Worst slowest successful runs WorstWith had the cause, of
