@@ -19,6 +19,7 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -220,7 +221,23 @@ func TestCountFlags(t *testing.T) {
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("-out d with -count 2 holds\n%s\nwant\n%s", got, want)
 	}
-	if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: 1}, io.Discard, io.Discard, nil); err == nil {
-		t.Error("RunCount of one process: no error")
+	for _, n := range []int{1, sweep.MaxCount + 1} {
+		if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}, io.Discard, io.Discard, nil); err == nil {
+			t.Errorf("RunCount of %d processes: no error", n)
+		}
+	}
+	// A count is refused before the files of its processes are listed: a
+	// billion of them exhausted the memory before anything ran.
+	for _, args := range [][]string{{"-count", "10001"}, {"-count", "20000", "-out", t.TempDir()}} {
+		var f bench.Flags
+		fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
+		f.Register(fs, workload.DefaultConfig())
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		want := "-count must be at most 10000, got " + args[1] + " (every process's result is kept for the report)"
+		if err := f.Finish(fs); err == nil || err.Error() != want || len(f.Options.Outputs) != 0 {
+			t.Errorf("%v: error %v and %d outputs, want %q and none", args, err, len(f.Options.Outputs), want)
+		}
 	}
 }

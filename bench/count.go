@@ -30,6 +30,9 @@ func (f *Flags) finishCount(given map[string]bool) error {
 	if n < 1 {
 		return inputf("count", "must be at least 1, got %d", n)
 	}
+	if n > sweep.MaxCount {
+		return &InputError{Msg: sweep.CountTooLarge(n)}
+	}
 	for _, ff := range Formats {
 		p := f.files[ff.Name]
 		switch {
@@ -120,7 +123,7 @@ func CountDirOutputs(dir, label string, n int) []Output {
 
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2
+	N int // processes, at least 2 and at most sweep.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
 	// run's operations): gcperf's command line for one process (the
@@ -155,6 +158,9 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	}
 	if c.N < 2 {
 		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
+	}
+	if c.N > sweep.MaxCount {
+		return Outcome{}, &InputError{Msg: sweep.CountTooLarge(c.N)}
 	}
 	if _, err := o.check(mix); err != nil {
 		return Outcome{}, err

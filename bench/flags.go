@@ -78,10 +78,10 @@ func (f *Flags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.BoolVar(&f.haltTime, "halt-on-timeout", false, "stop at the first timeout")
 	fs.BoolVar(&f.haltAny, "halt-any", false, "stop at the first failure of any kind")
 	fs.StringVar(&f.gcstats, "gcstats", "run", "follow the collector: `mode` run (each run and the total, with the other causes of slow runs: page faults, context switches, scheduling waits; ~2µs between runs), total, or off")
-	fs.BoolVar(&c.Pin, "pin", false, "lock each goroutine running the mix to its own OS thread, so that each run's page faults and context switches are its thread's, not the whole process's")
+	fs.BoolVar(&c.Pin, "pin", false, "lock each goroutine running the mix to its own OS thread, so that each run's page faults and context switches are its thread's, not the whole process's (which delays the wake-up of an operation that blocks: see README)")
 	fs.DurationVar(&c.Hiccup, "hiccup", 0, "run a hiccup meter: a goroutine sleeping `d` at a time, recording how late it wakes (0: none)")
 	fs.StringVar(&f.rate, "rate", "", "run open loop: start `R` operations per second across the threads on a fixed schedule (such as 200/s), reporting latency from each intended start beside the runtime (default: closed loop)")
-	fs.IntVar(&f.Count, "count", 1, "run the benchmark `N` times, each in a fresh process, one after another, as go test -count does: "+
+	fs.IntVar(&f.Count, "count", 1, "run the benchmark `N` times (at most 10000), each in a fresh process, one after another, as go test -count does: "+
 		"-bench then holds N lines per benchmark, the samples benchstat and gcperf compare need; -json every process's result, the text report each process's figures")
 	fs.BoolVar(&f.Verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
 	fs.BoolVar(&f.Quiet, "q", false, "no progress bar (drawn on stderr when it is a terminal and -v is not given)")

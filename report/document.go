@@ -176,7 +176,9 @@ type Process struct {
 
 // Tail relates the worst runs to what can make a run slow. Worst,
 // WorstWithGC, Runs and RunsWithGC are GCPerfP99's dropped runs and the
-// runs that overlapped a GC cycle; Causes holds the evidence and the
+// runs that had the collector beside them, as the gc cause counts them (a
+// cycle ended, a stop-the-world pause fell in them, or a mark phase was in
+// progress when they began); Causes holds the evidence and the
 // verdict on each cause, over the slowest 1% of the successful runs (at
 // least 10).
 type Tail struct {
@@ -199,7 +201,8 @@ type Cause struct {
 	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
 	// voluntary_switches or sched_waits.
 	Cause string `json:"cause"`
-	// Verdict is "explains", "does not explain", "too few runs to tell",
+	// Verdict is "explains", "explains part" (fewer than half of the
+	// slowest runs had it), "does not explain", "too few runs to tell",
 	// "never seen" or "in every run".
 	Verdict string `json:"verdict"`
 	// Of the Worst slowest successful runs WorstWith had the cause, of
@@ -369,7 +372,7 @@ type Span struct {
 	Failed   int64         `json:"failed"`
 	Mean     time.Duration `json:"mean_ns"`
 	Max      time.Duration `json:"max_ns"`
-	GCRuns   int64         `json:"gc_runs"`
+	GCRuns   int64         `json:"gc_runs"` // runs that had the collector beside them, as the gc cause counts them
 }
 
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
@@ -382,7 +385,9 @@ type Worst struct {
 	GCCycles  uint64        `json:"gc_cycles,omitempty"`
 	STW       time.Duration `json:"stw_ns,omitempty"`
 	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
-	// Causes names what the run had of the causes in Tail.Causes.
+	// Causes names the causes of Tail.Causes the run had, as the verdicts
+	// count them: at least each cause's threshold (5 or more involuntary
+	// context switches, where most runs had some).
 	Causes []string `json:"causes,omitzero"`
 }
 
@@ -518,7 +523,7 @@ func New(res *workload.Result, meta Meta) *Document {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
 		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
-			x.Causes = causesOf(r)
+			x.Causes = causesOf(&res.Tail, r)
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
@@ -600,11 +605,12 @@ func haltNames(h workload.HaltPolicy) []string {
 	return out
 }
 
-// causesOf names the causes run r had, in Cause order.
-func causesOf(r *workload.RunRecord) []string {
+// causesOf names the causes run r had as the verdicts of t count them
+// (from each cause's threshold), in Cause order.
+func causesOf(t *workload.Tail, r *workload.RunRecord) []string {
 	var names []string
 	for c := range workload.NumCauses {
-		if r.Has(c) {
+		if t.Had(r, c) {
 			names = append(names, c.String())
 		}
 	}

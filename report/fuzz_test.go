@@ -62,6 +62,8 @@ func fuzzResultSeeds(f *testing.F) {
 	f.Add(list)
 	f.Add(fuzzSmall(f, "threads.json"))
 	f.Add(fuzzSmall(f, "errors.json"))
+	f.Add(fuzzSmall(f, "tail.json"))    // the causes of the slow runs and their verdicts
+	f.Add(fuzzSmall(f, "gogcoff.json")) // no GC cycle: the live heap unknown
 	f.Add(list[:100])
 	f.Add(list[:len(list)/2])
 	for _, s := range []string{

@@ -77,6 +77,9 @@ func (s *Set) Failed() int {
 func SetJSON(w io.Writer, s *Set) error {
 	c := *s
 	c.Schema = SetSchema
+	if c.Processes == nil {
+		c.Processes = []ProcessResult{} // none finished: [], not null
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(&c)

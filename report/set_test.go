@@ -153,3 +153,19 @@ func TestSetTextInterrupted(t *testing.T) {
 		t.Errorf("the report of one finished process of five:\n%s", b.String())
 	}
 }
+
+// TestSetJSONNoProcess: interrupted before any process finished, the set
+// holds an empty list of processes, not null.
+func TestSetJSONNoProcess(t *testing.T) {
+	var b bytes.Buffer
+	if err := SetJSON(&b, &Set{Count: 3, Interrupted: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"processes": [],`) {
+		t.Errorf("no process finished:\n%s", b.String())
+	}
+	s, err := ReadSet(&b)
+	if err != nil || len(s.Processes) != 0 {
+		t.Errorf("read back: %+v, %v", s, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // causeWords are how the text report speaks of each cause: as the subject
@@ -47,7 +48,11 @@ func (p *printer) tail(d *Document) {
 	if t.Scope == "thread" {
 		scope = "each run's own thread's (-pin)"
 	}
-	p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them:\n", c0.Worst, c0.Runs)
+	if c0.Worst == 0 {
+		p.f("\nWhy the tail: too few runs to tell (%d successful; the slowest 1%%, at least %d, are compared with all runs, at least twice as many):\n", c0.Runs, workload.MinTailRuns)
+	} else {
+		p.f("\nWhy the tail: the slowest %d of %d successful runs against all of them:\n", c0.Worst, c0.Runs)
+	}
 	for _, c := range t.Causes {
 		p.f("   %s\n", CauseSentence(c, t.Alpha))
 	}
@@ -66,13 +71,21 @@ func (p *printer) tail(d *Document) {
 	}
 	if m := d.Process.Machine; m != nil {
 		p.f("Steal time (a hypervisor running others on this machine's CPUs) during the timed runs: ")
+		// /proc/stat counts each CPU's time in whole ticks: each figure
+		// is within a tick per CPU of the truth.
 		if m.Total > 0 {
-			p.f("%s of %s CPU time on %d CPUs (%s).\n", dur(m.Steal), dur(m.Total), m.CPUs, figure.Percent(float64(m.Steal)/float64(m.Total)))
+			p.f("%s of %s CPU time on %d CPUs (%s), each give or take %s (the kernel counts each CPU's time in ticks of %s).\n",
+				dur(m.Steal), dur(m.Total), m.CPUs, figure.Percent(float64(m.Steal)/float64(m.Total)),
+				dur(time.Duration(max(m.CPUs, 1))*statTick), dur(statTick))
 		} else {
-			p.f("none counted (the kernel counts CPU time in ticks of 10ms, and the timed runs took less).\n")
+			p.f("none counted (the kernel counts CPU time in ticks of %s, and the timed runs took less).\n", dur(statTick))
 		}
 	}
 }
+
+// statTick is the unit in which /proc/stat counts CPU time (USER_HZ, 100
+// a second on every Linux gcperf reads it on).
+const statTick = 10 * time.Millisecond
 
 // CauseSentence is the verdict on one cause, with the figures behind it, as
 // one sentence: "GC explains the tail: 10 of the 10 slowest runs had a GC

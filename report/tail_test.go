@@ -1,9 +1,16 @@
 package report
 
 import (
+	"bytes"
+	"context"
+	"runtime"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gcperf/gcperf/workload"
 )
 
 // TestCauseSentence: each verdict reads as a sentence with the figures
@@ -42,6 +49,101 @@ func TestCauseSentence(t *testing.T) {
 	for _, tt := range tests {
 		if got := CauseSentence(tt.c, 0.01); got != tt.want {
 			t.Errorf("%s %s:\n got %s\nwant %s", tt.c.Cause, tt.c.Verdict, got, tt.want)
+		}
+	}
+}
+
+// TestWorstCausesAsVerdicts: a worst run is said to have a cause as the
+// verdicts count it, from the cause's threshold: a run of one voluntary
+// context switch, where most runs had some and the verdict counts 3 or
+// more, did not "have" it. (It was listed with it, beside a verdict
+// that counted it without.)
+func TestWorstCausesAsVerdicts(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("context switches are read on Linux only")
+	}
+	// Slow runs every 7th, each with one sleep; the others with 2 to 5.
+	// Pinned, each sleep is a voluntary context switch of the run's
+	// thread: most runs have 3 or more, the slowest runs 1.
+	var calls atomic.Int64
+	op := opFunc(func() {
+		n := calls.Add(1)
+		sleeps, d := 2+n%4, 30*time.Microsecond
+		if n%7 == 0 {
+			sleeps, d = 1, 10*d
+		}
+		for range sleeps {
+			time.Sleep(time.Microsecond)
+		}
+		for start := time.Now(); time.Since(start) < d; {
+		}
+	})
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs, cfg.Seed, cfg.Pin = 10, 2000, 1, true
+	for range 3 {
+		res, err := workload.Run(context.Background(), cfg, workload.Mix{op})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := New(res, Meta{})
+		below := 0 // worst runs with some of a cause, but less than its threshold
+		for _, w := range d.GCPerfP99.Worst {
+			r := d.Runs[w.Run-1]
+			for _, c := range d.Tail.Causes {
+				var amount uint64
+				switch c.Cause {
+				case "minor_faults":
+					amount = r.MinorFaults
+				case "major_faults":
+					amount = r.MajorFaults
+				case "involuntary_switches":
+					amount = r.InvoluntarySwitches
+				case "voluntary_switches":
+					amount = r.VoluntarySwitches
+				case "sched_waits":
+					amount = r.SchedWaits
+				default:
+					continue
+				}
+				if amount > 0 && amount < c.Threshold {
+					below++
+				}
+				if had := slices.Contains(w.Causes, c.Cause); had != (amount >= c.Threshold) {
+					t.Fatalf("run %d: %d %s against a threshold of %d, listed with it: %v (%v)", w.Run, amount, c.Cause, c.Threshold, had, w.Causes)
+				}
+			}
+		}
+		if below > 0 {
+			return
+		}
+	}
+	t.Skip("no worst run had less of a cause than its threshold: nothing told the two apart")
+}
+
+type opFunc func()
+
+func (opFunc) Name() string { return "op" }
+func (f opFunc) Run(context.Context, *workload.Probe) error {
+	f()
+	return nil
+}
+
+// TestTailTooFewRuns: with fewer runs than twice the tail, the text says
+// so instead of comparing "the slowest 0 of 15" runs, or 10 of 15.
+func TestTailTooFewRuns(t *testing.T) {
+	d := &Document{Tail: &Tail{Scope: "process", Alpha: 0.01, Causes: []Cause{
+		{Cause: "gc", Verdict: "too few runs to tell", Runs: 15, P: 1, PFloor: 1},
+		{Cause: "minor_faults", Verdict: "too few runs to tell", Runs: 15, RunsWith: 2, P: 1, PFloor: 1},
+	}}}
+	var b bytes.Buffer
+	p := &printer{w: &b}
+	p.tail(d)
+	for _, want := range []string{
+		"Why the tail: too few runs to tell (15 successful; the slowest 1%, at least 10, are compared with all runs, at least twice as many):\n",
+		"   GC: too few runs to tell.\n   Minor page faults: too few runs to tell.\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the text does not say %q:\n%s", want, b.String())
 		}
 	}
 }

@@ -1,6 +1,8 @@
 // Package runstats reads the counters a benchmark takes between its runs:
-// what the collector did (runtime/metrics) and the process's own RSS, page
-// faults, context switches and CPU time (/proc). Its readers allocate when
+// what the collector and the scheduler did (runtime/metrics), the page
+// faults and context switches of the process or of one thread (getrusage),
+// the process's own RSS, faults, switches and CPU time (/proc), and the
+// machine's CPU time and steal (/proc/stat). Its readers allocate when
 // they are made and never when they read, so that reading them adds no
 // garbage to the heap a benchmark measures. It imports no other gcperf
 // package and no gopsutil: the engine that reads it stays small, and the
@@ -22,8 +24,14 @@
 //
 //   - a [GCSampler] reads the collector's counters into [GCReading] values,
 //     and [GCSampler.Delta] gives what it did between two ([GCDelta]);
+//   - a [RunSampler] reads, in one runtime/metrics read and one getrusage,
+//     everything that can make a run slow ([RunReading]), and
+//     [RunSampler.Delta] gives the collector's part ([GCDelta]) and the
+//     rest ([RunDelta]);
 //   - a [ProcessReader] reads a process's counters ([Process]) from /proc,
-//     and so do [ReadProcess] and [ReadSelf], once.
+//     and so do [ReadProcess] and [ReadSelf], once;
+//   - [ReadSystemCPU] reads the machine's CPU time and steal
+//     ([SystemCPU]), allocating: around a measured phase, not within it.
 //
 // # The collector
 //
@@ -40,6 +48,19 @@
 // around a whole phase, also reads the heap's objects and the histogram of
 // the time spent stopping the world ([GCSampler.Stopping]); one histogram
 // more costs about 0.1µs, so the readings between runs leave them out.
+//
+// # The causes of a slow run
+//
+// A [RunSampler] reads what a GCSampler's Read does, the scheduler's
+// latency histogram (/sched/latencies:seconds, one wait in eight of each
+// goroutine timed by the runtime) in the same runtime/metrics read, and
+// getrusage: of the whole process ([ScopeProcess]), or of the calling
+// thread ([ScopeThread], RUSAGE_THREAD, when the goroutine that reads is
+// locked to its thread); none where the OS offers neither ([ScopeNone]).
+// [RunDelta] holds the page faults, the context switches, the scheduling
+// waits of at least [SchedSlow], and whether a mark phase was in progress
+// at the first reading (one stop-the-world pause more than twice the
+// completed cycles). It allocates nothing after NewReading.
 //
 // # Process
 //

@@ -194,13 +194,26 @@ func (s *Session) Prepare() error {
 	return nil
 }
 
+// MaxCount is the most repeats of a point (-count) a sweep, or gcperf
+// -count, runs: the parent keeps every repeat's result for its report and
+// checks the files of every repeat before the first starts, so a count of
+// a billion would exhaust the memory before anything ran.
+const MaxCount = 10000
+
+// CountTooLarge is the reason a count above MaxCount is refused.
+func CountTooLarge(n int) string {
+	return fmt.Sprintf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
+}
+
 // Check refuses what the session could not do, before anything runs: no
-// repeat, Resume with Overwrite or without a Dir, a shard that is not one
+// repeat or more than MaxCount, Resume with Overwrite or without a Dir, a shard that is not one
 // of the grid's, an HTML file without a Page to draw it.
 func (s *Session) Check() error {
 	switch {
 	case s.Count < 1:
 		return usagef("-count must be at least 1, got %d", s.Count)
+	case s.Count > MaxCount:
+		return usagef("%s", CountTooLarge(s.Count))
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
 		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
 	case s.HTML != "" && s.Page == nil:

@@ -159,7 +159,7 @@ func (e *engine) attribute(res *Result) {
 	}
 	for _, w := range res.P99.Worst {
 		t.Worst++
-		if r := res.Run(w.Run); r != nil && r.GC.Overlapped() {
+		if r := res.Run(w.Run); r != nil && r.Has(CauseGC) {
 			t.WorstWithGC++
 		}
 	}
@@ -178,10 +178,11 @@ func (e *engine) attribute(res *Result) {
 		}
 		return 1
 	})
-	// The slowest 1%, as GCPerfP99 drops them, and at least MinTailRuns.
+	// The slowest 1%, as GCPerfP99 drops them, and at least MinTailRuns;
+	// none when they would be half the runs or more: nothing to compare.
 	worst := max(len(runs)-len(runs)*99/100, MinTailRuns)
-	if worst >= len(runs) {
-		worst = 0 // every run would be among the worst: nothing to compare
+	if len(runs) < 2*MinTailRuns {
+		worst = 0
 	}
 	amounts := make([]uint64, len(runs))
 	var times []time.Duration
@@ -203,6 +204,19 @@ func (e *engine) attribute(res *Result) {
 		ct.judge()
 		t.Causes = append(t.Causes, ct)
 	}
+}
+
+// Had reports whether run r had cause c as the verdicts count it: at least
+// the cause's Threshold, or any of it for a cause not judged. It does not
+// allocate.
+func (t *Tail) Had(r *RunRecord, c Cause) bool {
+	th := uint64(1)
+	for _, ct := range t.Causes {
+		if ct.Cause == c {
+			th = max(ct.Threshold, 1)
+		}
+	}
+	return r.Amount(c) >= th
 }
 
 // threshold is the amount from which a run counts as having a cause: 1,

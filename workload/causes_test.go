@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -124,11 +125,128 @@ func TestTailWithoutRunReadings(t *testing.T) {
 	if res := mustRun(t, cfg, workload.Mix{op}); res.Tail.Causes != nil {
 		t.Errorf("-gcstats total: causes %+v", res.Tail.Causes)
 	}
-	cfg = testConfig(15)
-	res := mustRun(t, cfg, workload.Mix{op})
-	for _, c := range res.Tail.Causes {
-		if c.Verdict != workload.VerdictTooFew {
-			t.Errorf("15 runs: %v: %v, want too few runs to tell", c.Cause, c.Verdict)
+	// Fewer than twice the tail: no tail at all, rather than 10 of 15
+	// runs, and no p-value claimed (it said "even all 10 would give p =
+	// 1", which they would not).
+	for _, runs := range []int{5, 15, 19} {
+		cfg = testConfig(runs)
+		res := mustRun(t, cfg, workload.Mix{op})
+		for _, c := range res.Tail.Causes {
+			if c.Verdict != workload.VerdictTooFew || c.Worst != 0 || c.Runs != runs {
+				t.Errorf("%d runs: %v: %v, the slowest %d of %d; want too few runs to tell, none of %d", runs, c.Cause, c.Verdict, c.Worst, c.Runs, runs)
+			}
 		}
 	}
 }
+
+var gcSink []byte
+
+// TestTailGCCountsAgree: the runs "with GC" are the same runs wherever a
+// result counts them (Tail.RunsWithGC and WorstWithGC, the gc cause, the
+// timeline's spans), among them the runs that began while a mark phase
+// was in progress and saw no cycle end nor pause. They were counted as
+// without GC in RunsWithGC and with it in the gc cause: 5 against 16 of
+// 40 runs in one result.
+func TestTailGCCountsAgree(t *testing.T) {
+	op := &fnOp{name: "alloc", fn: func(context.Context, *workload.Probe, int64) error {
+		gcSink = make([]byte, 64<<10) // a cycle every few runs, each marking across several
+		return nil
+	}}
+	cfg := testConfig(2000)
+	cfg.KeepRuns = 1000 // and the spans past them
+	for range 3 {
+		res := mustRun(t, cfg, workload.Mix{op})
+		kept, markOnly := 0, 0
+		for i := range res.Runs {
+			r := &res.Runs[i]
+			if r.Has(workload.CauseGC) {
+				kept++
+				if !r.GC.Overlapped() {
+					markOnly++
+				}
+			}
+		}
+		var spans int64
+		for _, s := range res.Timeline {
+			spans += s.GCRuns
+		}
+		worst := 0
+		for _, w := range res.P99.Worst {
+			if r := res.Run(w.Run); r != nil && r.Has(workload.CauseGC) {
+				worst++
+			}
+		}
+		tail := res.Tail
+		if got := tail.Causes[workload.CauseGC].RunsWith; got != kept {
+			t.Fatalf("gc cause: %d runs with it, %d kept runs had it", got, kept)
+		}
+		if tail.RunsWithGC != kept+int(spans) || tail.WorstWithGC != worst {
+			t.Fatalf("RunsWithGC %d, WorstWithGC %d; want %d kept + %d in spans, %d of the worst",
+				tail.RunsWithGC, tail.WorstWithGC, kept, spans, worst)
+		}
+		if markOnly > 0 {
+			return
+		}
+	}
+	t.Skip("no run began in a mark phase without a cycle end or a pause in it: nothing told the counts apart")
+}
+
+// TestCausesNotOfTheWait: what happens between two runs is not charged to
+// either: not the wait before a run (-delay, the open loop's schedule),
+// nor what the observers do after one (here a whole GC cycle, run by an
+// observer as each timed run ends, before the next begins). Charged to
+// the next run, it gave every run a GC cycle; the operation allocates
+// nothing, so no run had one of its own.
+func TestCausesNotOfTheWait(t *testing.T) {
+	tests := []struct {
+		name     string
+		rate     float64
+		maxDelay time.Duration
+	}{
+		{"closed loop", 0, 0},
+		{"delay", 0, 100 * time.Microsecond},
+		// 10ms apart: room for the cycle before the next start.
+		{"open loop", 100, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op := &fnOp{name: "op", fn: func(context.Context, *workload.Probe, int64) error {
+				spinFor(20 * time.Microsecond)
+				return nil
+			}}
+			cfg := testConfig(50)
+			cfg.Rate, cfg.MaxDelay = tt.rate, tt.maxDelay
+			var last string
+			for range 3 {
+				obs := &gcAfterRuns{}
+				res := mustRun(t, cfg, workload.Mix{op}, obs)
+				gc := res.Tail.Causes[workload.CauseGC]
+				if res.GC.Cycles < uint64(obs.cycles.Load()) || obs.cycles.Load() < 49 {
+					t.Fatalf("%d GC cycles, %d forced between runs", res.GC.Cycles, obs.cycles.Load())
+				}
+				if gc.RunsWith == 0 {
+					return
+				}
+				last = fmt.Sprintf("%d of %d runs had GC, with a cycle forced after each run", gc.RunsWith, gc.Runs)
+			}
+			t.Errorf("in each of 3 attempts; the last: %s", last)
+		})
+	}
+}
+
+// gcAfterRuns is an observer that runs a GC cycle as each timed run but
+// the last ends.
+type gcAfterRuns struct {
+	cycles atomic.Int64
+	runs   int
+}
+
+func (o *gcAfterRuns) Begin(b workload.Begin)       { o.runs = b.Config.Runs }
+func (o *gcAfterRuns) RunStart(workload.Phase, int) {}
+func (o *gcAfterRuns) RunEnd(phase workload.Phase, run int, _ *workload.RunRecord) {
+	if phase == workload.Timed && run < o.runs {
+		runtime.GC()
+		o.cycles.Add(1)
+	}
+}
+func (o *gcAfterRuns) End(*workload.Result) {}

@@ -182,8 +182,8 @@ type worker struct {
 
 	// Bounded state of every run, kept or not: per operation, its
 	// executions, failures, results and the accumulators of the
-	// mean-based statistics; the same for the mix, and the runs that
-	// overlapped a GC cycle. A run past the kept ones is recorded in
+	// mean-based statistics; the same for the mix, and the runs that had
+	// the collector beside them (CauseGC). A run past the kept ones is recorded in
 	// scratch and scratchX.
 	rtAcc, respAcc []*latency.Accumulator
 	// Response times are recorded apart from runtimes only from the first
@@ -216,11 +216,16 @@ type worker struct {
 	begun                 bool
 
 	// Readings around runs (Config.GCStats "run"): gcPrev is valid when
-	// gcValid, and is the end of this goroutine's previous timed run.
-	gc      *runstats.RunSampler
-	gcPrev  *runstats.RunReading
-	gcCur   *runstats.RunReading
-	gcValid bool
+	// gcValid, and is the end of this goroutine's previous timed run, or
+	// of the wait before this run's first operation (a -delay or the open
+	// loop's schedule): what happened while the goroutine waited is not
+	// the run's. readAhead is how long the last such reading took, how
+	// long before an intended start the open loop takes it.
+	gc        *runstats.RunSampler
+	gcPrev    *runstats.RunReading
+	gcCur     *runstats.RunReading
+	gcValid   bool
+	readAhead time.Duration
 }
 
 type firstKey struct {
@@ -500,14 +505,28 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	var intended time.Time
 	p := &w.probe
 	for j, opi := range order {
+		// The run's readings start after the wait before its first
+		// operation, if it waits.
+		readStart := timed && j == 0 && w.gc != nil
+		read := false
 		if maxDelay > 0 {
 			if d := w.ord.delay(maxDelay); w.begun && d > 0 {
 				time.Sleep(time.Duration(d))
+				if readStart && !open {
+					w.gc.Read(w.gcPrev)
+					read = true
+				}
 			}
 		}
 		if open {
 			intended = e.t0.Add(time.Duration(float64(i*e.k+j) * e.interval))
-			w.waitUntil(intended)
+			read = w.waitUntil(intended, readStart)
+		}
+		if readStart && !read && len(e.obs) > 0 {
+			// What the observers did since the previous run ended (a line
+			// written, an interval's histogram encoded, the garbage of
+			// either) is not this run's.
+			w.gc.Read(w.gcPrev)
 		}
 		w.begun = true
 		ctx := e.ctx
@@ -612,7 +631,7 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	if i >= e.keep {
 		e.spans.add(i, rec)
 	}
-	if rec.GC.Overlapped() {
+	if rec.Has(CauseGC) {
 		w.gcRuns++
 	}
 	if rec.Errors > 0 {
@@ -662,22 +681,27 @@ var minSpin = 100 * time.Microsecond
 // waitUntil returns at t, or at once when t has passed (the schedule is
 // behind), sleeping until worker.slack before t and spinning on the
 // monotonic clock after. It sleeps at most 10ms at a time, to see the
-// benchmark stop or its context end; then it returns early. It is never
-// timed, and does not allocate (the goroutine's timer was allocated before
-// the timed runs).
-func (w *worker) waitUntil(t time.Time) {
+// benchmark stop or its context end; then it returns early. When it
+// waited and read is set, it reads the run's counters into gcPrev just
+// before t (worker.readAhead before), so that what happened during the
+// wait is not counted in the run, and reports whether it read. It is
+// never timed, and does not allocate (the goroutine's timer was allocated
+// before the timed runs).
+func (w *worker) waitUntil(t time.Time, read bool) (didRead bool) {
 	e := w.e
 	w.slack = max(w.slack, minSpin)
+	waited := false
 	for {
 		d := time.Until(t)
-		if d <= 0 {
-			return
+		if d <= 0 && !waited {
+			return false
 		}
 		if d <= w.slack {
 			break
 		}
+		waited = true
 		if e.stopped.Load() || e.ctx.Err() != nil || e.pollStop() {
-			return
+			return false
 		}
 		asked := min(d-w.slack, 10*time.Millisecond)
 		before := time.Now()
@@ -689,8 +713,16 @@ func (w *worker) waitUntil(t time.Time) {
 			w.slack = max(w.slack-w.slack/64, minSpin)
 		}
 	}
+	if read {
+		for time.Until(t) > w.readAhead {
+		}
+		start := time.Now()
+		w.gc.Read(w.gcPrev)
+		w.readAhead = time.Since(start)
+	}
 	for time.Now().Before(t) {
 	}
+	return read
 }
 
 // fail categorises a failed execution, keeps its first message and applies

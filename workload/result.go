@@ -37,8 +37,11 @@ type RunRecord struct {
 	Errors   int           // operations that failed
 	// GC is what the collector did from the end of the previous run on the
 	// same goroutine (or the start of the timed runs) to the end of this
-	// one, read outside the timed region (Config.GCStats "run" only). With
-	// several threads it includes what the collector did for all of them.
+	// one, read outside the timed region (Config.GCStats "run" only); when
+	// the run waited before its first operation (Config.MaxDelay, or the
+	// open loop's schedule), from the end of that wait: a cycle that ended
+	// while the goroutine waited is not the run's. With several threads it
+	// includes what the collector did for all of them.
 	GC runstats.GCDelta
 	// Causes is what else happened over the same interval that can make a
 	// run slow: a mark phase already running at its start, page faults,
@@ -194,9 +197,10 @@ type GCSummary struct {
 // Tail relates the slowest runs to what can make a run slow. Zero unless
 // Config.GCStats is "run".
 //
-// Of the Worst runs GCPerfP99 drops, WorstWithGC overlapped a GC cycle
-// (one ended, or a stop-the-world pause fell in them), against RunsWithGC
-// of all Runs. Causes holds the evidence and the verdict on each Cause,
+// Of the Worst runs GCPerfP99 drops, WorstWithGC had the collector beside
+// them as CauseGC counts it (a cycle ended, a stop-the-world pause fell in
+// them, or a mark phase was in progress when they began), against
+// RunsWithGC of all Runs. Causes holds the evidence and the verdict on each Cause,
 // over the slowest 1% of the successful runs (at least MinTailRuns); Scope
 // says whose page faults and context switches were counted.
 type Tail struct {

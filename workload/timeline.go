@@ -18,7 +18,7 @@ type Span struct {
 	Failed   int64         // of which failed
 	Mean     time.Duration // the mean runtime of its successful runs
 	Max      time.Duration // the slowest of them
-	GCRuns   int64         // runs that overlapped a GC cycle (Config.GCStats "run")
+	GCRuns   int64         // runs that had the collector beside them, as RunRecord.Has(CauseGC) (Config.GCStats "run")
 }
 
 // timeline summarises the runs past the kept ones into TimelineBuckets
@@ -65,7 +65,7 @@ func (t *timeline) add(i int, rec *RunRecord) {
 	}
 	b := &t.b[min(k, TimelineBuckets-1)]
 	b.runs.Add(1)
-	if rec.GC.Overlapped() {
+	if rec.Has(CauseGC) {
 		b.gc.Add(1)
 	}
 	if rec.Errors > 0 {

@@ -229,6 +229,9 @@ func TestCountBadInput(t *testing.T) {
 		{[]string{"-count", "0"}, "gcperf: -count must be at least 1, got 0"},
 		{[]string{"-count", "-1"}, "gcperf: -count must be at least 1, got -1"},
 		{[]string{"run", "-count", "0", "noop"}, "gcperf: -count must be at least 1, got 0"},
+		// Checked before the outputs of every process are listed (a
+		// billion of them exhausted the memory before anything ran).
+		{[]string{"-count", "10001", "-out", out}, "gcperf: -count must be at most 10000, got 10001 (every process's result is kept for the report)"},
 		{[]string{"-count", "x"}, `gcperf: invalid value "x" for flag -count: parse error (gcperf -h lists the flags)`},
 		{[]string{"-count", "3", "-csv", "r.csv"}, "gcperf: -csv r.csv: one process's file, not for -count 3: -out DIR holds each process's (process-1.csv, ...)"},
 		{[]string{"-count", "3", "-html", "-"}, "gcperf: -html -: one process's file, not for -count 3: -out DIR holds each process's (process-1.html, ...)"},

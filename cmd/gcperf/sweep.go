@@ -90,7 +90,7 @@ func newSweepFlags(list bool) *sweepFlags {
 	d.StringVar(&sf.gogc, "gogc", "50,100,200,400", "GOGC `values`, comma-separated: off or a percentage")
 	d.StringVar(&sf.memlimit, "memlimit", "off", "GOMEMLIMIT `values`, comma-separated: off or a size in Go's syntax (256MiB, 1GiB)")
 	d.StringVar(&sf.gomaxprocs, "gomaxprocs", "", "GOMAXPROCS `values`, comma-separated, at most 1024, a third axis (default: not an axis; the children inherit it)")
-	d.IntVar(&sf.count, "count", 1, "repeats of every point, interleaved: repeat 1 of every point, then repeat 2...")
+	d.IntVar(&sf.count, "count", 1, "repeats of every point (at most 10000), interleaved: repeat 1 of every point, then repeat 2...")
 	d.StringVar(&sf.shard, "shard", "", "run shard `i/n` of the grid: the points whose index mod n is i")
 	l.Var(&sf.pointTimeout, "point-timeout", "stop a point that runs longer than `d`, recording it as failed: a duration, off, or auto: "+
 		"10× the longest repeat that succeeded before it, at least 1m, and 30m until one has")

@@ -416,6 +416,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"-memlimit", "1GB"}, `gcperf: -memlimit: "1GB" is not off or a size such as 512MiB`},
 		{[]string{"-gomaxprocs", "0"}, `gcperf: -gomaxprocs: "0" is not a positive integer`},
 		{[]string{"-count", "0"}, "gcperf: -count must be at least 1, got 0"},
+		{[]string{"-count", "10001"}, "gcperf: -count must be at most 10000, got 10001 (every process's result is kept for the report)"},
 		{[]string{"-profile", filepath.Join(dir, "prof"), "-profile-runs", "0"}, "gcperf: -profile-runs must be at least 1, got 0"},
 		{[]string{"-profile", filepath.Join(file, "p")}, "gcperf: -profile " + filepath.Join(file, "p") + ": "},
 		{[]string{"-shard", "2/2"}, `gcperf: -shard: "2/2" is not i/n with 0 <= i < n, such as 0/2`},

@@ -20,6 +20,17 @@ var ErrNoCauses = errors.New("chart: " + errNoCauses.Error())
 // errNoCauses is ReadPlot's, which names the file.
 var errNoCauses = errors.New("no causes of slow runs in this result (they are read with -gcstats run)")
 
+// ErrTooFewRuns is Causes' error for a result of fewer runs than a tail
+// needs (fewer than 20 successful): no slowest runs were compared.
+var ErrTooFewRuns = errors.New("chart: " + errTooFewRuns.Error())
+
+var errTooFewRuns = errors.New("too few runs for causes of the slowest runs (at least 20 successful)")
+
+// hasTail reports whether d compared its slowest runs with the others.
+func hasTail(d *report.Document) bool {
+	return d.Tail != nil && len(d.Tail.Causes) > 0 && d.Tail.Causes[0].Worst > 0
+}
+
 // Causes draws, for each cause of slow runs the result judged
 // (report.Tail.Causes), the share of the slowest runs that had it beside
 // the share of all runs, with the verdict under the cause's name: a cause
@@ -37,6 +48,9 @@ func Causes(w io.Writer, d *report.Document, format Format) error {
 func causesPlot(d *report.Document) (*plot.Plot, error) {
 	if d.Tail == nil || len(d.Tail.Causes) == 0 {
 		return nil, ErrNoCauses
+	}
+	if !hasTail(d) {
+		return nil, ErrTooFewRuns
 	}
 	cs := d.Tail.Causes
 	worst, all := make(plotter.Values, len(cs)), make(plotter.Values, len(cs))

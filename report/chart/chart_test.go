@@ -102,6 +102,16 @@ func TestPlotCauses(t *testing.T) {
 			t.Errorf("%s (no causes): %v, want ErrNoCauses", f, err)
 		}
 	}
+	// Fewer than 20 runs compare no slowest runs: no chart of "the 0
+	// slowest runs" and bars of nothing.
+	few, _ := readFixture(t, "tail.json")
+	for i := range few.Tail.Causes {
+		c := &few.Tail.Causes[i]
+		c.Worst, c.WorstWith, c.Runs, c.Verdict = 0, 0, 15, "too few runs to tell"
+	}
+	if err := Causes(new(bytes.Buffer), few, SVG); !errors.Is(err, ErrTooFewRuns) {
+		t.Errorf("15 runs: %v, want ErrTooFewRuns", err)
+	}
 }
 
 // TestTimelineCauseStrip: the timeline of a result with per-run causes has

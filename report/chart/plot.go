@@ -61,6 +61,9 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		if kind == KindCauses && (d.Tail == nil || len(d.Tail.Causes) == 0) {
 			return nil, &FileError{File: f, Kind: kind, Err: errNoCauses}
 		}
+		if kind == KindCauses && !hasTail(d) {
+			return nil, &FileError{File: f, Kind: kind, Err: errTooFewRuns}
+		}
 		p.docs = append(p.docs, d)
 		p.names = append(p.names, strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)))
 	}

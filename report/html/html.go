@@ -47,7 +47,7 @@ func Report(w io.Writer, d *report.Document) error {
 	c.add("Runtime histogram", func(w io.Writer) error { return chart.Histogram(w, d, chart.SVG) })
 	c.add("Percentile spectrum", func(w io.Writer) error { return chart.Spectrum(w, []*report.Document{d}, nil, chart.SVG) })
 	c.add("Run timeline", func(w io.Writer) error { return chart.Timeline(w, d, chart.SVG) })
-	if d.Tail != nil && len(d.Tail.Causes) > 0 {
+	if d.Tail != nil && len(d.Tail.Causes) > 0 && d.Tail.Causes[0].Worst > 0 {
 		c.add("Causes of the slowest runs", func(w io.Writer) error { return chart.Causes(w, d, chart.SVG) })
 	}
 	pg.Charts = c.list
