@@ -64,7 +64,9 @@ type RunDelta struct {
 	// cycle starts or ends in it. (A cycle stops the world twice, once to
 	// start marking and once to end it, so a mark phase is in progress
 	// exactly when the process has seen one pause more than twice its
-	// completed cycles.)
+	// completed cycles. runtime/metrics says no more: were the runtime to
+	// stop the world once more in a cycle, as a restarted mark termination
+	// would, every later interval would read as marking.)
 	MarkAtStart bool `json:"mark_at_start,omitempty"`
 
 	MinorFaults         uint64 `json:"minor_faults"`

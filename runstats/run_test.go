@@ -139,7 +139,7 @@ func TestMarking(t *testing.T) {
 		{0, []uint64{1, 0}, true},  // the first cycle's first pause
 		{3, []uint64{4, 2}, false}, // three cycles, six pauses
 		{3, []uint64{4, 3}, true},  // a fourth begun
-		{3, []uint64{10, 0}, true}, // runtime.GC's extra pauses are still more
+		{3, []uint64{10, 0}, true}, // more pauses than cycles explain: read as marking (see RunDelta.MarkAtStart)
 		{5, []uint64{4, 2}, false}, // fewer pauses than cycles: none in progress
 	}
 	for _, tt := range tests {
