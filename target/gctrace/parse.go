@@ -59,9 +59,10 @@ type Cycle struct {
 	// LeakCheck says the line reads "(checking for goroutine leaks)": the
 	// cycle looked for leaked goroutines (Go 1.26's goroutineleak profile).
 	LeakCheck bool
-	// Truncated says the line was cut short by the end of the input, as
+	// Truncated says the input ended before the line's line break, as
 	// happens when a process exits while the runtime is printing: only
-	// the fields in Has were read, the others are 0, and Forced is false.
+	// the fields in Has were read, the others are 0, and a note at the
+	// end, such as "(forced)", may be missing.
 	Truncated bool
 	// Repaired says a Scanner put the line back together: the program had
 	// written to stderr in the middle of it (the runtime prints a line in
@@ -287,23 +288,22 @@ func (p *parser) ms() (time.Duration, bool) {
 }
 
 // times reads numbers of milliseconds separated by '+' and '/', at most
-// len(d) of them, into d, and the separators into sep (sep[i] follows d[i]).
+// len(d) of them, into d, and the separators into sep (sep[i] follows d[i];
+// len(sep) is len(d)-1).
 func (p *parser) times(d []time.Duration, sep []byte) (int, bool) {
-	n := 0
-	for {
-		if n == len(d) {
-			return 0, false
-		}
+	for n := 0; ; n++ {
 		v, ok := p.ms()
 		if !ok {
 			return 0, false
 		}
 		d[n] = v
-		n++
 		if p.eof() || (p.b[p.i] != '+' && p.b[p.i] != '/') {
-			return n, true
+			return n + 1, true
 		}
-		sep[n-1] = p.b[p.i]
+		if n == len(sep) {
+			return 0, false // more times than any layout has
+		}
+		sep[n] = p.b[p.i]
 		p.i++
 	}
 }
@@ -323,20 +323,22 @@ func (p *parser) note() ([]byte, bool) {
 	return text, true
 }
 
-// parseCycle reads a cycle's line (without its line break) into c. With
-// truncated, a line that ends early is accepted once its wall times are
-// read, and c.Truncated says so.
+// parseCycle reads a cycle's line (without its line break) into c, and
+// clears c if it cannot. With truncated (the input ended before the line's
+// break), a line that ends early is accepted once its wall times are read,
+// and c.Truncated says so.
 func parseCycle(c *Cycle, b []byte, truncated bool) bool {
 	*c = Cycle{}
 	p := parser{b: b}
-	if !p.whole(c) {
-		if truncated && p.eof() && c.Has&HasClock != 0 {
-			c.Truncated = true
-			return true
-		}
-		return false
+	if p.whole(c) || (truncated && p.eof() && c.Has&HasClock != 0) {
+		// A line with no line break was cut short, if only of its break:
+		// a note such as " (forced)" may be missing even when every part is
+		// there.
+		c.Truncated = truncated
+		return true
 	}
-	return true
+	*c = Cycle{}
+	return false
 }
 
 // whole reads a cycle's line; c.Has records the parts read so far, for a

@@ -9,8 +9,9 @@ import (
 )
 
 // bufSize is the Scanner's line buffer: a line longer than that is not the
-// runtime's, and is passed to Other in pieces.
-const bufSize = 64 << 10
+// runtime's (its lines are some 200 bytes), and is passed to Other in
+// pieces.
+const bufSize = 8 << 10
 
 // maxRepair is the longest start of a cycle's line that Scan looks for
 // in a line the program's output cut short.
@@ -72,7 +73,7 @@ type Counts struct {
 // counted in Skipped: nothing makes Scan fail but a read error.
 //
 // Scan allocates nothing once its buffers have grown to the longest line
-// (64KiB at most); a longer line is the program's and is passed on in
+// (8KiB at most); a longer line is the program's and is passed on in
 // pieces. A Scanner is not safe for concurrent use.
 type Scanner struct {
 	// Other receives the lines that are not the runtime's, as they were
