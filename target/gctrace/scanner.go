@@ -112,6 +112,14 @@ func NewScanner(r io.Reader) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, bufSize)}
 }
 
+// Reset makes s read r from the start, as a new Scanner would, keeping its
+// buffers (and Other): a caller that scans one process after another need
+// not allocate them again.
+func (s *Scanner) Reset(r io.Reader) {
+	s.r.Reset(r)
+	*s = Scanner{Other: s.Other, r: s.r, held: s.held[:0], scratch: s.scratch[:0], seqs: s.seqs[:0]}
+}
+
 // Scan advances to the next cycle line, reading and counting (and passing
 // to Other) the lines before it. It returns false at the end of the input or
 // at a read error.
