@@ -89,6 +89,8 @@ type Scanner struct {
 	long    bool  // in the middle of a line longer than the buffer
 	held    []byte
 	holding bool
+	next    []byte // a line found inside the held one, to read next
+	pending bool
 	scratch []byte
 	seqs    []sequence
 	nextSeq int // the id of the next new sequence
@@ -117,14 +119,24 @@ func NewScanner(r io.Reader) *Scanner {
 // not allocate them again.
 func (s *Scanner) Reset(r io.Reader) {
 	s.r.Reset(r)
-	*s = Scanner{Other: s.Other, r: s.r, held: s.held[:0], scratch: s.scratch[:0], seqs: s.seqs[:0]}
+	*s = Scanner{Other: s.Other, r: s.r, held: s.held[:0], next: s.next[:0], scratch: s.scratch[:0], seqs: s.seqs[:0]}
 }
 
 // Scan advances to the next cycle line, reading and counting (and passing
 // to Other) the lines before it. It returns false at the end of the input or
 // at a read error.
 func (s *Scanner) Scan() bool {
-	for s.err == nil {
+	for {
+		if s.pending {
+			s.pending = false
+			if s.line(s.next) {
+				return true
+			}
+			continue
+		}
+		if s.err != nil {
+			break
+		}
 		raw, err := s.r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			s.flush()
@@ -225,7 +237,8 @@ func (s *Scanner) line(raw []byte) bool {
 
 // repair tries the held line's start followed by b as a cycle's line: the
 // runtime had printed the start when the program's line came (the rest of
-// the held line), and then the rest (b).
+// the held line), and then the rest (b). What came between goes to Other,
+// or, if it is a trace line too (another process's), is read next.
 func (s *Scanner) repair(b []byte, last bool) bool {
 	h := trimEOL(s.held)
 	best, cont := -1, false
@@ -250,8 +263,15 @@ func (s *Scanner) repair(b []byte, last bool) bool {
 		return false
 	}
 	s.holding = false
-	s.counts.Other++
-	s.other(s.held[best:])
+	if rest := s.held[best:]; kindOf(trimEOL(rest)) == lineOther {
+		s.counts.Other++
+		s.other(rest)
+	} else {
+		// What landed inside is the runtime's too: another process's line
+		// (go vet's and the go command's share a stderr). Read it next.
+		s.next = append(s.next[:0], rest...)
+		s.pending = true
+	}
 	s.cycle.Repaired = true
 	s.found()
 	return true

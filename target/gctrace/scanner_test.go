@@ -199,3 +199,16 @@ func TestScanErrors(t *testing.T) {
 		t.Errorf("%d cycles, Err() = %v", n, err)
 	}
 }
+
+// TestScanRepairOtherProcess reads a cycle's line that another process's
+// whole line landed inside (the go command and the vet runs it starts share
+// a stderr): both cycles come out, in their own sequences.
+func TestScanRepairOtherProcess(t *testing.T) {
+	line := cycleLine(5)
+	cut := strings.Index(line, " ms cpu, ") + len(" ms cpu, ")
+	in := cycleLine(4) + "\n" + line[:cut] + cycleLine(1) + "\n" + line[cut:] + "\n" + cycleLine(2) + "\n"
+	cycles, other, n := scan(t, strings.NewReader(in))
+	if got, want := strings.Join(cycles, " "), "4/0 5/0 1/1 2/1"; got != want || other != "" || n.Repaired != 1 {
+		t.Errorf("cycles %s (want %s), Other %q, counts %+v", got, want, other, n)
+	}
+}
