@@ -239,8 +239,8 @@ func (p *parser) lit(s string) bool {
 	return true
 }
 
-// uint reads a decimal number of at most 19 digits (no sign, no leading
-// zeros other than "0" itself is not asked: the runtime prints none).
+// uint reads a decimal number of at most 19 digits, with no sign (leading
+// zeros are read, though the runtime prints none).
 func (p *parser) uint() (uint64, bool) {
 	start := p.i
 	var v uint64
