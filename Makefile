@@ -66,7 +66,9 @@ FUZZ_TARGETS := \
 	./runstats:FuzzParseStatus \
 	./internal/quote:FuzzClip \
 	./bench:FuzzParseRate \
-	./cmd/gcperf:FuzzParsePercent
+	./cmd/gcperf:FuzzParsePercent \
+	./target/gctrace:FuzzParse \
+	./target/gctrace:FuzzScan
 
 fuzz:
 	@failed=; for pt in $(FUZZ_TARGETS); do \

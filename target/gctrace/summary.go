@@ -1,0 +1,148 @@
+package gctrace
+
+import (
+	"slices"
+	"time"
+)
+
+// Summary is what a trace says of the collector over a run: counts, the
+// stop-the-world pauses as a distribution, the CPU it took, the heap's
+// peaks and the heap goal over time. A Summarizer makes one.
+type Summary struct {
+	// Cycles is the number of cycles, Truncated ones included; Forced of
+	// them ended in "(forced)" and Truncated were cut short.
+	Cycles, Forced, Truncated int
+	// Sequences is the number of runs of cycle numbers (Cycle.Seq): more
+	// than one when more than one process wrote the trace.
+	Sequences int
+	// First and Last are the start times (Cycle.At) of the first and the
+	// last cycle.
+	First, Last time.Duration
+
+	// Pauses are the stop-the-world pauses: two per cycle, sweep
+	// termination and mark termination.
+	Pauses Pauses
+	// MarkWall is the wall time the collector spent in the concurrent mark
+	// phase, over every cycle.
+	MarkWall time.Duration
+	// CPU is the CPU time of the cycles, by phase and kind of worker (of
+	// the cycles whose line has its CPU times).
+	CPU CPUTimes
+	// CPUPercent is the last cycle's share of the CPU the collector had used
+	// since the program started (whole percent, rounded down): the share
+	// over the whole run.
+	CPUPercent int
+
+	// PeakHeapMiB is the largest heap a line gives, at the start or the
+	// end of a cycle; PeakLiveMiB is the largest heap marked live. In MiB,
+	// rounded down, as the lines give them.
+	PeakHeapMiB, PeakLiveMiB uint64
+	// Goal is the heap goal of every cycle whose line gives one, in the
+	// order read.
+	Goal []GoalPoint
+}
+
+// Pauses is a distribution of pause times. The quantiles are the
+// nearest-rank ones (the smallest pause that at least that share of the
+// pauses do not exceed) and are exact: every pause is kept.
+type Pauses struct {
+	Count              int
+	Total              time.Duration
+	P50, P90, P99, Max time.Duration
+}
+
+// CPUTimes is the collector's CPU time by phase: the two stop-the-world
+// phases, the mark's assists, background and idle workers, and Go 1.5 and
+// 1.6's scan (see Cycle).
+type CPUTimes struct {
+	SweepTerm, Assist, Background, Idle, MarkTerm, Scan time.Duration
+}
+
+// Total returns the sum of the times.
+func (t CPUTimes) Total() time.Duration {
+	return t.SweepTerm + t.Assist + t.Background + t.Idle + t.MarkTerm + t.Scan
+}
+
+// GoalPoint is one cycle's heap goal and when the cycle began.
+type GoalPoint struct {
+	At      time.Duration
+	GoalMiB uint64
+}
+
+// Summarizer makes a Summary of the cycles given to Add. It keeps each
+// cycle's pauses and goal (32 bytes a cycle). The zero value is ready to
+// use.
+type Summarizer struct {
+	sum    Summary
+	pauses []time.Duration
+}
+
+// Add counts one cycle.
+func (z *Summarizer) Add(c *Cycle) {
+	s := &z.sum
+	if s.Cycles == 0 {
+		s.First = c.At
+	}
+	s.Cycles++
+	s.Last = c.At
+	s.CPUPercent = c.CPUPercent
+	s.Sequences = max(s.Sequences, c.Seq+1)
+	if c.Forced {
+		s.Forced++
+	}
+	if c.Truncated {
+		s.Truncated++
+	}
+	if c.Has&HasClock != 0 {
+		z.pauses = append(z.pauses, c.SweepTermWall, c.MarkTermWall)
+		s.MarkWall += c.MarkWall
+	}
+	if c.Has&HasCPU != 0 {
+		s.CPU.SweepTerm += c.SweepTermCPU
+		s.CPU.Assist += c.AssistCPU
+		s.CPU.Background += c.BackgroundCPU
+		s.CPU.Idle += c.IdleCPU
+		s.CPU.MarkTerm += c.MarkTermCPU
+		s.CPU.Scan += c.ScanCPU
+	}
+	if c.Has&HasHeap != 0 {
+		s.PeakHeapMiB = max(s.PeakHeapMiB, c.HeapStartMiB, c.HeapEndMiB)
+		s.PeakLiveMiB = max(s.PeakLiveMiB, c.HeapLiveMiB)
+	}
+	if c.Has&HasGoal != 0 {
+		s.Goal = append(s.Goal, GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+	}
+}
+
+// Summary returns the summary of the cycles added so far.
+func (z *Summarizer) Summary() Summary {
+	s := z.sum
+	s.Goal = slices.Clip(s.Goal) // appends by the caller or by Add do not meet
+	p := slices.Clone(z.pauses)
+	slices.Sort(p)
+	s.Pauses = Pauses{Count: len(p)}
+	for _, d := range p {
+		s.Pauses.Total += d
+	}
+	if n := len(p); n > 0 {
+		s.Pauses.P50, s.Pauses.P90, s.Pauses.P99 = rank(p, 50), rank(p, 90), rank(p, 99)
+		s.Pauses.Max = p[n-1]
+	}
+	return s
+}
+
+// rank returns the nearest-rank q-th percentile of the sorted p: the
+// element at rank ceil(q/100 × n).
+func rank(p []time.Duration, q int) time.Duration {
+	i := (q*len(p) + 99) / 100
+	return p[max(i, 1)-1]
+}
+
+// Summarize returns the summary of cycles.
+func Summarize(cycles []Cycle) Summary {
+	var z Summarizer
+	for i := range cycles {
+		z.Add(&cycles[i])
+	}
+	return z.Summary()
+}
