@@ -36,7 +36,11 @@ func helperCommand(steps ...string) *Command {
 	return &Command{Path: os.Args[0], Args: steps, Env: append(os.Environ(), helperEnv+"=1", "GORACE=atexit_sleep_ms=0")}
 }
 
-var held [][]byte // what "alloc" holds
+var (
+	held     [][]byte // what "alloc" holds
+	ringHeld [][]byte // what "churn" holds
+	sink     uint64   // what "work" computes
+)
 
 // helper runs steps, in order:
 //
@@ -45,6 +49,8 @@ var held [][]byte // what "alloc" holds
 //	cat                copy stdin to stdout
 //	env                print GOGC, GOMEMLIMIT and GODEBUG, a line each
 //	alloc N            allocate N MiB, touch every page, hold it
+//	churn N            allocate N MiB, 16 MiB live at a time
+//	work N             N million rounds of a hash: CPU, no allocation
 //	gc N               run N collections (trace lines with gctrace=1)
 //	ignore SIG         ignore SIGTERM or SIGINT (TERM, INT): handled, nothing done
 //	on-int-exit K      exit with status K at SIGINT
@@ -89,6 +95,26 @@ func helper(steps []string) {
 				b[i] = 1
 			}
 			held = append(held, b)
+		case "churn":
+			// N MiB allocated in 64 KiB pieces, 16 MiB of them live at a
+			// time: a collection every 16 MiB or so at GOGC=100.
+			ring := make([][]byte, 256)
+			for i := range atoi(arg()) * 16 {
+				ring[i%len(ring)] = make([]byte, 64<<10)
+				if i%len(ring) == 0 {
+					ringHeld = ring
+				}
+			}
+		case "work":
+			// N million rounds of an integer hash: fixed work, one thread,
+			// no allocation.
+			x := uint64(1)
+			for range atoi(arg()) * 1_000_000 {
+				x ^= x << 13
+				x ^= x >> 7
+				x ^= x << 17
+			}
+			sink = x
 		case "gc":
 			for range atoi(arg()) {
 				runtime.GC()
