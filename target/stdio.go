@@ -11,14 +11,18 @@ import (
 
 // ioSet connects a child's stdin, stdout and stderr. A file is given to the
 // child as it is; any other reader or writer goes through a pipe of the
-// parent's, copied by a goroutine (as os/exec does, but so that the
-// parent sees the child end before its output is drained, and bounds the
-// wait for output that a process outside its reach keeps open).
+// parent's, copied by a goroutine (as os/exec does, but so that the parent
+// sees the child end before its output is drained, reads the output in
+// batches, and bounds the wait for output that a process outside its
+// reach keeps open).
 type ioSet struct {
 	childEnds []*os.File // the pipe ends the child holds, closed in the parent once it started
-	readEnds  []*os.File // the parent's ends of the stdout and stderr pipes
-	copies    []func()   // the copying goroutines' work, stdout's and stderr's
+	outs      []outPipe  // the stdout and stderr pipes
+	copies    []func()   // their copying goroutines' work
 	wg        sync.WaitGroup
+	// hurry is closed when the child has ended, stop when its output is
+	// no longer waited for.
+	hurry, stop chan struct{}
 
 	stdinSrc io.Reader
 	stdinW   *os.File
@@ -27,7 +31,22 @@ type ioSet struct {
 	split          *lineSplitter
 }
 
+// An outPipe is a pipe for one of the child's outputs: newOutPipe's, one
+// per system.
+type outPipe interface {
+	// child is the end the child writes to.
+	child() *os.File
+	// copyTo copies what comes out of the pipe to w until the pipe ends
+	// (every process holding the child's end has closed it) or stop is
+	// closed. Once hurry is closed it waits no more than a millisecond
+	// between two reads.
+	copyTo(w io.Writer, hurry, stop <-chan struct{})
+	// close closes the parent's end, for a child that did not start.
+	close()
+}
+
 func (s *ioSet) setup(c *Command, cmd *exec.Cmd) (err error) {
+	s.hurry, s.stop = make(chan struct{}), make(chan struct{})
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -74,14 +93,14 @@ func (s *ioSet) output(child *io.Writer, w io.Writer) (*errWriter, error) {
 // pipe gives the child the write end of a new pipe as *child, and copies
 // what it writes there to w.
 func (s *ioSet) pipe(child *io.Writer, w io.Writer) error {
-	r, cw, err := os.Pipe()
+	p, err := newOutPipe()
 	if err != nil {
 		return err
 	}
-	*child = cw
-	s.childEnds = append(s.childEnds, cw)
-	s.readEnds = append(s.readEnds, r)
-	s.copies = append(s.copies, func() { io.Copy(w, r) })
+	*child = p.child()
+	s.childEnds = append(s.childEnds, p.child())
+	s.outs = append(s.outs, p)
+	s.copies = append(s.copies, func() { p.copyTo(w, s.hurry, s.stop) })
 	return nil
 }
 
@@ -109,8 +128,8 @@ func (s *ioSet) abort() {
 	for _, f := range s.childEnds {
 		f.Close()
 	}
-	for _, f := range s.readEnds {
-		f.Close()
+	for _, p := range s.outs {
+		p.close()
 	}
 	if s.stdinW != nil {
 		s.stdinW.Close()
@@ -119,11 +138,13 @@ func (s *ioSet) abort() {
 
 // finish waits until the child's stdout and stderr are drained, for at
 // most wait after the tree has ended (a process out of the parent's reach
-// may hold them), and returns the first error of their writers.
+// may hold them), and returns the first error of their writers. Nothing is
+// written to them after it returns.
 func (s *ioSet) finish(wait time.Duration) error {
 	if s.stdinW != nil {
 		s.stdinW.Close() // the child has ended: nothing more to give it
 	}
+	close(s.hurry)
 	drained := make(chan struct{})
 	go func() {
 		s.wg.Wait()
@@ -132,14 +153,9 @@ func (s *ioSet) finish(wait time.Duration) error {
 	select {
 	case <-drained:
 	case <-time.After(wait):
-		for _, f := range s.readEnds {
-			f.Close()
-		}
-		<-drained
 	}
-	for _, f := range s.readEnds {
-		f.Close()
-	}
+	close(s.stop)
+	<-drained
 	if s.split != nil {
 		s.split.Flush()
 	}
