@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -57,8 +58,9 @@ type Command struct {
 	// at least 2).
 	MaxSamples int
 	// OnSample, when set, is called with each sample as it is taken, from
-	// the goroutine that watches the child (to cap its memory: call
-	// Process.Stop from it, or cancel the context with a cause).
+	// the goroutine that watches the child, which waits for it to return
+	// (to cap the child's memory: call Process.Stop from it, or cancel the
+	// context with a cause).
 	OnSample func(Sample)
 	// Grace is how long a process of the tree has between SIGTERM and
 	// SIGKILL (0: DefaultGrace).
@@ -173,7 +175,7 @@ func (c *Command) Start(ctx context.Context, sig <-chan os.Signal) (*Process, er
 		maxSamples = DefaultMaxSamples
 	}
 	p := &Process{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
-	res := &Result{Path: c.Path, Args: c.Args, Settings: set, TraceNote: note, Interval: interval}
+	res := &Result{Path: c.Path, Args: slices.Clone(c.Args), Settings: set, TraceNote: note, Interval: interval}
 	root := c.ProcRoot
 	if root == "" {
 		root = "/"
@@ -255,14 +257,21 @@ func (t *osTree) forward(s syscall.Signal) {
 }
 
 func (t *osTree) signal(s syscall.Signal, running bool) {
-	if t.r != nil && running {
-		t.r.walk() // the descendants started since the last sample
-	}
-	if !signalGroup(t.pid, s) && running {
-		t.proc.Signal(s)
+	if running {
+		if t.r != nil {
+			t.r.walk() // the descendants started since the last sample
+		}
+		if !signalGroup(t.pid, s) {
+			t.proc.Signal(s)
+		}
 	}
 	if t.r == nil {
 		return
+	}
+	// Once the child has been waited for, its group is signalled only
+	// while it has members: an empty group's id is free for another.
+	if !running && len(t.r.group(t.pid)) > 0 {
+		signalGroup(t.pid, s)
 	}
 	for pid, m := range t.r.living() {
 		if m.pgrp != t.pid {
