@@ -1,0 +1,297 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The defaults of a Command's zero fields.
+const (
+	DefaultInterval   = 100 * time.Millisecond
+	DefaultMaxSamples = 1000
+	DefaultGrace      = 10 * time.Second
+)
+
+// A Command is a program under test: what to run, in what environment,
+// where its output goes and how it is watched. Its zero fields take the
+// defaults; Start does not modify it.
+type Command struct {
+	Path string   // the program: a path, or a name looked up in PATH
+	Args []string // its arguments, without the program's name
+	Dir  string   // its working directory ("": the parent's)
+
+	// Env is the child's environment before the settings below (nil: the
+	// parent's, os.Environ()). See Environ.
+	Env []string
+	// GOGC and GOMEMLIMIT, when not "", are set in the child's environment
+	// as they are written ("off", "200", "512MiB"); the runtime reads them.
+	GOGC, GOMEMLIMIT string
+
+	Stdin  io.Reader // nil: the null device
+	Stdout io.Writer // nil: the null device
+	// Stderr receives the child's stderr, but for the lines IsTrace takes
+	// (nil: the null device).
+	Stderr io.Writer
+	// IsTrace, when set, is asked about each line of the child's stderr,
+	// without its newline: those it takes go to Trace instead of Stderr.
+	// Setting it also adds gctrace=1 to the child's GODEBUG (see Environ).
+	// A line longer than MaxLine is not asked about.
+	IsTrace func(line []byte) bool
+	// Trace receives the lines IsTrace takes, without their newline (nil:
+	// they are dropped). The slice is valid during the call only. IsTrace
+	// and Trace are called from one goroutine, never after Wait returns.
+	Trace func(line []byte)
+
+	// Interval is the time between two samples of the tree's RSS
+	// (0: DefaultInterval).
+	Interval time.Duration
+	// MaxSamples bounds the RSS series of the Result (0: DefaultMaxSamples,
+	// at least 2).
+	MaxSamples int
+	// OnSample, when set, is called with each sample as it is taken, from
+	// the goroutine that watches the child, which waits for it to return
+	// (to cap the child's memory: call Process.Stop from it, or cancel the
+	// context with a cause).
+	OnSample func(Sample)
+	// Grace is how long a process of the tree has between SIGTERM and
+	// SIGKILL (0: DefaultGrace).
+	Grace time.Duration
+	// ProcRoot is the root of the procfs read for the process tree ("":
+	// "/", the live machine).
+	ProcRoot string
+}
+
+// ErrNotStarted is wrapped by the error of a command that could not be
+// started: not found, not executable, a working directory that is not
+// there. Nothing ran.
+var ErrNotStarted = errors.New("target: cannot start")
+
+// A StartError says why a command could not be started; it is ErrNotStarted
+// to errors.Is.
+type StartError struct {
+	Path string
+	Err  error // the cause: exec.ErrNotFound, fs.ErrPermission, ...
+}
+
+func (e *StartError) Error() string {
+	return fmt.Sprintf("target: cannot start %q: %v", e.Path, e.Err)
+}
+
+func (e *StartError) Unwrap() error        { return e.Err }
+func (e *StartError) Is(target error) bool { return target == ErrNotStarted }
+
+// startError gives the cause of a failed start without the layers that
+// repeat the program's name.
+func startError(path string, err error) error {
+	var ee *exec.Error
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ee):
+		err = ee.Err
+	case errors.As(err, &pe) && pe.Op == "fork/exec":
+		err = pe.Err
+	}
+	return &StartError{Path: path, Err: err}
+}
+
+// A Process is a started Command.
+type Process struct {
+	cmd      *exec.Cmd
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+	res      *Result
+	err      error
+}
+
+// Run starts the command and waits for it: Start then Wait.
+func (c *Command) Run(ctx context.Context, sig <-chan os.Signal) (*Result, error) {
+	p, err := c.Start(ctx, sig)
+	if err != nil {
+		return nil, err
+	}
+	return p.Wait()
+}
+
+// Start starts the command in a process group of its own and watches it
+// until it and its process tree have ended. Each value received on sig (an
+// interrupt) is forwarded to the child's process group, the first two as
+// they are (SIGINT for an os.Signal that is not a syscall.Signal); the
+// third kills the tree. When ctx ends, the child is stopped as by Stop.
+//
+// A command that cannot be started returns an error that is ErrNotStarted
+// (a *StartError); ctx ended before the start returns its error.
+func (c *Command) Start(ctx context.Context, sig <-chan os.Signal) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("target: %w", context.Cause(ctx))
+	}
+	if c.Path == "" {
+		return nil, &StartError{Path: c.Path, Err: errors.New("no program")}
+	}
+	if c.Dir != "" {
+		// os/exec says a missing directory is a missing program once the
+		// child has its SysProcAttr: say which it is.
+		if _, err := os.Stat(c.Dir); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = &fs.PathError{Op: "chdir", Path: c.Dir, Err: pe.Err}
+			}
+			return nil, &StartError{Path: c.Path, Err: err}
+		}
+	}
+	env, set, note := c.Environ()
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Dir, cmd.Env = c.Dir, env
+	detach(cmd)
+
+	var streams ioSet
+	if err := streams.setup(c, cmd); err != nil {
+		return nil, startError(c.Path, err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		streams.abort()
+		return nil, startError(c.Path, err)
+	}
+	streams.started()
+
+	interval, grace, maxSamples := c.Interval, c.Grace, c.MaxSamples
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	if maxSamples <= 0 {
+		maxSamples = DefaultMaxSamples
+	}
+	p := &Process{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
+	res := &Result{Path: c.Path, Args: slices.Clone(c.Args), Settings: set, TraceNote: note, Interval: interval}
+	root := c.ProcRoot
+	if root == "" {
+		root = "/"
+	}
+	t := &osTree{proc: cmd.Process, pid: cmd.Process.Pid}
+	t.r, _ = newTreeReader(root, t.pid) // nil: no /proc, the child alone
+	m := &monitor{tree: t, interval: interval, grace: grace, onSample: c.OnSample,
+		start: start, series: newSeries(max(maxSamples, 2)), res: res}
+
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	go func() {
+		defer close(p.done)
+		m.run(ctx, sig, p.stop, exited)
+		p.err = streams.finish(grace)
+		if ps := cmd.ProcessState; ps != nil {
+			res.ExitCode = ps.ExitCode()
+			if ws, ok := ps.Sys().(interface {
+				Signaled() bool
+				Signal() syscall.Signal
+			}); ok && ws.Signaled() {
+				res.Signal = ws.Signal()
+			}
+			res.UserCPU, res.SystemCPU = ps.UserTime(), ps.SystemTime()
+			res.MaxRSS = maxRSS(ps)
+		} else if p.err == nil {
+			p.err = fmt.Errorf("target: waiting for %s: %w", c.Path, waitErr)
+		}
+		res.TraceLines = streams.traceLines()
+		p.res = res
+	}()
+	return p, nil
+}
+
+// Pid is the child's process id, and its process group's.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Stop stops the child: SIGTERM to its process group and to its
+// descendants that left it, then, for any process still there after the
+// grace period, SIGKILL. It returns at once; Wait returns when the tree
+// has ended. Stopping a child that has ended, or stopping it again, does
+// nothing. Stop may be called from any goroutine, OnSample's included.
+func (p *Process) Stop() {
+	p.stopOnce.Do(func() { close(p.stop) })
+}
+
+// Wait waits until the child and its process tree have ended and returns
+// what it did. The Result is there whenever the child was waited for,
+// also with an error: the error says that the parent could not do its part
+// (its stdout or stderr writer failed), not that the child failed, which
+// the Result says. Wait may be called more than once.
+func (p *Process) Wait() (*Result, error) {
+	<-p.done
+	return p.res, p.err
+}
+
+// osTree is the tree of a child on this machine.
+type osTree struct {
+	proc *os.Process
+	pid  int
+	r    *treeReader // nil without /proc
+}
+
+func (t *osTree) sample() (int64, int, bool) {
+	if t.r == nil {
+		return 0, 0, false
+	}
+	return t.r.walk()
+}
+
+func (t *osTree) forward(s syscall.Signal) {
+	if !signalGroup(t.pid, s) {
+		t.proc.Signal(s)
+	}
+}
+
+func (t *osTree) signal(s syscall.Signal, running bool) {
+	if running {
+		if t.r != nil {
+			t.r.walk() // the descendants started since the last sample
+		}
+		if !signalGroup(t.pid, s) {
+			t.proc.Signal(s)
+		}
+	}
+	if t.r == nil {
+		return
+	}
+	// Once the child has been waited for, its group is signalled only
+	// while it has members: an empty group's id is free for another.
+	if !running && len(t.r.group(t.pid)) > 0 {
+		signalGroup(t.pid, s)
+	}
+	for pid, m := range t.r.living() {
+		if m.pgrp != t.pid {
+			signalPid(pid, s)
+		}
+	}
+}
+
+func (t *osTree) left() int {
+	if t.r == nil {
+		return 0
+	}
+	n := 0
+	for _, m := range t.r.living() {
+		if m.pgrp != t.pid {
+			n++
+		}
+	}
+	if signalGroup(t.pid, 0) {
+		n += len(t.r.group(t.pid)) // not zombies
+	}
+	return n
+}

@@ -1,0 +1,133 @@
+// Package target runs a program under test, the user's own (what gcperf
+// exec and gcperf sweep -- CMD, issue 14, are to run): it starts the
+// program with the collector
+// settings of the run, passes its input and output through, takes the
+// collector's trace out of its stderr, watches its process tree's memory
+// while it runs, forwards interrupts to it, stops it (and everything it
+// started) when asked, and says what it did. It parses no trace: a caller
+// gives it a line filter and a sink (package target/gctrace's).
+//
+//	c := &target.Command{
+//		Path: "./alloc.test", Args: []string{"-test.bench", "."},
+//		GOGC: "200", GOMEMLIMIT: "256MiB",
+//		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+//		IsTrace: isTrace, Trace: onTrace, // the trace parser's line test and sink
+//	}
+//	res, err := c.Run(ctx, sig) // sig: the command's <-chan os.Signal
+//	if errors.Is(err, target.ErrNotStarted) {
+//		// not found, not executable: nothing ran (gcperf exits 2)
+//	}
+//	fmt.Println(res.Status(), res.Wall, res.UserCPU, res.MaxRSS, res.PeakRSS)
+//
+// [Command.Start] returns a [Process] at once, for a caller that does
+// something while the program runs (drives load against a server):
+// [Process.Stop] stops it and [Process.Wait] returns the [Result].
+//
+// # Environment
+//
+// The child gets Command.Env, or the parent's environment, with GOGC and
+// GOMEMLIMIT replaced when the Command sets them. With IsTrace set, its
+// GODEBUG gains gctrace=1, merged with the settings it holds
+// (GODEBUG=madvdontneed=1 becomes madvdontneed=1,gctrace=1); a gctrace of
+// the environment's own is respected, whatever its value, and
+// Result.TraceNote then says the trace may be absent. Result.Settings
+// records the GOGC, GOMEMLIMIT and GODEBUG the child ran with.
+// [Command.Environ] returns all of it without starting anything.
+//
+// # Input and output
+//
+// Stdin is passed to the child, Stdout receives its stdout. Its stderr is
+// split into lines: each is asked to IsTrace without its newline, and those
+// it takes go to Trace, the others to Stderr, unchanged and in order (a
+// line longer than MaxLine goes to Stderr unasked). An *os.File is given to
+// the child as it is, so a terminal stays a terminal and nothing is copied;
+// any other reader or writer goes through a pipe, and the stderr filter
+// always does. A writer that fails does not block the child: its output is
+// drained and dropped, and Wait returns the writer's error beside the
+// Result. The output is drained for at most the grace period after the
+// tree has ended (a process out of reach may hold it open).
+//
+// On Linux the parent reads such a pipe by polling, outside Go's
+// netpoller: every 10ms while output comes, backing off to every 100ms
+// while none does, and at once after a read that filled its buffer; the
+// pipe holds 1MiB where the kernel allows. A Go runtime writes each trace
+// line in about 20 pieces, one write(2) each, and a pipe in the netpoller
+// woke the parent at every piece: 60ms of its CPU for a second of a child
+// collecting 450 times, against about 12ms now (BenchmarkOverhead). The
+// output reaches its writer at most 100ms late.
+//
+// A Go program's runtime writes a trace line in pieces, and the program's
+// own writes to stderr from other threads can fall between them: such a
+// line is cut in two, one part taken as trace and the other passed on. The
+// trace's parser skips what it cannot read.
+//
+// # Start
+//
+// A command that cannot be started (not found in PATH, no such file, not
+// executable, no working directory) is an error that is ErrNotStarted, a
+// [*StartError] holding the cause (exec.ErrNotFound, fs.ErrPermission...),
+// in one line: `target: cannot start "no-such-command": executable file not
+// found in $PATH`. A context that has ended before the start is its own
+// error, not ErrNotStarted.
+//
+// The child starts in a process group of its own (its pid), so that a
+// signal to the group reaches what it starts too (go run and go test run
+// the program as a grandchild), and with Pdeathsig SIGKILL, so that it dies
+// with the parent.
+//
+// # While it runs
+//
+// Every Interval (default 100ms) the process tree is read from
+// ProcRoot/proc ("/" by default; tests read fake trees): the child and its
+// descendants, found through /proc/<pid>/task/<tid>/children, or by
+// reading the parent of every process where the kernel has no children
+// files (CONFIG_PROC_CHILDREN), which costs more. A sample is the sum of
+// the tree's resident sets (stat's rss, through prometheus/procfs; a page
+// that several processes share counts once in each) and the number of
+// processes. Result.PeakRSS is the largest sample; Result.RSS the series,
+// at most MaxSamples points (default 1000): when full, each two
+// consecutive points become the larger of them, so the peaks stay and a
+// run of hours fits (Result.Stride says how many samples a point stands
+// for). OnSample sees each sample as it is taken, to stop a child that
+// grows past a cap. A child that ends within its first Interval has no
+// sample; the kernel's MaxRSS still holds. A tree walk reads at most
+// MaxTree processes.
+//
+// # Interrupts and stopping
+//
+// Each value on the signal channel given to Start is forwarded to the
+// child's process group, as a terminal would send it: the first two as
+// they are (SIGINT for an os.Signal that is not a syscall.Signal), and the
+// third kills the tree with SIGKILL (gcperf's third Ctrl-C). The child
+// decides what an interrupt means; Result.Interrupted says one came.
+//
+// [Process.Stop], and the end of Start's context (a deadline: sweep's
+// -point-timeout), stop the child: SIGTERM to its process group and to
+// every descendant seen that left it (a daemon that called setsid), then,
+// Grace later (default 10s), SIGKILL to all of them. Result.Stopped says
+// why (ErrStopped, ErrInterrupted, the context's cause) and Result.Killed
+// that SIGKILL was needed. Nothing waits forever on a child that ignores
+// signals: after SIGKILL, a process that does not end within KillWait (one
+// in uninterruptible sleep) is counted in Result.Unkilled and left.
+//
+// When the child ends, what it left running (its group, and the
+// descendants seen that left the group, told from a new process with the
+// same pid by their start time) is stopped the same way, SIGTERM then
+// SIGKILL, and counted in Result.Leftovers: no process of the tree
+// outlives Wait, but for one that was never seen (started and detached
+// between two samples).
+//
+// # When it ends
+//
+// Result holds the exit status (ExitCode, or the Signal that killed it;
+// Status says it as a shell would), the wall time from just before the
+// start until the parent saw the child end (monotonic), and the kernel's
+// accounting of the child and the descendants it waited for (wait4's
+// rusage, RUSAGE_CHILDREN as the parent sees it): UserCPU, SystemCPU and
+// MaxRSS, the largest single resident set among them, in bytes (Linux's
+// ru_maxrss is in KiB). A descendant the child did not wait for is not in
+// them; the samples cover it.
+//
+// Outside Linux the child shares the parent's process group, signals
+// reach the child alone, and there is no tree and no MaxRSS.
+package target

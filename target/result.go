@@ -1,0 +1,171 @@
+package target
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// ErrStopped is a Result's Stopped when Process.Stop stopped the child.
+var ErrStopped = errors.New("target: stopped")
+
+// ErrInterrupted is a Result's Stopped when a third interrupt killed the
+// child.
+var ErrInterrupted = errors.New("target: interrupted three times")
+
+// A Result is what a child did, once it and its process tree have ended.
+type Result struct {
+	Path string   // the program, as Command gave it
+	Args []string // its arguments
+	// Settings are the GOGC, GOMEMLIMIT and GODEBUG of the child's
+	// environment, "" where it had none.
+	Settings Settings
+	// TraceNote says why the collector's trace may be absent although
+	// IsTrace asked for it (the environment's own gctrace), else "".
+	TraceNote string
+	// TraceLines is the number of stderr lines IsTrace took.
+	TraceLines int
+
+	// ExitCode is the child's exit status, -1 when a signal ended it.
+	ExitCode int
+	// Signal is the signal that ended the child, 0 when it exited.
+	Signal syscall.Signal
+	// Interrupted says an interrupt (a value on Start's signal channel)
+	// reached the child.
+	Interrupted bool
+	// Stopped says why the parent stopped the child, nil when it did not:
+	// ErrStopped (Process.Stop), ErrInterrupted (a third interrupt), or
+	// the context's cause (context.DeadlineExceeded for a deadline).
+	Stopped error
+	// Killed says SIGKILL was sent: a process of the tree outlived the
+	// grace period after SIGTERM, or a third interrupt came.
+	Killed bool
+	// Leftovers is the number of processes of the child's tree still
+	// running when the child ended, which were then stopped as the child
+	// would have been; Unkilled, of those still there KillWait after
+	// SIGKILL (a process in uninterruptible sleep), which were left
+	// running. Unkilled is 0 unless the kernel could not kill.
+	Leftovers, Unkilled int
+
+	// Wall is the time from just before the child started until the
+	// parent saw it end (the monotonic clock).
+	Wall time.Duration
+	// UserCPU and SystemCPU are the CPU time of the child and of the
+	// descendants it waited for (the kernel's accounting: wait4's rusage,
+	// RUSAGE_CHILDREN as the child's parent sees it). A descendant the
+	// child did not wait for (one left running, then killed) is not in
+	// them.
+	UserCPU, SystemCPU time.Duration
+	// MaxRSS is the kernel's ru_maxrss of the child, in bytes: the
+	// largest resident set of the child or of any descendant it waited
+	// for, each on its own, never a sum. 0 outside Linux.
+	MaxRSS int64
+
+	// PeakRSS is the largest sum of the resident sets of the child and
+	// its descendants (the process tree) over the samples, in bytes; 0
+	// when none was taken (a child shorter than the interval, no /proc).
+	PeakRSS int64
+	// Samples is the number of samples taken, every Interval.
+	Samples int
+	// RSS is the tree's resident set over time, at most MaxSamples
+	// points. Each point is the largest of Stride consecutive samples;
+	// Stride doubles each time the series fills up.
+	RSS    []Sample
+	Stride int
+	// Interval is the time between two samples.
+	Interval time.Duration
+}
+
+// A Sample is one reading of the process tree's resident set.
+type Sample struct {
+	At        time.Duration // since the child started
+	RSS       int64         // the sum of the tree's resident sets, in bytes
+	Processes int           // the processes of the tree at that time
+}
+
+// Status says how the child ended, as a shell would: "exit status 3",
+// "killed by SIGKILL".
+func (r *Result) Status() string {
+	if r.Signal != 0 {
+		return "killed by " + SignalName(r.Signal)
+	}
+	return fmt.Sprintf("exit status %d", r.ExitCode)
+}
+
+// Success says the child exited with status 0, unstopped.
+func (r *Result) Success() bool {
+	return r.ExitCode == 0 && r.Signal == 0 && r.Stopped == nil
+}
+
+// SignalName is a signal's name, "SIGTERM", or its number with the
+// system's description when it has no name here.
+func SignalName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d (%v)", int(s), s)
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+	syscall.SIGHUP: "SIGHUP", syscall.SIGILL: "SIGILL", syscall.SIGINT: "SIGINT",
+	syscall.SIGKILL: "SIGKILL", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
+}
+
+// series keeps a bounded series of samples: when it holds max points, each
+// two consecutive points become the larger of them and a point stands for
+// twice as many samples as before, so a series of any length fits and its
+// peaks stay in it.
+type series struct {
+	max     int
+	stride  int // samples a point stands for
+	points  []Sample
+	pending Sample // the largest sample of a point being filled
+	n       int    // the samples in pending
+}
+
+func newSeries(max int) *series {
+	return &series{max: max, stride: 1, points: make([]Sample, 0, max)}
+}
+
+func (s *series) add(x Sample) {
+	if s.n == 0 || x.RSS > s.pending.RSS {
+		s.pending = x
+	}
+	if s.n++; s.n < s.stride {
+		return
+	}
+	s.points = append(s.points, s.pending)
+	s.n = 0
+	if len(s.points) < s.max {
+		return
+	}
+	half := s.points[:0]
+	for i := 0; i+1 < len(s.points); i += 2 {
+		half = append(half, larger(s.points[i], s.points[i+1]))
+	}
+	if len(s.points)%2 == 1 {
+		s.pending, s.n = s.points[len(s.points)-1], s.stride
+	}
+	s.points = half
+	s.stride *= 2
+}
+
+// samples returns the points, and the one being filled.
+func (s *series) samples() []Sample {
+	out := slices.Clip(s.points)
+	if s.n > 0 {
+		out = append(out, s.pending)
+	}
+	return out
+}
+
+func larger(a, b Sample) Sample {
+	if b.RSS > a.RSS {
+		return b
+	}
+	return a
+}
