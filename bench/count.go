@@ -197,6 +197,10 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	defer in.Close()
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
+		if temp {
+			// The processes' logs are kept for what went wrong: say where.
+			err = fmt.Errorf("%w (the processes' logs: %s)", err, dir)
+		}
 		return Outcome{Err: err}, nil
 	}
 	set := &report.Set{Tool: report.Tool{Name: "gcperf", Version: o.Version, Command: o.Command}, Count: c.N, Interrupted: interrupted}
