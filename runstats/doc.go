@@ -39,7 +39,9 @@
 // goal, the GC CPU classes and the stop-the-world pause histogram
 // (/sched/pauses/total/gc:seconds) from runtime/metrics. Its sample slice and
 // its readings are allocated once, so Read allocates nothing and costs about
-// 0.7µs: gcperf reads one between every two timed runs. A GCSampler is not
+// 0.7–0.9µs (BenchmarkGCSamplerReadDelta); gcperf reads a RunSampler, which
+// adds the scheduler's histogram and getrusage (about 2µs in all), between
+// every two timed runs. A GCSampler is not
 // safe for concurrent use; give each goroutine its own. Pause durations come
 // from the histogram's buckets, so STW and the pause quantiles
 // ([GCSampler.PauseQuantile]) are within a bucket's width (up to a quarter)

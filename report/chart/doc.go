@@ -18,9 +18,14 @@
 //     keeps ([report.Operation.Recorder]).
 //   - [Histogram]: the share of each operation's runs in 10 bins per decade
 //     of a logarithmic runtime axis.
-//   - [Timeline]: the runtime of every run in order, the runs with a GC cycle
-//     and their stop-the-world time marked, and below it, when the runs
-//     carry it (-gcstats run), the heap goal at the end of each run.
+//   - [Timeline]: the runtime of every run in order with its stop-the-world
+//     time, and below it, when the runs carry them (-gcstats run), a strip
+//     with a row per cause of slow runs (GC, page faults, preemption,
+//     scheduling waits) marking each run that had it as the verdicts count
+//     it, and the heap goal at the end of each run.
+//   - [Causes]: for each cause of slow runs the result judged, the share of
+//     the slowest runs that had it beside the share of all runs, with the
+//     verdict under its name.
 //
 // # Charts of a sweep
 //
