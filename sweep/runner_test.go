@@ -65,8 +65,11 @@ func fakeChild(args []string) int {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "grow":
+		// 4MiB a step: past the tests' 64MiB cap in 16 steps, well within
+		// the point timeout even when a loaded machine wakes each sleep
+		// tens of milliseconds late (1MiB a step was not).
 		for {
-			b := make([]byte, 1<<20)
+			b := make([]byte, 4<<20)
 			for i := range b {
 				b[i] = 1
 			}
