@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExecText(t *testing.T) {
+	base := func() *ExecDocument {
+		return &ExecDocument{
+			Command: []string{"./prog", "-x", "a b"}, Status: "exit status 0", Success: true,
+			WallNS: int64(1500 * time.Millisecond), UserCPUNS: int64(time.Second), SystemCPUNS: int64(100 * time.Millisecond),
+			MaxRSSBytes: 10 << 20, PeakRSSBytes: 12 << 20,
+			RSS:      ExecRSS{IntervalNS: int64(100 * time.Millisecond), Samples: 14, Stride: 1},
+			Settings: ExecSettings{GOGC: "200", GODEBUG: "gctrace=1"},
+		}
+	}
+	withGC := base()
+	withGC.TraceLines, withGC.UnreadTraceLines = 5, 1
+	withGC.GC = &ExecGC{
+		Cycles: 4, Forced: 1, Sequences: 1, CPUPercent: 3, CPUNS: int64(20 * time.Millisecond),
+		Pauses:      ExecPauses{Count: 8, TotalNS: 800_000, P50NS: 50_000, P90NS: 200_000, P99NS: 300_000, MaxNS: 300_000},
+		PeakHeapMiB: 9, PeakLiveMiB: 4,
+		Goal: []ExecGoalPoint{{AtNS: 1, GoalMiB: 4}, {AtNS: 2, GoalMiB: 8}},
+	}
+	noGC := base()
+	noGC.GCUnavailable = "no gctrace lines (not a Go program)"
+	failed := base()
+	failed.Status, failed.Success, failed.Interrupted, failed.RSS.Samples = "killed by SIGINT", false, true, 0
+	failed.GCUnavailable = "none"
+	for _, tc := range []struct {
+		name string
+		d    *ExecDocument
+		want []string
+	}{
+		{"gc", withGC, []string{
+			"Command: ./prog -x 'a b'\n",
+			"Status: exit status 0\n",
+			"Time: wall 1.50s, user CPU 1.00s, system CPU 100ms\n",
+			"Memory: peak RSS of the process tree 12MiB (14 samples, every 100ms); max RSS of one process (kernel) 10MiB\n",
+			"Settings: GOGC 200, GOMEMLIMIT unset, GODEBUG gctrace=1\n",
+			"GC: 4 cycles (1 forced); GC CPU 3% (the trace's, rounded down), 20.0ms\n",
+			"   8 stop-the-world pauses totalling 800µs: P50 50.0µs, P90 200µs, P99 300µs, max 300µs\n",
+			"   Heap (MiB, rounded down): peak 9, peak live 4; goal 4 → 8 over 2 cycles\n",
+			"   1 of 5 trace lines were not cycles",
+		}},
+		{"no gc", noGC, []string{"GC figures unavailable: no gctrace lines (not a Go program)\n"}},
+		{"interrupted", failed, []string{"Status: killed by SIGINT (interrupted)\n", "not sampled"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteExecText(&b, tc.d); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("lacks %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
+
+func TestWriteExecJSON(t *testing.T) {
+	d := &ExecDocument{Command: []string{"x"}, WallNS: 5, GCUnavailable: "why"}
+	var b bytes.Buffer
+	if err := WriteExecJSON(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	rss, _ := m["rss"].(map[string]any)
+	if m["schema"] != ExecSchema || m["wall_ns"] != 5.0 || m["gc"] != nil || rss["points"] == nil {
+		t.Errorf("document %s", b.String())
+	}
+	if d.Schema != "" {
+		t.Error("WriteExecJSON modified its document")
+	}
+}
