@@ -37,6 +37,7 @@ type command func(args []string, stdout, stderr io.Writer, sig <-chan os.Signal)
 var commands = map[string]command{
 	"run": runCmd, "sweep": sweepCmd, "list": listCmd, "env": envCmd, "report": reportCmd,
 	"compare": compareCmd, "profile": profileCmd, "plot": plotCmd, "help": helpCmd,
+	"exec": execCmd,
 }
 
 // run is the whole command: main only adds the process around it, so tests

@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(plainListEnv); spec != "" {
 		os.Exit(runPlainList(spec))
 	}
+	if v := os.Getenv(execChildEnv); v != "" {
+		os.Exit(runExecChild(v))
+	}
 	if os.Getenv("GCPERF_TEST_CHILD") == "1" {
 		isTestChild = true
 		registerTestOps()

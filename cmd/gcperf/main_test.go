@@ -161,7 +161,7 @@ func TestList(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"help"}, {"env", "-h"}, {"report", "-h"}, {"compare", "-h"}} {
+	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"help"}, {"env", "-h"}, {"report", "-h"}, {"compare", "-h"}, {"exec", "-h"}} {
 		code, stdout, stderr := gcperf(t, nil, args...)
 		if code != 0 || stderr != "" {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/report"
+)
+
+// execChildEnv makes this test binary, re-executed by gcperf exec, a
+// helper child (TestMain): its value says what the child does.
+const execChildEnv = "GCPERF_TEST_EXEC"
+
+// execKeep keeps the helper child's allocations alive between collections.
+var execKeep [][]byte
+
+// runExecChild is the helper child of gcperf exec's tests:
+//
+//   - alloc allocates 64MiB in 64KiB pieces, keeping the last 4MiB, runs
+//     runtime.GC three times, prints "allocated" on stdout and exits 0;
+//   - fail prints to stderr and exits with status 3;
+//   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
+//     interrupt, as a well-behaved program does), or 4 after a minute.
+func runExecChild(what string) int {
+	switch what {
+	case "alloc":
+		for i := range 1024 {
+			b := make([]byte, 64<<10)
+			b[0] = byte(i)
+			execKeep = append(execKeep, b)
+			if len(execKeep) > 64 {
+				execKeep = execKeep[1:]
+			}
+		}
+		for range 3 {
+			runtime.GC()
+		}
+		fmt.Fprintln(os.Stdout, "allocated")
+		fmt.Fprintln(os.Stderr, "the child's own stderr line")
+		return 0
+	case "fail":
+		fmt.Fprintln(os.Stderr, "failing on purpose")
+		return 3
+	case "wait":
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, os.Interrupt)
+		fmt.Fprintln(os.Stdout, "waiting")
+		select {
+		case <-c:
+			return 0
+		case <-time.After(time.Minute):
+			return 4
+		}
+	}
+	return 99
+}
+
+// execChild returns the arguments that run this test binary as the helper
+// child doing what, with the environment it needs.
+func execChild(t *testing.T, what string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(execChildEnv, what)
+	return exe
+}
+
+func TestExec(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gcperf exec's figures are Linux's")
+	}
+	for _, tc := range []struct {
+		name      string
+		child     string   // the helper child, or ""
+		argv      []string // the command after the child's path, or the whole command
+		code      int
+		stdout    string
+		want      []string // in the report (stderr)
+		wantNot   []string
+		gcCycles  bool // the JSON holds GC cycles
+		gcMissing bool
+	}{
+		{
+			name: "go child", child: "alloc", code: 0, stdout: "allocated\n",
+			want: []string{
+				"Status: exit status 0\n", "GC: ", "(3 forced", "stop-the-world pauses totalling",
+				"P50 ", "P99 ", "GODEBUG gctrace=1", "GOGC 50,", "the child's own stderr line\n",
+			},
+			wantNot:  []string{"gc 1 @", "unavailable"},
+			gcCycles: true,
+		},
+		{
+			name: "not a Go program", argv: []string{"/bin/sleep", "0.2"}, code: 0,
+			want:      []string{"Command: /bin/sleep 0.2\n", "Status: exit status 0\n", "GC figures unavailable: no gctrace lines"},
+			gcMissing: true,
+		},
+		{
+			name: "failing child", child: "fail", code: 1,
+			want:      []string{"Status: exit status 3\n", "failing on purpose\n", "GC figures unavailable"},
+			gcMissing: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			argv := tc.argv
+			if tc.child != "" {
+				argv = []string{execChild(t, tc.child)}
+			}
+			out := filepath.Join(t.TempDir(), "exec.json")
+			code, stdout, stderr := gcperf(t, nil, append([]string{"exec", "-gogc", "50", "-json", out, "--"}, argv...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			if stdout != tc.stdout {
+				t.Errorf("stdout %q, want %q", stdout, tc.stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(stderr, w) {
+					t.Errorf("stderr holds %q:\n%s", w, stderr)
+				}
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d report.ExecDocument
+			if err := json.Unmarshal(b, &d); err != nil {
+				t.Fatal(err)
+			}
+			if d.Schema != report.ExecSchema || d.Settings.GOGC != "50" || d.WallNS <= 0 || d.Success != (tc.code == 0) {
+				t.Errorf("document: schema %q, GOGC %q, wall %d, success %v", d.Schema, d.Settings.GOGC, d.WallNS, d.Success)
+			}
+			if tc.gcCycles {
+				if d.GC == nil || d.GC.Cycles < 3 || d.GC.Forced < 3 || d.GC.Pauses.Count != 2*d.GC.Cycles || d.GC.Pauses.MaxNS <= 0 || len(d.GC.Goal) != d.GC.Cycles {
+					t.Errorf("GC figures: %+v", d.GC)
+				}
+			}
+			if tc.gcMissing && (d.GC != nil || d.GCUnavailable == "") {
+				t.Errorf("GC %+v, unavailable %q", d.GC, d.GCUnavailable)
+			}
+		})
+	}
+}
+
+func TestExecBadUsage(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "exists.json")
+	if err := os.WriteFile(existing, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want *regexp.Regexp // the whole of stderr, one line
+	}{
+		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
+		{[]string{"--", "no-such-command"}, regexp.MustCompile(`^gcperf: exec: cannot start "no-such-command": executable file not found in \$PATH$`)},
+		{[]string{"--", filepath.Join(dir, "missing")}, regexp.MustCompile(`^gcperf: exec: cannot start ".*missing": no such file or directory$`)},
+		{[]string{"--"}, regexp.MustCompile(`^gcperf: exec: no command after --$`)},
+		{[]string{"ls", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: "ls" before --: `)},
+		{[]string{"-gogc", "x", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc: `)},
+		{[]string{"-gogc", "50,100", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc takes one value, got "50,100"$`)},
+		{[]string{"-memlimit", "lots", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -memlimit`)},
+		{[]string{"-json", existing, "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -json .*exists.json: .*-overwrite`)},
+		{[]string{"-q", "-log", filepath.Join(dir, "l"), "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -q and -log`)},
+		{[]string{"-nosuchflag", "--", "ls"}, regexp.MustCompile(`^gcperf: flag provided but not defined: -nosuchflag \(gcperf exec -h lists the flags\)$`)},
+	} {
+		code, stdout, stderr := gcperf(t, nil, append([]string{"exec"}, tc.args...)...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !tc.want.MatchString(strings.TrimSuffix(stderr, "\n")) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %v", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+// TestExecLog: -log keeps the command's own stderr in a file, and the trace
+// lines out of it.
+func TestExecLog(t *testing.T) {
+	exe := execChild(t, "alloc")
+	log := filepath.Join(t.TempDir(), "child.log")
+	code, _, stderr := gcperf(t, nil, "exec", "-log", log, "--", exe)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "the child's own stderr line\n" {
+		t.Errorf("log %q", b)
+	}
+	if strings.Contains(stderr, "the child's own") || !strings.Contains(stderr, "GC: ") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestExecInterrupt: an interrupt reaches the command, which exits 0; the
+// report says it was interrupted and gcperf exits 1.
+func TestExecInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals reach the child's process group on Linux")
+	}
+	exe := execChild(t, "wait")
+	sig := make(chan os.Signal, 1)
+	w := &notifyWriter{want: "waiting\n", seen: make(chan struct{})}
+	go func() {
+		<-w.seen
+		sig <- syscall.SIGINT
+	}()
+	var errb strings.Builder
+	code := run([]string{"exec", "--", exe}, w, &errb, sig)
+	if code != exitFail || !strings.Contains(errb.String(), "Status: exit status 0 (interrupted)\n") {
+		t.Errorf("exit %d, stderr:\n%s", code, errb.String())
+	}
+}
+
+// notifyWriter closes seen once what it was written holds want.
+type notifyWriter struct {
+	strings.Builder
+	want string
+	seen chan struct{}
+	done bool
+}
+
+func (w *notifyWriter) Write(p []byte) (int, error) {
+	n, err := w.Builder.Write(p)
+	if !w.done && strings.Contains(w.String(), w.want) {
+		w.done = true
+		close(w.seen)
+	}
+	return n, err
+}
