@@ -112,6 +112,13 @@ func (r *Recorder) Min() time.Duration {
 	return r.exactMin
 }
 
+// Rank is the 1-based nearest rank of the q-quantile (0 < q <= 1) of n
+// values: ceil(q*n), within 1..n. The q-quantile of sorted values v is
+// v[Rank(q, len(v))-1].
+func Rank(q float64, n int) int {
+	return min(max(int(math.Ceil(q*float64(n))), 1), n)
+}
+
 // Quantile returns the nearest-rank q-quantile (0 < q <= 1) of the
 // recorded values: the value at or below which at least the fraction q of
 // them fall, the ceil(q*n)-th smallest, within the histogram's precision.
@@ -124,7 +131,7 @@ func (r *Recorder) Quantile(q float64) time.Duration {
 	if q >= 1 {
 		return r.exactMax
 	}
-	rank := min(max(int64(math.Ceil(q*float64(n))), 1), n)
+	rank := int64(Rank(q, int(n)))
 	// hdrhistogram-go rounds percentile*n/100 to the nearest rank; asking
 	// for exactly rank/n makes that rounding land on rank itself.
 	v := time.Duration(r.h.ValueAtPercentile(100 * float64(rank) / float64(n)))

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"math"
 	"slices"
 	"time"
 
@@ -255,8 +254,7 @@ func (ct *CauseTail) p99s(runs []*RunRecord, amounts []uint64, buf []time.Durati
 			return 0, 0
 		}
 		slices.Sort(buf)
-		rank := int(math.Ceil(0.99 * float64(len(buf))))
-		return buf[max(rank, 1)-1], len(buf)
+		return buf[latency.Rank(0.99, len(buf))-1], len(buf)
 	}
 	ct.P99With, ct.KeptWith = p99(true)
 	ct.P99Without, ct.KeptWithout = p99(false)
