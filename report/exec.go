@@ -54,8 +54,10 @@ type ExecDocument struct {
 	Settings ExecSettings `json:"settings"`
 
 	// TraceLines is the number of stderr lines taken as the runtime's
-	// trace; UnreadTraceLines of them were not cycles Parse could read
-	// (cut short by the program's own output, "GC forced", the scavenger).
+	// trace; UnreadTraceLines of them were not cycles gctrace's Scanner
+	// could read ("GC forced", the scavenger, or garbled past mending; a
+	// line the program wrote into, or one cut short at exit, is mended or
+	// read as far as it goes).
 	TraceLines       int `json:"trace_lines"`
 	UnreadTraceLines int `json:"unread_trace_lines"`
 	// GC is the collector as the trace showed it; nil when no cycle was

@@ -50,6 +50,11 @@ type Command struct {
 	// they are dropped). The slice is valid during the call only. IsTrace
 	// and Trace are called from one goroutine, never after Wait returns.
 	Trace func(line []byte)
+	// GCTrace merges gctrace=1 into the child's GODEBUG, as setting
+	// IsTrace does, for a caller that reads the trace from Stderr itself
+	// (whole, as gctrace.Scanner wants it: a trace line the program's own
+	// output broke into can only be mended from the stream).
+	GCTrace bool
 
 	// Interval is the time between two samples of the tree's RSS
 	// (0: DefaultInterval).

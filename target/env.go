@@ -55,7 +55,7 @@ func (c *Command) Environ() (env []string, set Settings, note string) {
 	if c.GOMEMLIMIT != "" {
 		set.GOMEMLIMIT = c.GOMEMLIMIT
 	}
-	if c.IsTrace != nil {
+	if c.IsTrace != nil || c.GCTrace {
 		if v, ok := godebug(set.GODEBUG, "gctrace"); !ok {
 			set.GODEBUG = joinDebug(set.GODEBUG, "gctrace=1")
 		} else if v != "1" {

@@ -64,31 +64,42 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 		return fail(stderr, usagef("exec: %s", safefile.WithOverwrite(err)))
 	}
 	var log *safefile.Temp
+	other := c.Stderr // the program's own stderr lines go there
 	switch {
 	case *quiet:
-		c.Stderr = nil
+		other = io.Discard
 	case *logOut != "":
 		t, err := safefile.CreateTemp(*logOut, *overwrite)
 		if err != nil {
 			return fail(stderr, usagef("exec: -log %s", safefile.WithOverwrite(err)))
 		}
-		log, c.Stderr = t, t.File
+		log, other = t, t.File
 		defer t.Abort() // after Commit, a no-op
 	}
 
+	// The child's whole stderr goes through gctrace's Scanner, which tells
+	// the trace from the program's lines, mends a trace line the program
+	// wrote into, keeps one cut short at exit and tells processes apart.
+	c.GCTrace = true
+	pr, pw := io.Pipe()
+	c.Stderr = pw
 	var z gctrace.Summarizer
-	var traceLines, unread int
-	c.IsTrace = gctrace.IsTrace
-	c.Trace = func(line []byte) {
-		traceLines++
-		if cy, ok := gctrace.Parse(line); ok {
-			z.Add(&cy)
-		} else {
-			unread++
+	sc := gctrace.NewScanner(pr)
+	sc.Other = other
+	scanned := make(chan error, 1)
+	go func() {
+		for sc.Scan() {
+			z.Add(sc.Cycle())
 		}
-	}
+		pr.CloseWithError(sc.Err()) // a failing Other must not block the child
+		scanned <- sc.Err()
+	}()
 
 	res, err := c.Run(context.Background(), sig)
+	pw.Close()
+	if serr := <-scanned; serr != nil && err == nil {
+		err = serr
+	}
 	if se := (*target.StartError)(nil); errors.As(err, &se) {
 		return fail(stderr, usagef("exec: cannot start %q: %v", se.Path, se.Err))
 	}
@@ -108,7 +119,9 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 			code = exitFail
 		}
 	}
-	doc := execDocument(argv, res, z.Summary(), traceLines, unread)
+	n := sc.Counts()
+	unread := n.Periodic + n.Scavenger + n.Skipped
+	doc := execDocument(argv, res, z.Summary(), n.Cycles+unread, unread)
 	if !doc.Success {
 		code = exitFail
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -29,14 +30,16 @@ var execKeep [][]byte
 //     keeping the last 4MiB, runs runtime.GC three times, prints
 //     "allocated" on stdout and exits 0 (its last trace line may be cut
 //     short by the exit, so the tests count on two forced cycles);
+//   - twice runs a copy of itself doing alloc, then does alloc itself: two
+//     Go programs' traces on one stderr;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
 //     interrupt, as a well-behaved program does), or 4 after a minute.
 func runExecChild(what string) int {
 	switch what {
 	case "alloc":
-		// First, before the collector runs: a line of the program's
-		// written while the runtime writes a trace line cuts it.
+		// First, before the collector runs, so that it lands between
+		// trace lines, not inside one.
 		fmt.Fprintln(os.Stderr, "the child's own stderr line")
 		for i := range 1024 {
 			b := make([]byte, 64<<10)
@@ -51,6 +54,20 @@ func runExecChild(what string) int {
 		}
 		fmt.Fprintln(os.Stdout, "allocated")
 		return 0
+	case "twice":
+		// Two Go programs on one stderr, as under go run: a copy of this
+		// one doing alloc, then this one doing alloc too.
+		exe, err := os.Executable()
+		if err != nil {
+			return 98
+		}
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), execChildEnv+"=alloc")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if cmd.Run() != nil {
+			return 97
+		}
+		return runExecChild("alloc")
 	case "fail":
 		fmt.Fprintln(os.Stderr, "failing on purpose")
 		return 3
@@ -94,6 +111,7 @@ func TestExec(t *testing.T) {
 		wantNot   []string
 		gcCycles  bool // the JSON holds GC cycles
 		gcMissing bool
+		sequences int // of the trace's processes, when gcCycles
 	}{
 		{
 			name: "go child", child: "alloc", code: 0, stdout: "allocated\n",
@@ -102,7 +120,13 @@ func TestExec(t *testing.T) {
 				"P50 ", "P99 ", "GODEBUG gctrace=1", "GOGC 50,", "the child's own stderr line\n",
 			},
 			wantNot:  []string{"gc 1 @", "unavailable"},
-			gcCycles: true,
+			gcCycles: true, sequences: 1,
+		},
+		{
+			name: "two go programs", child: "twice", code: 0, stdout: "allocated\nallocated\n",
+			want:     []string{"Status: exit status 0\n", " from 2 processes"},
+			wantNot:  []string{"gc 1 @", "unavailable"},
+			gcCycles: true, sequences: 2,
 		},
 		{
 			name: "not a Go program", argv: []string{"/bin/sleep", "0.2"}, code: 0,
@@ -152,6 +176,8 @@ func TestExec(t *testing.T) {
 			if tc.gcCycles {
 				if d.GC == nil || d.GC.Cycles < 3 || d.GC.Forced < 2 || d.GC.Pauses.Count < 2*(d.GC.Cycles-1) || d.GC.Pauses.MaxNS <= 0 || len(d.GC.Goal) < d.GC.Cycles-1 {
 					t.Errorf("GC figures: %+v", d.GC)
+				} else if d.GC.Sequences != tc.sequences {
+					t.Errorf("the trace's processes: %d, want %d", d.GC.Sequences, tc.sequences)
 				}
 			}
 			if tc.gcMissing && (d.GC != nil || d.GCUnavailable == "") {
@@ -207,6 +233,19 @@ func TestExecLog(t *testing.T) {
 		t.Errorf("log %q", b)
 	}
 	if strings.Contains(stderr, "the child's own") || !strings.Contains(stderr, "GC: ") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestExecQuiet: -q drops the command's own stderr lines, and the report
+// still has the collector, read from the trace it dropped them from.
+func TestExecQuiet(t *testing.T) {
+	exe := execChild(t, "alloc")
+	code, stdout, stderr := gcperf(t, nil, "exec", "-q", "--", exe)
+	if code != 0 || stdout != "allocated\n" {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "the child's own") || strings.Contains(stderr, "gc 1 @") || !strings.Contains(stderr, "GC: ") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
