@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
 )
 
@@ -146,7 +147,7 @@ func WriteExecJSON(w io.Writer, d *ExecDocument) error {
 func WriteExecText(w io.Writer, d *ExecDocument) error {
 	ns := func(n int64) string { return dur(time.Duration(n)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "Command: %s\n", quote.Line(strings.Join(quoteArgs(d.Command), " ")))
+	fmt.Fprintf(&b, "Command: %s\n", quote.Line(shellJoin(d.Command)))
 	status := d.Status
 	if d.Interrupted {
 		status += " (interrupted)"
@@ -158,13 +159,13 @@ func WriteExecText(w io.Writer, d *ExecDocument) error {
 		status += ", SIGKILL needed"
 	}
 	if d.Leftovers > 0 {
-		status += fmt.Sprintf(", %d process(es) left running were stopped", d.Leftovers)
+		status += fmt.Sprintf(", %d %s left running %s stopped", d.Leftovers, figure.Plural(d.Leftovers, "process", "processes"), figure.Plural(d.Leftovers, "was", "were"))
 	}
 	fmt.Fprintf(&b, "Status: %s\n", status)
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.WallNS), ns(d.UserCPUNS), ns(d.SystemCPUNS))
 	peak := "not sampled (ended within the first interval)"
 	if d.RSS.Samples > 0 {
-		peak = fmt.Sprintf("%s (%d samples, every %s)", env.Bytes(d.PeakRSSBytes), d.RSS.Samples, ns(d.RSS.IntervalNS))
+		peak = fmt.Sprintf("%s (%d %s, every %s)", env.Bytes(d.PeakRSSBytes), d.RSS.Samples, figure.Plural(d.RSS.Samples, "sample", "samples"), ns(d.RSS.IntervalNS))
 	}
 	fmt.Fprintf(&b, "Memory: peak RSS of the process tree %s; max RSS of one process (kernel) %s\n", peak, env.Bytes(d.MaxRSSBytes))
 	unset := func(s string) string {
@@ -175,7 +176,7 @@ func WriteExecText(w io.Writer, d *ExecDocument) error {
 	}
 	fmt.Fprintf(&b, "Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(d.Settings.GOGC), unset(d.Settings.GOMEMLIMIT), unset(d.Settings.GODEBUG))
 	if g := d.GC; g != nil {
-		fmt.Fprintf(&b, "GC: %d cycles (%d forced", g.Cycles, g.Forced)
+		fmt.Fprintf(&b, "GC: %d %s (%d forced", g.Cycles, figure.Plural(g.Cycles, "cycle", "cycles"), g.Forced)
 		if g.Truncated > 0 {
 			fmt.Fprintf(&b, ", %d cut short", g.Truncated)
 		}
@@ -200,16 +201,4 @@ func WriteExecText(w io.Writer, d *ExecDocument) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// quoteArgs quotes the arguments a shell would need quoted.
-func quoteArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		out[i] = a
-	}
-	return out
 }

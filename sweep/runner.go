@@ -21,6 +21,7 @@ import (
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/runstats"
+	"github.com/gcperf/gcperf/target"
 )
 
 // ErrInterrupted is returned by Runner.Run when Stop was closed: the
@@ -464,31 +465,16 @@ func exitReason(err error) string {
 		Signal() syscall.Signal
 	}); ok && ws.Signaled() {
 		s := ws.Signal()
-		name, ok := signalNames[s]
-		if !ok {
-			return fmt.Sprintf("killed by signal %d (%v)", int(s), s)
-		}
-		if s == syscall.SIGKILL {
+		name := target.SignalName(s)
+		switch {
+		case s == syscall.SIGKILL:
 			return "killed by SIGKILL (out of memory?)"
+		case strings.HasPrefix(name, "SIG"):
+			return fmt.Sprintf("killed by %s (%v)", name, s)
 		}
-		return fmt.Sprintf("killed by %s (%v)", name, s)
+		return "killed by " + name // "signal N (description)"
 	}
 	return fmt.Sprintf("exit status %d", ee.ExitCode())
-}
-
-var signalNames = map[syscall.Signal]string{
-	syscall.SIGABRT: "SIGABRT",
-	syscall.SIGBUS:  "SIGBUS",
-	syscall.SIGFPE:  "SIGFPE",
-	syscall.SIGHUP:  "SIGHUP",
-	syscall.SIGILL:  "SIGILL",
-	syscall.SIGINT:  "SIGINT",
-	syscall.SIGKILL: "SIGKILL",
-	syscall.SIGPIPE: "SIGPIPE",
-	syscall.SIGQUIT: "SIGQUIT",
-	syscall.SIGSEGV: "SIGSEGV",
-	syscall.SIGTERM: "SIGTERM",
-	syscall.SIGTRAP: "SIGTRAP",
 }
 
 // cleanTemp removes the temporary files a killed child left of its result

@@ -162,7 +162,6 @@ var execUsage string
 // and the summary of its trace.
 func execDocument(argv []string, r *target.Result, s gctrace.Summary, traceLines, unread int) *report.ExecDocument {
 	d := &report.ExecDocument{
-		Schema:      report.ExecSchema,
 		Version:     version,
 		Command:     slices.Clone(argv),
 		Status:      r.Status(),
