@@ -23,7 +23,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	fs := newFlags("exec", execUsage)
 	gogc := fs.String("gogc", "", "run the command with GOGC=`value` (a percentage or off; default: the environment's)")
 	memlimit := fs.String("memlimit", "", "run the command with GOMEMLIMIT=`limit` (256MiB, 1GiB, off; default: the environment's)")
-	jsonOut := fs.String("json", "", "also write the result as JSON (schema gcperf-exec/v1) to `file` (- for stdout)")
+	jsonOut := fs.String("json", "", "also write the result as JSON (schema gcperf-exec/v1) to `file` (not -: stdout is the command's)")
 	logOut := fs.String("log", "", "write the command's own stderr (not its trace lines) to `file` instead of gcperf's stderr")
 	quiet := fs.Bool("q", false, "drop the command's own stderr (not its trace lines)")
 	overwrite := fs.Bool("overwrite", false, "replace existing -json and -log files")
@@ -55,6 +55,9 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	}
 	if *quiet && *logOut != "" {
 		return fail(stderr, usagef("exec: -q and -log both say where the command's stderr goes: give one"))
+	}
+	if *jsonOut == "-" {
+		return fail(stderr, usagef("exec: -json - : gcperf's stdout is the command's own; give a file"))
 	}
 	if *logOut == "-" {
 		return fail(stderr, usagef("exec: -log - : the command's stderr goes to gcperf's stderr without -log"))

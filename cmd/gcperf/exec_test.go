@@ -199,6 +199,7 @@ func TestExecBadUsage(t *testing.T) {
 	}{
 		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
 		{[]string{"--", "no-such-command"}, regexp.MustCompile(`^gcperf: exec: cannot start "no-such-command": executable file not found in \$PATH$`)},
+		{[]string{"-json", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -json - : gcperf's stdout is the command's own; give a file$`)},
 		{[]string{"--", filepath.Join(dir, "missing")}, regexp.MustCompile(`^gcperf: exec: cannot start ".*missing": no such file or directory$`)},
 		{[]string{"--"}, regexp.MustCompile(`^gcperf: exec: no command after --$`)},
 		{[]string{"ls", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: "ls" before --: `)},
