@@ -603,6 +603,12 @@ func TestRunnerInherited(t *testing.T) {
 	if CheckApplied(Inherited, outs[0].Doc) != nil || Inherited.Env() != nil || Inherited.Name() != "process" {
 		t.Errorf("Inherited: applied %v, env %q, name %q", CheckApplied(Inherited, outs[0].Doc), Inherited.Env(), Inherited.Name())
 	}
+	// The same result checked against a point that sets GOGC=100 is a
+	// mismatch: CheckApplied looks at the document, and lets Inherited
+	// through only because it sets nothing.
+	if err := CheckApplied(Point{GOGC: "100", MemLimit: "off"}, outs[0].Doc); err == nil {
+		t.Error("a child run with GOGC=50 checked as GOGC=100: no mismatch")
+	}
 }
 
 // TestRunnerDuration: a result of -duration, whose runs the time counted,
