@@ -27,11 +27,8 @@ func processName(k int) string {
 // It refuses the flags of one process's files and terminal.
 func (f *Flags) finishCount(given map[string]bool) error {
 	n := f.Count
-	if n < 1 {
-		return inputf("count", "must be at least 1, got %d", n)
-	}
-	if n > sweep.MaxCount {
-		return &InputError{Msg: sweep.CountTooLarge(n)}
+	if err := sweep.CheckCount(n); err != nil {
+		return &InputError{Msg: err.Error(), Err: err}
 	}
 	for _, ff := range Formats {
 		p := f.files[ff.Name]
@@ -159,8 +156,8 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	if c.N < 2 {
 		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
 	}
-	if c.N > sweep.MaxCount {
-		return Outcome{}, &InputError{Msg: sweep.CountTooLarge(c.N)}
+	if err := sweep.CheckCount(c.N); err != nil {
+		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
 	}
 	if _, err := o.check(mix); err != nil {
 		return Outcome{}, err

@@ -200,9 +200,16 @@ func (s *Session) Prepare() error {
 // a billion would exhaust the memory before anything ran.
 const MaxCount = 10000
 
-// CountTooLarge is the reason a count above MaxCount is refused.
-func CountTooLarge(n int) string {
-	return fmt.Sprintf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
+// CheckCount refuses a count of repeats (-count) below 1 or above
+// MaxCount, in words that name the flag.
+func CheckCount(n int) error {
+	switch {
+	case n < 1:
+		return fmt.Errorf("-count must be at least 1, got %d", n)
+	case n > MaxCount:
+		return fmt.Errorf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
+	}
+	return nil
 }
 
 // Check refuses what the session could not do, before anything runs: no
@@ -210,10 +217,8 @@ func CountTooLarge(n int) string {
 // of the grid's, an HTML file without a Page to draw it.
 func (s *Session) Check() error {
 	switch {
-	case s.Count < 1:
-		return usagef("-count must be at least 1, got %d", s.Count)
-	case s.Count > MaxCount:
-		return usagef("%s", CountTooLarge(s.Count))
+	case CheckCount(s.Count) != nil:
+		return usagef("%s", CheckCount(s.Count))
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
 		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
 	case s.HTML != "" && s.Page == nil:
