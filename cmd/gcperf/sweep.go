@@ -273,14 +273,10 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	if _, err := o.Options.CheckMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
-	for _, f := range set {
-		switch {
-		case f.Name == "profile":
-			s.ProfileDir = f.Value.String() // each point's profiles go under it
-		case sf.forChild(f.Name):
-			s.Args = append(s.Args, "-"+f.Name+"="+f.Value.String())
-		}
+	if f := sf.fs.Lookup("profile"); f != nil && slices.Contains(set, f) {
+		s.ProfileDir = f.Value.String() // each point's profiles go under it
 	}
+	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
 	if err := s.Prepare(); err != nil {
 		return fail(stderr, err)
 	}
