@@ -39,6 +39,9 @@ type ExecDocument struct {
 	Stopped   string `json:"stopped,omitempty"`
 	Killed    bool   `json:"killed"`
 	Leftovers int    `json:"leftover_processes"`
+	// Unkilled counts the processes of the command's tree still there
+	// after SIGKILL (uninterruptible sleep), left running.
+	Unkilled int `json:"unkilled_processes,omitzero"`
 
 	WallNS      int64 `json:"wall_ns"`
 	UserCPUNS   int64 `json:"user_cpu_ns"`
@@ -160,6 +163,9 @@ func WriteExecText(w io.Writer, d *ExecDocument) error {
 	}
 	if d.Leftovers > 0 {
 		status += fmt.Sprintf(", %d %s left running %s stopped", d.Leftovers, figure.Plural(d.Leftovers, "process", "processes"), figure.Plural(d.Leftovers, "was", "were"))
+	}
+	if d.Unkilled > 0 {
+		status += fmt.Sprintf(", %d %s survived SIGKILL and %s still running", d.Unkilled, figure.Plural(d.Unkilled, "process", "processes"), figure.Plural(d.Unkilled, "is", "are"))
 	}
 	fmt.Fprintf(&b, "Status: %s\n", status)
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.WallNS), ns(d.UserCPUNS), ns(d.SystemCPUNS))

@@ -31,6 +31,9 @@ func TestExecText(t *testing.T) {
 	failed := base()
 	failed.Status, failed.Success, failed.Interrupted, failed.RSS.Samples = "killed by SIGINT", false, true, 0
 	failed.GCUnavailable = "none"
+	left := base()
+	left.Killed, left.Leftovers, left.Unkilled = true, 3, 1
+	left.GCUnavailable = "none"
 	for _, tc := range []struct {
 		name string
 		d    *ExecDocument
@@ -49,6 +52,7 @@ func TestExecText(t *testing.T) {
 		}},
 		{"no gc", noGC, []string{"GC figures unavailable: no gctrace lines (not a Go program)\n"}},
 		{"interrupted", failed, []string{"Status: killed by SIGINT (interrupted)\n", "not sampled"}},
+		{"leftovers", left, []string{"Status: exit status 0, SIGKILL needed, 3 processes left running were stopped, 1 process survived SIGKILL and is still running\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer

@@ -173,6 +173,7 @@ func execDocument(argv []string, r *target.Result, s gctrace.Summary, traceLines
 		Interrupted: r.Interrupted,
 		Killed:      r.Killed,
 		Leftovers:   r.Leftovers,
+		Unkilled:    r.Unkilled,
 		WallNS:      int64(r.Wall),
 		UserCPUNS:   int64(r.UserCPU),
 		SystemCPUNS: int64(r.SystemCPU),
