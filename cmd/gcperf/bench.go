@@ -37,9 +37,7 @@ func execute(f *bench.Flags, mix workload.Mix, memHint string, args, ops []strin
 		c := bench.Count{N: f.Count, Args: args, Ops: ops, Dir: f.Dir, ProfileDir: f.ProfileDir}
 		// The bar of the processes, as a sweep's: their lines go through it.
 		if !f.Quiet {
-			if bar := newSweepProgress(stderr, f.Count, "gcperf: processes", stderrIsTerminal); bar != nil {
-				c.Bar = bar
-			}
+			c.Bar = newSweepProgress(stderr, f.Count, "gcperf: processes", stderrIsTerminal)
 		}
 		out, err = bench.RunCount(*o, mix, c, stdout, stderr, sig)
 	} else {

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gcperf/gcperf/internal/progress"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -43,8 +44,9 @@ func progressObserver(w io.Writer, isTerm func(io.Writer) bool) workload.Observe
 
 // newSweepProgress returns the bar of a sweep of total points and repeats,
 // or of -count's processes, writing to w, or nil when isTerm says w is not
-// a terminal. desc says what it counts.
-func newSweepProgress(w io.Writer, total int, desc string, isTerm func(io.Writer) bool) *progress.Sweep {
+// a terminal. desc says what it counts. It returns a sweep.Bar, so that
+// no bar is a nil interface, not a nil *progress.Sweep in one.
+func newSweepProgress(w io.Writer, total int, desc string, isTerm func(io.Writer) bool) sweep.Bar {
 	if !isTerm(w) {
 		return nil
 	}

@@ -280,3 +280,15 @@ func TestCountProgressOnTerminal(t *testing.T) {
 		t.Errorf("-q: exit %d, stderr:\n%q", code, stderr)
 	}
 }
+
+// TestNewSweepProgressNone: off a terminal there is no bar, and no bar is
+// a nil sweep.Bar, which sweep.Session and bench.RunCount test for: a nil
+// *progress.Sweep stored in the interface would be drawn on.
+func TestNewSweepProgressNone(t *testing.T) {
+	if bar := newSweepProgress(io.Discard, 3, "x", func(io.Writer) bool { return false }); bar != nil {
+		t.Errorf("off a terminal: bar %#v, want nil", bar)
+	}
+	if bar := newSweepProgress(io.Discard, 3, "x", func(io.Writer) bool { return true }); bar == nil {
+		t.Error("on a terminal: no bar")
+	}
+}

@@ -283,9 +283,7 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	// The bar of the points, on a terminal without -q: the per-point
 	// lines go through it, above it (see progress.Sweep).
 	if !o.Quiet {
-		if bar := newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal); bar != nil {
-			s.Bar = bar
-		}
+		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
 	failed, err := s.Run(began, stdout, stderr, sig)
 	return exitStatus(stderr, failed, err)
