@@ -387,3 +387,19 @@ func TestCompareSameRun(t *testing.T) {
 		}
 	}
 }
+
+// TestCountProfiles: -profile DIR with -count gives each process its
+// profiles under DIR/process-N, as README and -h say.
+func TestCountProfiles(t *testing.T) {
+	sweepTest(t)
+	prof := filepath.Join(t.TempDir(), "prof")
+	code, _, stderr := gcperf(t, nil, "run", "-count", "2", "-runs", "5", "-warmup", "0", "-profile", prof, "-json", filepath.Join(t.TempDir(), "r.json"), "noop")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, p := range []string{"process-1", "process-2"} {
+		if fi, err := os.Stat(filepath.Join(prof, p, "cpu.pprof")); err != nil || fi.Size() == 0 {
+			t.Errorf("%s's CPU profile: %v", p, err)
+		}
+	}
+}
