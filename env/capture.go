@@ -29,6 +29,18 @@ import (
 // the running machine whatever root is: Hostname, Kernel, Arch and
 // UptimeSeconds (see the package documentation).
 func Capture(ctx context.Context, root string) (Env, error) {
+	e, err := CaptureMachine(ctx, root)
+	e.Go = ReadGo()
+	bi, _ := debug.ReadBuildInfo()
+	e.Build = buildFrom(bi)
+	return e, err
+}
+
+// CaptureMachine reads the machine's part of the environment, Host and
+// Cgroup, as Capture does, for a result measured in another process (a
+// user's command): this process's Go runtime and build are not that
+// program's, and are left zero.
+func CaptureMachine(ctx context.Context, root string) (Env, error) {
 	var e Env
 	var errs []error
 	var err error
@@ -38,9 +50,6 @@ func Capture(ctx context.Context, root string) (Env, error) {
 	if e.Cgroup, err = readCgroup(root); err != nil {
 		errs = append(errs, err)
 	}
-	e.Go = ReadGo()
-	bi, _ := debug.ReadBuildInfo()
-	e.Build = buildFrom(bi)
 	return e, errors.Join(errs...)
 }
 

@@ -54,6 +54,10 @@ type Document struct {
 	OpenLoop    *OpenLoop  `json:"open_loop"` // null without -rate
 	Interrupted bool       `json:"interrupted"`
 	Halted      string     `json:"halted,omitempty"`
+	// Exec is the run of a user's command (gcperf exec, gcperf sweep --
+	// CMD), absent from a benchmark's document; with it, the document
+	// holds no benchmark (see Exec).
+	Exec *Exec `json:"exec,omitempty"`
 }
 
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,21 +10,21 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
+	"golang.org/x/perf/benchunit"
 )
 
-// ExecSchema names the JSON document of one run of a user's command (gcperf
-// exec). It is a schema of its own, not gcperf/v1's: a command has no
-// operations, runs or latency distribution.
-const ExecSchema = "gcperf-exec/v1"
-
-// An ExecDocument is what gcperf exec measured of one run of a command: how
-// it ended, its time, CPU and memory, the collector settings it ran with
-// and, for a Go program that printed its GODEBUG=gctrace=1 lines, the
-// collector as it ran. Times are in nanoseconds and sizes in bytes, or in
-// MiB where the keys say so (the trace prints MiB, rounded down).
-type ExecDocument struct {
-	Schema  string `json:"schema"`
-	Version string `json:"gcperf_version"`
+// Exec is the section of a gcperf/v1 document for one run of a user's
+// command (gcperf exec, a point of gcperf sweep -- CMD): how it ended, its
+// time, CPU and memory, the collector settings it ran with and, for a Go
+// program that printed its GODEBUG=gctrace=1 lines, the collector as it
+// ran; for one that printed Go benchmark results, those. A document with
+// this section has no operations, runs or latency distribution: its
+// Operations, Mix, GCPerfP99, Runs, GC and Tail are empty, and its Env
+// holds the machine (Host, Cgroup) but not the command's Go runtime or
+// build, which gcperf cannot read (its settings are here). Times are in
+// nanoseconds and sizes in bytes, or in MiB where the keys say so (the
+// trace prints MiB, rounded down).
+type Exec struct {
 	// Command is the program and its arguments, as given.
 	Command []string `json:"command"`
 	// Status says how the command ended, as a shell would: "exit status 3",
@@ -68,7 +68,54 @@ type ExecDocument struct {
 	// read, and GCUnavailable then says why.
 	GC            *ExecGC `json:"gc"`
 	GCUnavailable string  `json:"gc_unavailable,omitempty"`
+
+	// Benchmarks are the Go benchmark results the command printed on its
+	// stdout (go test -bench, or a program writing the format), read with
+	// golang.org/x/perf/benchfmt; empty when it printed none.
+	Benchmarks []ExecBenchmark `json:"benchmarks,omitempty"`
+	// SkippedBenchmarkLines counts the lines of its stdout that looked
+	// like benchmark results but benchfmt could not read.
+	SkippedBenchmarkLines int `json:"skipped_benchmark_lines,omitzero"`
 }
+
+// ExecBenchmark is one benchmark the command printed, with every value
+// each of its units took (one per result line: go test -count N prints N).
+type ExecBenchmark struct {
+	Pkg     string       `json:"pkg,omitempty"` // the "pkg:" line in force
+	Name    string       `json:"name"`          // without "Benchmark", as benchstat shows it
+	Metrics []ExecMetric `json:"metrics"`
+}
+
+// ExecMetric is one unit of a benchmark, in the unit benchstat shows
+// (benchunit.Tidy: ns/op becomes sec/op), with its values and their median.
+type ExecMetric struct {
+	Unit   string    `json:"unit"`
+	Values []float64 `json:"values"`
+	// Dropped counts values past the most kept per metric.
+	Dropped int     `json:"dropped,omitzero"`
+	Median  float64 `json:"median"`
+}
+
+// Metric returns the benchmark's metric in unit, tidied as Unit is.
+func (b *ExecBenchmark) Metric(unit string) (ExecMetric, bool) {
+	for _, m := range b.Metrics {
+		if m.Unit == unit {
+			return m, true
+		}
+	}
+	return ExecMetric{}, false
+}
+
+// CPU is the command's user and system CPU time.
+func (e *Exec) CPU() time.Duration { return time.Duration(e.UserCPUNS + e.SystemCPUNS) }
+
+// Wall is the command's wall time.
+func (e *Exec) Wall() time.Duration { return time.Duration(e.WallNS) }
+
+// PeakRSS is the largest resident set gcperf saw of the command: the
+// sampled peak of its process tree, or the kernel's max RSS of one process
+// when that is larger (a command shorter than the sampling interval).
+func (e *Exec) PeakRSS() int64 { return max(e.PeakRSSBytes, e.MaxRSSBytes) }
 
 // ExecRSS is the process tree's resident set over time.
 type ExecRSS struct {
@@ -134,20 +181,13 @@ type ExecGoalPoint struct {
 	GoalMiB uint64 `json:"goal_mib"`
 }
 
-// WriteExecJSON writes d as indented JSON, with its schema set.
-func WriteExecJSON(w io.Writer, d *ExecDocument) error {
-	c := *d
-	c.Schema = ExecSchema
-	if c.RSS.Points == nil {
-		c.RSS.Points = []ExecRSSSample{}
+// WriteExecText writes the text report of a command's run (gcperf exec):
+// d's Exec section. It is Text's report of such a document.
+func WriteExecText(w io.Writer, doc *Document) error {
+	d := doc.Exec
+	if d == nil {
+		return errors.New("report: not the result of a command")
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(&c)
-}
-
-// WriteExecText writes d as the text report of gcperf exec.
-func WriteExecText(w io.Writer, d *ExecDocument) error {
 	ns := func(n int64) string { return dur(time.Duration(n)) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "Command: %s\n", quote.Line(shellJoin(d.Command)))
@@ -201,6 +241,25 @@ func WriteExecText(w io.Writer, d *ExecDocument) error {
 		b.WriteString("\n")
 	} else {
 		fmt.Fprintf(&b, "GC figures unavailable: %s\n", d.GCUnavailable)
+	}
+	if len(d.Benchmarks) > 0 {
+		b.WriteString("Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n")
+		for _, x := range d.Benchmarks {
+			name := x.Name
+			if x.Pkg != "" {
+				name = x.Pkg + " " + name
+			}
+			var ms []string
+			n := 0
+			for _, m := range x.Metrics {
+				ms = append(ms, benchunit.Scale(m.Median, benchunit.ClassOf(m.Unit))+" "+m.Unit)
+				n = max(n, len(m.Values)+m.Dropped)
+			}
+			fmt.Fprintf(&b, "   %s: %s (%d %s)\n", quote.Line(name), quote.Line(strings.Join(ms, ", ")), n, figure.Plural(n, "result", "results"))
+		}
+	}
+	if d.SkippedBenchmarkLines > 0 {
+		fmt.Fprintf(&b, "   %d benchmark %s of the command's stdout could not be read\n", d.SkippedBenchmarkLines, figure.Plural(d.SkippedBenchmarkLines, "line", "lines"))
 	}
 	if d.UnreadTraceLines > 0 {
 		fmt.Fprintf(&b, "   %d of %d trace lines were not cycles gcperf could read (GC forced, scavenger, or cut by the program's own output)\n", d.UnreadTraceLines, d.TraceLines)

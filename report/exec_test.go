@@ -9,8 +9,8 @@ import (
 )
 
 func TestExecText(t *testing.T) {
-	base := func() *ExecDocument {
-		return &ExecDocument{
+	base := func() *Exec {
+		return &Exec{
 			Command: []string{"./prog", "-x", "a b"}, Status: "exit status 0", Success: true,
 			WallNS: int64(1500 * time.Millisecond), UserCPUNS: int64(time.Second), SystemCPUNS: int64(100 * time.Millisecond),
 			MaxRSSBytes: 10 << 20, PeakRSSBytes: 12 << 20,
@@ -26,6 +26,11 @@ func TestExecText(t *testing.T) {
 		PeakHeapMiB: 9, PeakLiveMiB: 4,
 		Goal: []ExecGoalPoint{{AtNS: 1, GoalMiB: 4}, {AtNS: 2, GoalMiB: 8}},
 	}
+	withGC.Benchmarks = []ExecBenchmark{{Pkg: "example.com/p", Name: "List-2", Metrics: []ExecMetric{
+		{Unit: "sec/op", Values: []float64{0.002, 0.003, 0.0025}, Median: 0.0025},
+		{Unit: "B/op", Values: []float64{2048, 2048, 2048}, Median: 2048},
+	}}}
+	withGC.SkippedBenchmarkLines = 1
 	noGC := base()
 	noGC.GCUnavailable = "no gctrace lines (not a Go program)"
 	failed := base()
@@ -36,7 +41,7 @@ func TestExecText(t *testing.T) {
 	left.GCUnavailable = "none"
 	for _, tc := range []struct {
 		name string
-		d    *ExecDocument
+		d    *Exec
 		want []string
 	}{
 		{"gc", withGC, []string{
@@ -49,6 +54,9 @@ func TestExecText(t *testing.T) {
 			"   8 stop-the-world pauses totalling 800µs: P50 50.0µs, P90 200µs, P99 300µs, max 300µs\n",
 			"   Heap (MiB, rounded down): peak 9, peak live 4; goal 4 → 8 over 2 cycles\n",
 			"   1 of 5 trace lines were not cycles",
+			"Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n" +
+				"   example.com/p List-2: 2.500m sec/op, 2.000Ki B/op (3 results)\n" +
+				"   1 benchmark line of the command's stdout could not be read\n",
 		}},
 		{"no gc", noGC, []string{"GC figures unavailable: no gctrace lines (not a Go program)\n"}},
 		{"interrupted", failed, []string{"Status: killed by SIGINT (interrupted)\n", "not sampled"}},
@@ -56,7 +64,7 @@ func TestExecText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteExecText(&b, tc.d); err != nil {
+			if err := Text(&b, &Document{Exec: tc.d}); err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range tc.want {
@@ -68,21 +76,35 @@ func TestExecText(t *testing.T) {
 	}
 }
 
-func TestWriteExecJSON(t *testing.T) {
-	d := &ExecDocument{Command: []string{"x"}, WallNS: 5, GCUnavailable: "why"}
+// TestExecJSON: a command's document is gcperf/v1 with an exec section,
+// and reads back as one; a benchmark's has none.
+func TestExecJSON(t *testing.T) {
+	d := &Document{Schema: Schema, Exec: &Exec{Command: []string{"x"}, WallNS: 5, GCUnavailable: "why",
+		Benchmarks: []ExecBenchmark{{Name: "B-2", Metrics: []ExecMetric{{Unit: "sec/op", Values: []float64{1, 3}, Median: 2}}}}}}
 	var b bytes.Buffer
-	if err := WriteExecJSON(&b, d); err != nil {
+	if err := JSON(&b, d); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
-	rss, _ := m["rss"].(map[string]any)
-	if m["schema"] != ExecSchema || m["wall_ns"] != 5.0 || m["gc"] != nil || rss["points"] == nil {
+	x, _ := m["exec"].(map[string]any)
+	if m["schema"] != Schema || x["wall_ns"] != 5.0 || x["gc"] != nil {
 		t.Errorf("document %s", b.String())
 	}
-	if d.Schema != "" {
-		t.Error("WriteExecJSON modified its document")
+	back, err := ReadJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Exec == nil || back.Exec.Wall() != 5 || back.Exec.Benchmarks[0].Metrics[0].Median != 2 {
+		t.Errorf("read back %+v", back.Exec)
+	}
+	b.Reset()
+	if err := JSON(&b, &Document{Schema: Schema}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `"exec"`) {
+		t.Error("a benchmark's document has an exec key")
 	}
 }

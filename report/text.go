@@ -17,8 +17,12 @@ import (
 )
 
 // Text writes the console report: the settings, the statistics of every
-// operation and of the mix, the GCPerfP99 results and the worst 1% of runs.
+// operation and of the mix, the GCPerfP99 results and the worst 1% of runs;
+// for a command's document, WriteExecText's report.
 func Text(w io.Writer, d *Document) error {
+	if d.Exec != nil {
+		return WriteExecText(w, d)
+	}
 	p := &printer{w: w}
 	p.header(d)
 	p.stats(d)

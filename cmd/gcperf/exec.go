@@ -9,12 +9,12 @@ import (
 	"os"
 	"slices"
 
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
-	"github.com/gcperf/gcperf/target/gctrace"
 )
 
 // execCmd runs a user's command once and reports what it and the collector
@@ -45,6 +45,9 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	if len(argv) == 0 || argv[0] == "" {
 		return fail(stderr, usagef("exec: no command after --"))
 	}
+	if why := sweep.GoBuildsFirst(argv); why != "" {
+		return fail(stderr, usagef("exec: %s", why))
+	}
 	c := &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
 	if c.GOGC, err = oneSetting("gogc", *gogc, sweep.ParseGOGC); err != nil {
@@ -67,48 +70,34 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 		return fail(stderr, usagef("exec: %s", safefile.WithOverwrite(err)))
 	}
 	var log *safefile.Temp
-	other := c.Stderr // the program's own stderr lines go there
+	// The program's own stderr lines go to c.Stderr; its trace lines are
+	// taken out of them.
 	switch {
 	case *quiet:
-		other = io.Discard
+		c.Stderr = io.Discard
 	case *logOut != "":
 		t, err := safefile.CreateTemp(*logOut, *overwrite)
 		if err != nil {
 			return fail(stderr, usagef("exec: -log %s", safefile.WithOverwrite(err)))
 		}
-		log, other = t, t.File
+		log, c.Stderr = t, t.File
 		defer t.Abort() // after Commit, a no-op
 	}
 
-	// The child's whole stderr goes through gctrace's Scanner, which tells
-	// the trace from the program's lines, mends a trace line the program
-	// wrote into, keeps one cut short at exit and tells processes apart.
-	c.GCTrace = true
-	pr, pw := io.Pipe()
-	c.Stderr = pw
-	var z gctrace.Summarizer
-	sc := gctrace.NewScanner(pr)
-	sc.Other = other
-	scanned := make(chan error, 1)
-	go func() {
-		for sc.Scan() {
-			z.Add(sc.Cycle())
+	doc, err := sweep.RunCommand(context.Background(), *c, sig, report.Meta{Version: version, Command: append([]string{"gcperf", "exec"}, args...)})
+	if errors.Is(err, target.ErrNotStarted) {
+		var se *target.StartError
+		if errors.As(err, &se) {
+			return fail(stderr, usagef("exec: cannot start %q: %v", se.Path, se.Err))
 		}
-		pr.CloseWithError(sc.Err()) // a failing Other must not block the child
-		scanned <- sc.Err()
-	}()
-
-	res, err := c.Run(context.Background(), sig)
-	pw.Close()
-	if serr := <-scanned; serr != nil && err == nil {
-		err = serr
+		return fail(stderr, usagef("exec: %v", err))
 	}
-	if se := (*target.StartError)(nil); errors.As(err, &se) {
-		return fail(stderr, usagef("exec: cannot start %q: %v", se.Path, se.Err))
-	}
-	if res == nil {
+	if doc == nil {
 		return fail(stderr, fmt.Errorf("exec: %w", err))
 	}
+	// The machine, read once the command has ended: its few milliseconds
+	// are not in the command's wall time, and do not compete with it.
+	doc.Env, _ = env.CaptureMachine(context.Background(), "/") // what it could read
 	code := exitOK
 	if err != nil {
 		// A writer that failed (a closed stdout): the command ran, and
@@ -122,10 +111,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 			code = exitFail
 		}
 	}
-	n := sc.Counts()
-	unread := n.Periodic + n.Scavenger + n.Skipped
-	doc := execDocument(argv, res, z.Summary(), n.Cycles+unread, unread)
-	if !doc.Success {
+	if !doc.Exec.Success {
 		code = exitFail
 	}
 	// The report goes to stderr, as time(1)'s does: the command's stdout
@@ -134,7 +120,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 		return fail(stderr, err)
 	}
 	if *jsonOut != "" {
-		if err := report.WriteFile(*jsonOut, stdout, *overwrite, func(w io.Writer) error { return report.WriteExecJSON(w, doc) }); err != nil {
+		if err := report.WriteFile(*jsonOut, stdout, *overwrite, func(w io.Writer) error { return report.JSON(w, doc) }); err != nil {
 			fmt.Fprintf(stderr, "gcperf: exec: -json %s\n", quote.Line(safefile.WithOverwrite(err)))
 			code = exitFail
 		}
@@ -160,66 +146,3 @@ func oneSetting(name, value string, parse func(string) ([]string, error)) (strin
 
 //go:embed help/exec.txt
 var execUsage string
-
-// execDocument is the report of one run of a command: the target's result
-// and the summary of its trace.
-func execDocument(argv []string, r *target.Result, s gctrace.Summary, traceLines, unread int) *report.ExecDocument {
-	d := &report.ExecDocument{
-		Version:     version,
-		Command:     slices.Clone(argv),
-		Status:      r.Status(),
-		ExitCode:    r.ExitCode,
-		Success:     r.Success() && !r.Interrupted,
-		Interrupted: r.Interrupted,
-		Killed:      r.Killed,
-		Leftovers:   r.Leftovers,
-		Unkilled:    r.Unkilled,
-		WallNS:      int64(r.Wall),
-		UserCPUNS:   int64(r.UserCPU),
-		SystemCPUNS: int64(r.SystemCPU),
-		MaxRSSBytes: r.MaxRSS,
-
-		PeakRSSBytes: r.PeakRSS,
-		RSS: report.ExecRSS{
-			IntervalNS: int64(r.Interval), Samples: r.Samples, Stride: r.Stride,
-			Points: make([]report.ExecRSSSample, 0, len(r.RSS)),
-		},
-		Settings:         report.ExecSettings{GOGC: r.Settings.GOGC, GOMEMLIMIT: r.Settings.GOMEMLIMIT, GODEBUG: r.Settings.GODEBUG},
-		TraceLines:       traceLines,
-		UnreadTraceLines: unread,
-	}
-	if r.Signal != 0 {
-		d.Signal = target.SignalName(r.Signal)
-	}
-	if r.Stopped != nil {
-		d.Stopped = r.Stopped.Error()
-	}
-	for _, p := range r.RSS {
-		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{AtNS: int64(p.At), RSSBytes: p.RSS, Processes: p.Processes})
-	}
-	switch {
-	case s.Cycles > 0:
-		g := &report.ExecGC{
-			Cycles: s.Cycles, Forced: s.Forced, Truncated: s.Truncated, Sequences: s.Sequences,
-			Pauses: report.ExecPauses{
-				Count: s.Pauses.Count, TotalNS: int64(s.Pauses.Total),
-				P50NS: int64(s.Pauses.P50), P90NS: int64(s.Pauses.P90), P99NS: int64(s.Pauses.P99), MaxNS: int64(s.Pauses.Max),
-			},
-			MarkWallNS: int64(s.MarkWall), CPUNS: int64(s.CPU.Total()), CPUPercent: s.CPUPercent,
-			PeakHeapMiB: s.PeakHeapMiB, PeakLiveMiB: s.PeakLiveMiB,
-			Goal: make([]report.ExecGoalPoint, 0, len(s.Goal)),
-		}
-		for _, p := range s.Goal {
-			g.Goal = append(g.Goal, report.ExecGoalPoint{AtNS: int64(p.At), GoalMiB: p.GoalMiB})
-		}
-		d.GC = g
-	case traceLines > 0:
-		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)
-	default:
-		d.GCUnavailable = "no gctrace lines (not a Go program, one that ran no collection, or its GODEBUG sets gctrace)"
-	}
-	if d.GC == nil && r.TraceNote != "" {
-		d.GCUnavailable += "; " + r.TraceNote
-	}
-	return d
-}

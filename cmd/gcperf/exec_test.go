@@ -166,12 +166,13 @@ func TestExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var d report.ExecDocument
-			if err := json.Unmarshal(b, &d); err != nil {
+			var doc report.Document
+			if err := json.Unmarshal(b, &doc); err != nil {
 				t.Fatal(err)
 			}
-			if d.Schema != report.ExecSchema || d.Settings.GOGC != "50" || d.WallNS <= 0 || d.Success != (tc.code == 0) {
-				t.Errorf("document: schema %q, GOGC %q, wall %d, success %v", d.Schema, d.Settings.GOGC, d.WallNS, d.Success)
+			d := doc.Exec
+			if doc.Schema != report.Schema || d == nil || doc.Env.Host.OS == "" || d.Settings.GOGC != "50" || d.WallNS <= 0 || d.Success != (tc.code == 0) {
+				t.Fatalf("document: schema %q, GOGC %q, wall %d, success %v", doc.Schema, d.Settings.GOGC, d.WallNS, d.Success)
 			}
 			if tc.gcCycles {
 				if d.GC == nil || d.GC.Cycles < 3 || d.GC.Forced < 2 || d.GC.Pauses.Count < 2*(d.GC.Cycles-1) || d.GC.Pauses.MaxNS <= 0 || len(d.GC.Goal) < d.GC.Cycles-1 {
@@ -202,6 +203,8 @@ func TestExecBadUsage(t *testing.T) {
 		{[]string{"-json", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -json - : gcperf's stdout is the command's own; give a file$`)},
 		{[]string{"--", filepath.Join(dir, "missing")}, regexp.MustCompile(`^gcperf: exec: cannot start ".*missing": no such file or directory$`)},
 		{[]string{"--"}, regexp.MustCompile(`^gcperf: exec: no command after --$`)},
+		{[]string{"--", "go", "run", "./x"}, regexp.MustCompile(`^gcperf: exec: go run builds the program .*go build -o prog ./pkg\) and give ./prog$`)},
+		{[]string{"--", "/usr/local/go/bin/go", "test", "-run", "X", "./..."}, regexp.MustCompile(`^gcperf: exec: go test builds the test binary .*go test -c -o pkg.test ./pkg\)`)},
 		{[]string{"ls", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: "ls" before --: `)},
 		{[]string{"-gogc", "x", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc: `)},
 		{[]string{"-gogc", "50,100", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc takes one value, got "50,100"$`)},

@@ -1,0 +1,155 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/target"
+	"github.com/gcperf/gcperf/target/gctrace"
+)
+
+// RunCommand runs a user's command once, as gcperf exec runs it and as each
+// point of gcperf sweep -- CMD does, and returns its gcperf/v1 document
+// (report.Exec): it adds gctrace=1 to the command's GODEBUG, takes the
+// trace out of its stderr (gctrace.Scanner, which also mends a trace line
+// the program's own output broke into) and summarises the collector; the
+// rest of its stderr goes to c.Stderr. meta gives the document's Tool and
+// Env (env.CaptureMachine: the command's own runtime is not gcperf's).
+//
+// A command that cannot be started returns an error that is
+// target.ErrNotStarted and no document. Otherwise the document is there,
+// also with an error, which then says that gcperf could not do its part
+// (a writer of the command's output failed), not that the command failed:
+// the document says that (Exec.Success).
+func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, meta report.Meta) (*report.Document, error) {
+	c.GCTrace, c.IsTrace, c.Trace = true, nil, nil
+	pr, pw := io.Pipe()
+	other := c.Stderr
+	if other == nil {
+		other = io.Discard
+	}
+	c.Stderr = pw
+	var z gctrace.Summarizer
+	sc := gctrace.NewScanner(pr)
+	sc.Other = other
+	scanned := make(chan error, 1)
+	go func() {
+		for sc.Scan() {
+			z.Add(sc.Cycle())
+		}
+		pr.CloseWithError(sc.Err()) // a failing Other must not block the child
+		scanned <- sc.Err()
+	}()
+	started := time.Now()
+	res, err := c.Run(ctx, sig)
+	ended := time.Now()
+	pw.Close()
+	if serr := <-scanned; serr != nil && err == nil {
+		err = serr
+	}
+	if res == nil {
+		return nil, err
+	}
+	n := sc.Counts()
+	unread := n.Periodic + n.Scavenger + n.Skipped
+	d := &report.Document{
+		Schema: report.Schema,
+		Tool:   report.Tool{Name: "gcperf", Version: meta.Version, Command: slices.Clone(meta.Command)},
+		Env:    meta.Env,
+		Timing: report.Timing{Started: started.UTC(), Ended: ended.UTC(), Elapsed: res.Wall},
+		Exec:   execSection(append([]string{c.Path}, c.Args...), res, z.Summary(), n.Cycles+unread, unread),
+	}
+	d.Interrupted = res.Interrupted
+	return d, err
+}
+
+// execSection is the report of one run of a command: the target's result
+// and the summary of its trace.
+func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines, unread int) *report.Exec {
+	d := &report.Exec{
+		Command:     argv,
+		Status:      r.Status(),
+		ExitCode:    r.ExitCode,
+		Success:     r.Success() && !r.Interrupted,
+		Interrupted: r.Interrupted,
+		Killed:      r.Killed,
+		Leftovers:   r.Leftovers,
+		Unkilled:    r.Unkilled,
+		WallNS:      int64(r.Wall),
+		UserCPUNS:   int64(r.UserCPU),
+		SystemCPUNS: int64(r.SystemCPU),
+		MaxRSSBytes: r.MaxRSS,
+
+		PeakRSSBytes: r.PeakRSS,
+		RSS: report.ExecRSS{
+			IntervalNS: int64(r.Interval), Samples: r.Samples, Stride: r.Stride,
+			Points: make([]report.ExecRSSSample, 0, len(r.RSS)),
+		},
+		Settings:         report.ExecSettings{GOGC: r.Settings.GOGC, GOMEMLIMIT: r.Settings.GOMEMLIMIT, GODEBUG: r.Settings.GODEBUG},
+		TraceLines:       traceLines,
+		UnreadTraceLines: unread,
+	}
+	if r.Signal != 0 {
+		d.Signal = target.SignalName(r.Signal)
+	}
+	if r.Stopped != nil {
+		d.Stopped = r.Stopped.Error()
+	}
+	for _, p := range r.RSS {
+		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{AtNS: int64(p.At), RSSBytes: p.RSS, Processes: p.Processes})
+	}
+	switch {
+	case s.Cycles > 0:
+		g := &report.ExecGC{
+			Cycles: s.Cycles, Forced: s.Forced, Truncated: s.Truncated, Sequences: s.Sequences,
+			Pauses: report.ExecPauses{
+				Count: s.Pauses.Count, TotalNS: int64(s.Pauses.Total),
+				P50NS: int64(s.Pauses.P50), P90NS: int64(s.Pauses.P90), P99NS: int64(s.Pauses.P99), MaxNS: int64(s.Pauses.Max),
+			},
+			MarkWallNS: int64(s.MarkWall), CPUNS: int64(s.CPU.Total()), CPUPercent: s.CPUPercent,
+			PeakHeapMiB: s.PeakHeapMiB, PeakLiveMiB: s.PeakLiveMiB,
+			Goal: make([]report.ExecGoalPoint, 0, len(s.Goal)),
+		}
+		for _, p := range s.Goal {
+			g.Goal = append(g.Goal, report.ExecGoalPoint{AtNS: int64(p.At), GoalMiB: p.GoalMiB})
+		}
+		d.GC = g
+	case traceLines > 0:
+		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)
+	default:
+		d.GCUnavailable = "no gctrace lines (not a Go program, one that ran no collection, or its GODEBUG sets gctrace)"
+	}
+	if d.GC == nil && r.TraceNote != "" {
+		d.GCUnavailable += "; " + r.TraceNote
+	}
+	return d
+}
+
+// GoBuildsFirst says, for a command that is the go command running a
+// program it builds first (go run, go test without -c), how to run the
+// program itself; "" for any other command. Under go run or go test the
+// program is a grandchild and the go command's own collector, building it,
+// prints trace lines too: its figures would be mixed with the program's.
+func GoBuildsFirst(argv []string) string {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "go" {
+		return ""
+	}
+	switch argv[1] {
+	case "run":
+		return "go run builds the program before it runs, and the go command's own collector and memory would be measured with the program's: build it first (go build -o prog ./pkg) and give ./prog"
+	case "test":
+		for _, a := range argv[2:] {
+			if a == "-c" || a == "--c" || a == "-c=true" || a == "--c=true" {
+				return ""
+			}
+		}
+		return "go test builds the test binary before it runs, and the go command's own collector and memory would be measured with the tests': build it first (go test -c -o pkg.test ./pkg) and give ./pkg.test with its -test. flags"
+	}
+	return ""
+}
