@@ -121,6 +121,19 @@ func (x *xmlWriter) document(d *Document) {
 	x.end("statistics")
 	x.element("gcperfp99", d.GCPerfP99)
 	x.element("hiccup", d.Hiccup, "Histogram")
+	if e := d.Exec; e != nil {
+		x.start("exec", x.attrs(e, "Command")...)
+		for _, a := range e.Command {
+			x.text("arg", a)
+		}
+		x.element("rss", e.RSS)
+		x.element("settings", e.Settings)
+		x.element("gc", e.GC)
+		for i := range e.Benchmarks {
+			x.element("benchmark", &e.Benchmarks[i])
+		}
+		x.end("exec")
+	}
 	x.end("gcperf")
 }
 
@@ -234,7 +247,7 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 
 // xmlItems names the element of one item of a list whose JSON key is a
 // plural (the others, such as "worst", name one item as well as many).
-var xmlItems = map[string]string{"causes": "cause"}
+var xmlItems = map[string]string{"causes": "cause", "points": "point", "metrics": "metric", "heap_goal": "goal"}
 
 // attrs is the scalar fields of v, a struct or a pointer to one, less those
 // that skip names, as attributes in field order under their JSON keys: a
@@ -335,7 +348,7 @@ func xmlScalar(t reflect.Type) bool {
 		reflect.Float32, reflect.Float64:
 		return true
 	case reflect.Slice:
-		return t.Elem().Kind() == reflect.String
+		return t.Elem().Kind() == reflect.String || t.Elem().Kind() == reflect.Float64
 	}
 	return t.Implements(textMarshaler)
 }
@@ -360,7 +373,11 @@ func xmlText(v reflect.Value) (string, error) {
 	case v.Kind() == reflect.Slice:
 		s := make([]string, v.Len())
 		for i := range s {
-			s[i] = v.Index(i).String()
+			if e := v.Index(i); e.CanFloat() {
+				s[i] = strconv.FormatFloat(e.Float(), 'g', -1, 64)
+			} else {
+				s[i] = e.String()
+			}
 		}
 		return strings.Join(s, " "), nil
 	}

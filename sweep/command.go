@@ -2,13 +2,17 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/target/gctrace"
@@ -152,4 +156,135 @@ func GoBuildsFirst(argv []string) string {
 		return "go test builds the test binary before it runs, and the go command's own collector and memory would be measured with the tests': build it first (go test -c -o pkg.test ./pkg) and give ./pkg.test with its -test. flags"
 	}
 	return ""
+}
+
+// Why the runner stopped a command (the cause of its context).
+var (
+	errOverMemory = errors.New("sweep: over the memory cap")
+	errTimedOut   = errors.New("sweep: over the point timeout")
+)
+
+// CommandGrace is how long a command of a sweep's point has between
+// SIGTERM and SIGKILL when the sweep stops it (its timeout, its memory cap,
+// an interrupt): a sweep's command is a batch job, not a service to drain.
+const CommandGrace = 2 * time.Second
+
+// runCommand runs one repeat of one point of a sweep over a user's command
+// (Runner.Command): the command with the point's settings, its output to
+// the point's log, its document to the point's result file (or, when it
+// failed, beside it as FailedName, for a look). Its error is not nil only
+// when the sweep was stopped while the command ran.
+func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
+	file := p.FileName(rep)
+	o := Outcome{Point: p, Rep: rep}
+	logPath := filepath.Join(r.Dir, logName(p, rep))
+	logf, err := os.Create(logPath)
+	if err != nil {
+		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
+		return o, nil
+	}
+	defer logf.Close()
+	log := &logWriter{f: logf}
+	tail := &tailWriter{n: TailLines}
+
+	c := *r.Command
+	c.Env = slices.Concat(r.Env, p.Env())
+	c.GOGC, c.GOMEMLIMIT = p.GOGC, p.MemLimit
+	c.Stdin, c.Stdout, c.Stderr = nil, log, io.MultiWriter(log, tail)
+	c.Interval = r.Poll
+	c.ProcRoot = r.ProcRoot
+	if c.Grace <= 0 {
+		c.Grace = CommandGrace
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var overMem atomic.Int64
+	if r.MemCap > 0 {
+		c.OnSample = func(s target.Sample) {
+			if s.RSS > r.MemCap && overMem.CompareAndSwap(0, s.RSS) {
+				cancel(errOverMemory)
+			}
+		}
+	}
+	if limit > 0 {
+		t := time.AfterFunc(limit, func() { cancel(errTimedOut) })
+		defer t.Stop()
+	}
+	done := make(chan struct{})
+	defer close(done)
+	if r.Stop != nil {
+		go func() {
+			select {
+			case <-r.Stop:
+				cancel(ErrInterrupted)
+			case <-done:
+			}
+		}()
+	}
+	start := time.Now()
+	doc, err := RunCommand(cctx, c, nil, r.Meta)
+	o.Wall = time.Since(start)
+	o.StderrTail = tail.Lines()
+	if doc == nil {
+		if errors.Is(err, target.ErrNotStarted) {
+			o.Failed = failure(NotStarted, "%v", err)
+			return o, nil
+		}
+		if cause := context.Cause(cctx); cause == ErrInterrupted || ctx.Err() != nil {
+			return o, cause
+		}
+		o.Failed = failure(Other, "%v", err)
+		return o, nil
+	}
+	x := doc.Exec
+	switch cause := context.Cause(cctx); {
+	case x.Stopped == "":
+		if !x.Success {
+			o.Failed = ParseFailure(x.Status)
+		}
+	case cause == ErrInterrupted || ctx.Err() != nil:
+		return o, cause
+	case cause == errOverMemory:
+		o.Failed = failure(OverMemory, "exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(overMem.Load()), env.Bytes(r.MemCap))
+	case cause == errTimedOut:
+		o.Failed = failure(TimedOut, "exceeded the point timeout %v", limit)
+		switch {
+		case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
+			o.Failed.Text += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
+		case r.Timeout == AutoTimeout:
+			o.Failed.Text += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
+		}
+	}
+	if err != nil && o.Failed.IsZero() {
+		o.Failed = failure(Other, "%v", err)
+	}
+	if lerr := log.Err(); lerr != nil {
+		note := fmt.Sprintf("its log %s could not be written: %v", logPath, lerr)
+		if !o.Failed.IsZero() {
+			o.Failed = o.Failed.Note(note)
+		} else {
+			o.LogError = note
+		}
+	}
+	name := file
+	if !o.Failed.IsZero() {
+		name = FailedName(file)
+	}
+	if werr := report.WriteFile(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
+		if o.Failed.IsZero() {
+			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
+		}
+		return o, nil
+	}
+	o.File = name
+	if o.Failed.IsZero() {
+		o.Doc = doc
+		o.StderrTail = nil
+	}
+	return o, nil
+}
+
+// commandArgv is the command line of a sweep's command.
+func (r *Runner) commandArgv() []string {
+	return append([]string{r.Command.Path}, r.Command.Args...)
 }

@@ -71,7 +71,7 @@ func ExampleParseSLO() {
 	// Output:
 	// p99<=20ms, max<=100ms, throughput>=1000/s <nil>
 	// 20ms 100ms 1000
-	// -slo: unknown key "p95" in "p95=10ms" (want p99, p999, max or throughput)
+	// -slo: unknown key "p95" in "p95=10ms" (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)
 	// -slo: p99 "-1ms" is not a positive duration such as 20ms
 	// no bound: true
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,7 +267,7 @@ func FuzzParseSLO(f *testing.F) {
 		// The bounds, written back as -slo values, read back the same.
 		text := fuzzSLOText(slo)
 		back, err := ParseSLO(text)
-		if err != nil || back != slo {
+		if err != nil || !reflect.DeepEqual(back, slo) {
 			t.Errorf("ParseSLO(%q) = %+v; its bounds %q read back as %+v, %v", s, slo, text, back, err)
 		}
 	})

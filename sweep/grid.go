@@ -328,6 +328,21 @@ func CheckApplied(p Point, d *report.Document) error {
 	if p.inherits() {
 		return nil
 	}
+	if x := d.Exec; x != nil {
+		// A command's runtime is not read back: what it ran with is its
+		// environment, which gcperf set.
+		var diffs []string
+		if x.Settings.GOGC != p.GOGC {
+			diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the command ran with GOGC=%s", p.GOGC, quote.Clip(x.Settings.GOGC)))
+		}
+		if x.Settings.GOMEMLIMIT != p.MemLimit {
+			diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the command ran with GOMEMLIMIT=%s", p.MemLimit, quote.Clip(x.Settings.GOMEMLIMIT)))
+		}
+		if len(diffs) > 0 {
+			return errors.New(strings.Join(diffs, "; "))
+		}
+		return nil
+	}
 	g := d.Env.Go
 	var diffs []string
 	gogc := -1

@@ -137,6 +137,8 @@ func Merge(dirs ...string) (*Summary, error) {
 				return nil, fmt.Errorf("%s: grid %s differs from %s's %s", dir, gridString(s.Grid), dirs[0], gridString(first.Grid))
 			case s.Count != first.Count:
 				return nil, fmt.Errorf("%s: count %d differs from %s's %d", dir, s.Count, dirs[0], first.Count)
+			case !slices.Equal(s.Command, first.Command):
+				return nil, fmt.Errorf("%s: the command %q differs from %s's %q", dir, strings.Join(s.Command, " "), dirs[0], strings.Join(first.Command, " "))
 			}
 		}
 		if s.Shard != "" && !slices.Contains(shards, s.Shard) {
@@ -148,6 +150,9 @@ func Merge(dirs ...string) (*Summary, error) {
 			// command line but for where its files went.
 			if o.Doc != nil {
 				cmd := benchCommand(o.Doc.Tool.Command)
+				if x := o.Doc.Exec; x != nil {
+					cmd = append([]string{"--"}, x.Command...)
+				}
 				if command == nil {
 					command, commandFrom = cmd, dir
 				} else if !slices.Equal(cmd, command) {
@@ -184,12 +189,13 @@ func Merge(dirs ...string) (*Summary, error) {
 	slices.SortFunc(outs, func(a, b Outcome) int {
 		return cmp.Or(cmp.Compare(a.Rep, b.Rep), cmp.Compare(a.Point.Index, b.Point.Index))
 	})
-	s := &Summary{Schema: SummarySchema, Grid: first.Grid, Count: first.Count, Outcomes: outs}
+	s := &Summary{Schema: SummarySchema, Grid: first.Grid, Count: first.Count, Command: first.Command, Outcomes: outs}
 	if len(outs) < len(points)*first.Count {
 		slices.Sort(shards)
 		s.Shard = strings.Join(shards, "+")
 	}
 	s.Rows = Summarize(outs)
+	markCommand(s.Rows, s.Command)
 	MarkFrontier(s.Rows)
 	return s, nil
 }

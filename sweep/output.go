@@ -27,10 +27,14 @@ const SummarySchema = "gcperf-sweep/v1"
 // grid, every repeat's outcome (whose File, relative to the directory, holds
 // its result), the rows and the advice.
 type Summary struct {
-	Schema   string    `json:"schema"`
-	Grid     Grid      `json:"grid"`
-	Count    int       `json:"count"`           // repeats per point
-	Shard    string    `json:"shard,omitempty"` // "i/n" when the sweep ran one shard of the grid
+	Schema string `json:"schema"`
+	Grid   Grid   `json:"grid"`
+	Count  int    `json:"count"`           // repeats per point
+	Shard  string `json:"shard,omitempty"` // "i/n" when the sweep ran one shard of the grid
+	// Command is the program and arguments a sweep over a user's command
+	// ran at every point (gcperf sweep -- CMD); absent for gcperf's own
+	// benchmark.
+	Command  []string  `json:"command,omitempty"`
 	Outcomes []Outcome `json:"outcomes"`
 	Rows     []Row     `json:"rows"`
 	Advice   *Advice   `json:"advice"` // null when no advice was asked for
@@ -75,7 +79,15 @@ func outcomePoints(outs []Outcome) func(func(Point) bool) {
 //
 // The figures are medians over the point's successful repeats; "-" marks a
 // figure that was not measured.
+//
+// A sweep over a user's command has the command's columns instead: wall
+// and CPU time, peak RSS of its process tree, GC cycles, GC CPU, pause P99
+// and max, the last heap goal, and the benchmark metrics it printed
+// (MaxMetricColumns of them; sweep.json and sweep.csv have every one).
 func Table(w io.Writer, rows []Row, adv *Advice) error {
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
+		return commandTable(w, rows, adv)
+	}
 	procs := gomaxprocsAxis(rowPoints(rows))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	line := func(cells ...string) {
@@ -142,6 +154,102 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	return bw.Flush()
 }
 
+// MaxMetricColumns is the most benchmark metrics Table shows.
+const MaxMetricColumns = 6
+
+// commandTable is Table for a sweep over a user's command.
+func commandTable(w io.Writer, rows []Row, adv *Advice) error {
+	procs := gomaxprocsAxis(rowPoints(rows))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells ...string) { fmt.Fprint(tw, strings.Join(cells, "\t")+"\t\n") }
+	var keys []RowMetric // the metric columns, in order of first appearance
+	all := 0
+	for _, r := range rows {
+		for _, m := range r.Metrics {
+			if !slices.ContainsFunc(keys, func(k RowMetric) bool { return k.Benchmark == m.Benchmark && k.Unit == m.Unit }) {
+				all++
+				if len(keys) < MaxMetricColumns {
+					keys = append(keys, RowMetric{Benchmark: m.Benchmark, Unit: m.Unit})
+				}
+			}
+		}
+	}
+	benches := map[string]bool{}
+	for _, k := range keys {
+		benches[k.Benchmark] = true
+	}
+	head := []string{"", "GOGC", "GOMEMLIMIT"}
+	if procs {
+		head = append(head, "GOMAXPROCS")
+	}
+	head = append(head, "reps", "wall", "CPU", "peak RSS", "GC cycles", "GC CPU", "pause P99", "pause max", "heap goal")
+	for _, k := range keys {
+		h := k.Unit
+		if len(benches) > 1 {
+			h = k.Benchmark + " " + k.Unit
+		}
+		head = append(head, h)
+	}
+	line(head...)
+	for i := range rows {
+		r := &rows[i]
+		mark := ""
+		if r.Frontier {
+			mark = "*"
+		}
+		cells := []string{mark, r.Point.GOGC, r.Point.MemLimit}
+		if procs {
+			cells = append(cells, strconv.Itoa(r.Point.GOMAXPROCS))
+		}
+		cells = append(cells, fmt.Sprintf("%d/%d", r.OK(), r.Reps))
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		dash := func(have bool, s func() string) string {
+			if !have {
+				return "-"
+			}
+			return s()
+		}
+		d := func(have bool, v time.Duration) string {
+			return dash(have, func() string { return latency.FormatDuration(v) })
+		}
+		cells = append(cells, d(ok, r.Wall), d(ok, r.CPU), dash(ok, func() string { return env.Bytes(int64(r.PeakRSS)) }),
+			dash(gc, func() string { return figure.Num(r.GCCycles) }),
+			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
+			d(gc, r.PauseP99), d(gc, r.MaxSTW), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) }))
+		for _, k := range keys {
+			i := slices.IndexFunc(r.Metrics, func(m RowMetric) bool { return m.Benchmark == k.Benchmark && m.Unit == k.Unit })
+			cells = append(cells, dash(ok && i >= 0, func() string { return metricValue(r.Metrics[i].Value, k.Unit) }))
+		}
+		line(cells...)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var failed []string
+	for _, r := range rows {
+		for _, f := range r.Failures {
+			failed = append(failed, "  "+r.Point.Name()+" "+f)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
+	}
+	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run): the command's wall and CPU time (user+system),\n"+
+		"the peak RSS of its process tree, and from its GODEBUG=gctrace=1 lines the GC cycles, GC CPU (the trace's share), pauses and last heap goal.\n")
+	if len(keys) > 0 {
+		fmt.Fprint(bw, "The benchmark columns are the Go benchmark results the command printed, each repeat's median.\n")
+	}
+	if all > len(keys) {
+		fmt.Fprintf(bw, "%d more benchmark %s in sweep.json and sweep.csv.\n", all-len(keys), figure.Plural(all-len(keys), "metric is", "metrics are"))
+	}
+	fmt.Fprintf(bw, "* on the frontier: no other point has both a %s and a peak RSS as low, one of them lower.\n", TimeLabel(rows))
+	if adv != nil && adv.Text != "" {
+		fmt.Fprintf(bw, "\n%s\n", adv.Text)
+	}
+	return bw.Flush()
+}
+
 // WriteJSON writes the summary as indented JSON (sweep.json), its Schema
 // set to SummarySchema.
 func WriteJSON(w io.Writer, s *Summary) error {
@@ -176,7 +284,14 @@ func ReadSummary(r io.Reader) (*Summary, error) {
 // CSV writes the rows as CSV (sweep.csv): a header, then one line per point
 // with its medians, times in seconds, sizes in bytes. Figures that were not
 // measured are empty; gomaxprocs is empty when it is not an axis.
+//
+// A sweep over a user's command has the command's columns instead (wall_s,
+// cpu_s, pause_p99_s...), then one column per benchmark metric, headed
+// "benchmark unit".
 func CSV(w io.Writer, rows []Row) error {
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
+		return commandCSV(w, rows)
+	}
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed",
 		"mean_s", "p50_s", "p99_s", "p999_s", "max_s", "throughput_per_s", "unit",
@@ -203,6 +318,57 @@ func CSV(w io.Writer, rows []Row) error {
 			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.MaxSTW),
 			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),
 			strconv.FormatBool(r.Frontier)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// commandCSV is CSV for a sweep over a user's command.
+func commandCSV(w io.Writer, rows []Row) error {
+	var keys []RowMetric
+	for _, r := range rows {
+		for _, m := range r.Metrics {
+			if !slices.ContainsFunc(keys, func(k RowMetric) bool { return k.Benchmark == m.Benchmark && k.Unit == m.Unit }) {
+				keys = append(keys, RowMetric{Benchmark: m.Benchmark, Unit: m.Unit})
+			}
+		}
+	}
+	cw := csv.NewWriter(w)
+	head := []string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed",
+		"wall_s", "cpu_s", "peak_rss_bytes", "gc_cycles", "gc_cpu_pct", "pause_p99_s", "pause_max_s", "heap_goal_bytes", "frontier"}
+	for _, k := range keys {
+		head = append(head, k.Benchmark+" "+k.Unit)
+	}
+	cw.Write(head)
+	for _, r := range rows {
+		p := r.Point
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		cell := func(have bool, s string) string {
+			if !have {
+				return ""
+			}
+			return s
+		}
+		secs := func(have bool, d time.Duration) string { return cell(have, figure.Decimal(d.Seconds())) }
+		limit, ok2 := MemLimitBytes(p.MemLimit)
+		procs := ""
+		if p.GOMAXPROCS > 0 {
+			procs = strconv.Itoa(p.GOMAXPROCS)
+		}
+		line := []string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
+			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
+			secs(ok, r.Wall), secs(ok, r.CPU), cell(ok, strconv.FormatUint(r.PeakRSS, 10)),
+			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.PauseP99), secs(gc, r.MaxSTW),
+			cell(gc, strconv.FormatUint(r.HeapGoal, 10)), strconv.FormatBool(r.Frontier)}
+		for _, k := range keys {
+			i := slices.IndexFunc(r.Metrics, func(m RowMetric) bool { return m.Benchmark == k.Benchmark && m.Unit == k.Unit })
+			v := ""
+			if ok && i >= 0 {
+				v = strconv.FormatFloat(r.Metrics[i].Value, 'g', -1, 64)
+			}
+			line = append(line, v)
+		}
+		cw.Write(line)
 	}
 	cw.Flush()
 	return cw.Error()

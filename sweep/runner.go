@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
@@ -91,6 +92,18 @@ type Runner struct {
 	ProcRoot string
 	// Poll is the time between two readings of the child's RSS (0: 100ms).
 	Poll time.Duration
+
+	// Command, when set, is the program every point runs instead of a
+	// gcperf child (gcperf sweep -- CMD): each repeat starts it afresh
+	// through package target with the point's settings in its environment
+	// (after Env), GODEBUG=gctrace=1 added, no stdin, its output to the
+	// point's log, and writes its document (RunCommand's) as the point's
+	// result. Its MemCap counts the whole process tree. Exe, Args, Ops and
+	// ProfileDir are then unused; Command's own output and environment
+	// fields are replaced.
+	Command *target.Command
+	// Meta gives a command's documents their Tool and Env.
+	Meta report.Meta
 }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
@@ -136,7 +149,7 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	if r.Count < 1 {
 		return nil, fmt.Errorf("sweep: count must be at least 1, got %d", r.Count)
 	}
-	if r.Exe == "" {
+	if r.Exe == "" && r.Command == nil {
 		return nil, errors.New("sweep: no executable to run")
 	}
 	var mine []Point
@@ -226,6 +239,13 @@ func progressFigures(d *report.Document) string {
 	if d == nil {
 		return ""
 	}
+	if x := d.Exec; x != nil {
+		gc := "GC figures unavailable"
+		if x.GC != nil {
+			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
+		}
+		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall()), env.Bytes(x.PeakRSS()), gc)
+	}
 	return fmt.Sprintf(": P99 %s, peak RSS %s", latency.FormatDuration(d.Mix.Runtime.P99), env.Bytes(int64(d.Process.PeakRSSBytes)))
 }
 
@@ -255,8 +275,7 @@ func (r *Runner) resume(p Point, rep int) (Outcome, bool) {
 	if err != nil {
 		return Outcome{}, false
 	}
-	want := append([]string{"gcperf"}, r.childArgs(p, rep, path)...)
-	if !complete(doc) || !sameCommand(doc.Tool.Command, want) || CheckApplied(p, doc) != nil {
+	if !complete(doc) || !r.same(doc, p, rep, path) || CheckApplied(p, doc) != nil {
 		return Outcome{}, false
 	}
 	return Outcome{Point: p, Rep: rep, File: file, Doc: doc}, true
@@ -273,20 +292,48 @@ func (r *Runner) conflicts(points []Point) error {
 			if err != nil || !complete(doc) {
 				continue
 			}
-			want := append([]string{"gcperf"}, r.childArgs(p, rep, path)...)
-			if !sameCommand(doc.Tool.Command, want) {
+			if !r.same(doc, p, rep, path) {
 				return fmt.Errorf("%w: %s ran %q, not %q", ErrConflict, path,
-					strings.Join(benchCommand(doc.Tool.Command), " "), strings.Join(benchCommand(want), " "))
+					strings.Join(r.ran(doc), " "), strings.Join(r.wants(p, rep, path), " "))
 			}
 		}
 	}
 	return nil
 }
 
+// same reports whether a result in Dir was measured by what this runner
+// runs at p's repeat rep: a gcperf child with the same flags, or the same
+// command.
+func (r *Runner) same(d *report.Document, p Point, rep int, path string) bool {
+	if r.Command != nil {
+		return d.Exec != nil && slices.Equal(d.Exec.Command, r.commandArgv())
+	}
+	return d.Exec == nil && sameCommand(d.Tool.Command, append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
+}
+
+// ran and wants are what a result measured and what the runner would run,
+// as a person reads them.
+func (r *Runner) ran(d *report.Document) []string {
+	if d.Exec != nil {
+		return d.Exec.Command
+	}
+	return benchCommand(d.Tool.Command)
+}
+
+func (r *Runner) wants(p Point, rep int, path string) []string {
+	if r.Command != nil {
+		return r.commandArgv()
+	}
+	return benchCommand(append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
+}
+
 // complete reports whether a result holds every timed run it was asked
 // for: all of -runs, or with -duration as many as the time allowed (-runs
-// then the most, or 0).
+// then the most, or 0); a command's, whether the command succeeded.
 func complete(d *report.Document) bool {
+	if d.Exec != nil {
+		return d.Exec.Success
+	}
 	c := d.Config
 	return !d.Interrupted && d.Halted == "" &&
 		(d.Timing.Done == c.Runs || c.Duration > 0 && (c.Runs == 0 || d.Timing.Done <= c.Runs))
@@ -310,6 +357,9 @@ func sameCommand(got, want []string) bool {
 // runPoint runs one repeat of one point. Its error is not nil only when the
 // sweep was stopped while the child ran.
 func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
+	if r.Command != nil {
+		return r.runCommand(ctx, p, rep, limit)
+	}
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
 	o := Outcome{Point: p, Rep: rep}

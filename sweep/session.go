@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/quote"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 )
 
@@ -140,7 +143,17 @@ func (s *Session) Prepare() error {
 	if s.MemCap > 0 && runtime.GOOS != "linux" {
 		s.MemCap, s.MemNote = 0, "no memory cap: a child's RSS is read from Linux's /proc"
 	}
-	if s.Exe == "" {
+	if s.Command != nil {
+		// A command that cannot start would fail every point: say so
+		// once, before anything runs.
+		if _, err := exec.LookPath(s.Command.Path); err != nil {
+			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", s.Command.Path, startCause(err)), err: err}
+		}
+		if s.Meta.Env.Host.OS == "" {
+			s.Meta.Env, _ = env.CaptureMachine(context.Background(), "/") // the machine: what it could read
+		}
+	}
+	if s.Exe == "" && s.Command == nil {
 		exe, err := os.Executable()
 		if err != nil {
 			return fmt.Errorf("sweep: cannot find this executable to run the points: %w", err)
@@ -194,6 +207,20 @@ func (s *Session) Prepare() error {
 	return nil
 }
 
+// startCause is why exec.LookPath refused a program, without the layers
+// that repeat its name.
+func startCause(err error) error {
+	var ee *exec.Error
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ee):
+		return ee.Err
+	case errors.As(err, &pe):
+		return pe.Err
+	}
+	return err
+}
+
 // MaxCount is the most repeats of a point (-count) a sweep, or gcperf
 // -count, runs: the parent keeps every repeat's result for its report and
 // checks the files of every repeat before the first starts, so a count of
@@ -229,6 +256,10 @@ func (s *Session) Check() error {
 		return usagef("-resume needs -out, the directory of the sweep to finish")
 	case s.Shards > len(s.points()):
 		return usagef("-shard %d/%d: the grid has %d points, fewer than %d shards", s.Shard, s.Shards, len(s.points()), s.Shards)
+	case s.SLO != nil && s.Command != nil && s.SLO.ForCommand() != nil:
+		return s.SLO.ForCommand()
+	case s.SLO != nil && s.Command == nil && s.SLO.ForBenchmark() != nil:
+		return s.SLO.ForBenchmark()
 	}
 	return nil
 }
@@ -321,6 +352,11 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 		return true, err
 	}
 	rows := Summarize(outs)
+	var argv []string
+	if r.Command != nil {
+		argv = r.commandArgv()
+	}
+	markCommand(rows, argv)
 	MarkFrontier(rows)
 	var adv *Advice
 	if s.SLO != nil && !interrupted && s.shard() == "" {
@@ -331,7 +367,7 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 		s.notify("writing the table: %v", werr)
 		failed = true
 	}
-	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Outcomes: outs, Rows: rows, Advice: adv}
+	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Command: argv, Outcomes: outs, Rows: rows, Advice: adv}
 	written, werr := s.write(r.Dir, sum, stdout)
 	if werr != nil {
 		s.notify("sweep: %s", quote.OneLine(werr))

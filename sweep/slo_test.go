@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -19,7 +20,7 @@ func TestParseSLO(t *testing.T) {
 		{" P99 = 1.5ms , throughput=2.5e3", SLO{P99: 1500 * time.Microsecond, Throughput: 2500}, "p99<=1.5ms, throughput>=2500/s", ""},
 		{"max=1s,p99=250us,p999=1ms,throughput=0.5", SLO{P99: 250 * time.Microsecond, P999: ms, Max: time.Second, Throughput: 0.5},
 			"p99<=250µs, p999<=1ms, max<=1s, throughput>=0.5/s", ""},
-		{"p95=20ms", SLO{}, "", `-slo: unknown key "p95" in "p95=20ms" (want p99, p999, max or throughput)`},
+		{"p95=20ms", SLO{}, "", `-slo: unknown key "p95" in "p95=20ms" (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)`},
 		{"p99=fast", SLO{}, "", `-slo: p99 "fast" is not a positive duration such as 20ms`},
 		{"p99=20", SLO{}, "", `-slo: p99 "20" is not a positive duration such as 20ms`},
 		{"p999=0s", SLO{}, "", `-slo: p999 "0s" is not a positive duration such as 20ms`},
@@ -31,10 +32,23 @@ func TestParseSLO(t *testing.T) {
 		{"p99", SLO{}, "", `-slo: "p99" is not key=value, such as p99=20ms`},
 		{"p99=1ms,p99=2ms", SLO{}, "", `-slo: p99 is given twice`},
 		{"p99=1ms,", SLO{}, "", `-slo: "p99=1ms," has an empty item`},
+		// A command's bounds.
+		{"wall=30s,cpu=20s,pause-max=1ms", SLO{Wall: 30 * time.Second, CPU: 20 * time.Second, PauseMax: ms}, "wall<=30s, cpu<=20s, pause-max<=1ms", ""},
+		{"sec/op=2ms", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
+		{"ns/op=2000000", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
+		{"ns/op=2ms", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
+		{"p99-ns=150us", SLO{Metrics: []MetricBound{{Unit: "p99-sec", Limit: 0.00015}}}, "p99-sec<=150µs", ""},
+		{"B/op=64KiB,allocs/op=10", SLO{Metrics: []MetricBound{{Unit: "B/op", Limit: 65536}, {Unit: "allocs/op", Limit: 10}}}, "B/op<=65536, allocs/op<=10", ""},
+		{"MB/s=100", SLO{Metrics: []MetricBound{{Unit: "B/s", Limit: 1e8, AtLeast: true}}}, "B/s>=1e+08", ""},
+		{"sec/op=2ms,ns/op=3ms", SLO{}, "", `-slo: ns/op is given twice (as sec/op)`},
+		{"sec/op=fast", SLO{}, "", `-slo: sec/op "fast" is not a positive duration such as 2ms, or a number of sec/op`},
+		{"B/op=lots", SLO{}, "", `-slo: B/op "lots" is not a positive size such as 64KiB, or a number of bytes`},
+		{"allocs/op=-1", SLO{}, "", `-slo: allocs/op "-1" is not a positive number`},
+		{"wall=1", SLO{}, "", `-slo: wall "1" is not a positive duration such as 30s`},
 	} {
 		got, err := ParseSLO(c.in)
 		checkErr(t, "ParseSLO("+c.in+")", err, c.wantErr)
-		if got != c.want {
+		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ParseSLO(%q) = %+v, want %+v", c.in, got, c.want)
 		}
 		if s := got.String(); s != c.str {
@@ -48,13 +62,14 @@ func TestParseSLO(t *testing.T) {
 func TestSLOText(t *testing.T) {
 	ms := time.Millisecond
 	for _, slo := range []SLO{{}, {P99: 5 * ms}, {P99: 2500 * time.Microsecond, Throughput: 1000}, {P999: 9 * ms, P99: 4 * ms},
-		{Max: 100 * ms, Throughput: 2.5}} {
+		{Max: 100 * ms, Throughput: 2.5}, {Wall: time.Second, PauseMax: 2 * ms},
+		{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.0025}, {Unit: "B/op", Limit: 1000.5}, {Unit: "B/s", Limit: 3e9, AtLeast: true}}}} {
 		text, err := slo.MarshalText()
 		if err != nil || string(text) != slo.String() {
 			t.Errorf("%+v.MarshalText() = %q, %v; want %q", slo, text, err, slo.String())
 		}
 		var back SLO
-		if err := back.UnmarshalText(text); err != nil || back != slo {
+		if err := back.UnmarshalText(text); err != nil || !reflect.DeepEqual(back, slo) {
 			t.Errorf("UnmarshalText(%q) = %+v, %v; want %+v", text, back, err, slo)
 		}
 		if a := (Advice{SLO: slo}); a.P99Bound() != slo.P99 {
@@ -67,7 +82,7 @@ func TestSLOText(t *testing.T) {
 		"max<=100ms, throughput>=1000/s": {Max: 100 * ms, Throughput: 1000},
 	} {
 		var got SLO
-		if err := got.UnmarshalText([]byte(text)); err != nil || got != want {
+		if err := got.UnmarshalText([]byte(text)); err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("UnmarshalText(%q) = %+v, %v; want %+v", text, got, err, want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
+	"golang.org/x/perf/benchunit"
 )
 
 // A Row is one point of the sweep: every figure is the median over the
@@ -42,6 +43,74 @@ type Row struct {
 
 	PeakRSS  uint64 `json:"peak_rss_bytes"`
 	Frontier bool   `json:"frontier"`
+
+	// A user's command's figures (gcperf sweep -- CMD), with Command set:
+	// its wall and CPU time, the P99 of its stop-the-world pauses (MaxSTW
+	// is their maximum, GCCycles and GCCPU the trace's, HeapGoal the last
+	// cycle's goal, PeakRSS its process tree's) and the medians of the
+	// benchmark results it printed. The latencies and throughput above are
+	// then zero: a command has no distribution of runs.
+	Command  bool          `json:"command,omitempty"`
+	Wall     time.Duration `json:"wall_ns,omitempty"`
+	CPU      time.Duration `json:"cpu_ns,omitempty"`
+	PauseP99 time.Duration `json:"pause_p99_ns,omitempty"`
+	Metrics  []RowMetric   `json:"metrics,omitempty"`
+}
+
+// A RowMetric is one unit of one benchmark a command printed: the median
+// over the point's successful repeats of each repeat's median.
+type RowMetric struct {
+	Benchmark string  `json:"benchmark"` // "pkg name", or the name without a pkg line
+	Unit      string  `json:"unit"`      // as benchstat shows it: sec/op, B/op
+	Value     float64 `json:"value"`
+}
+
+// Time is the figure the frontier weighs against memory: the P99 of
+// gcperf's benchmark; for a command, the first benchmark's sec/op when it
+// printed one, else its wall time.
+func (r *Row) Time() time.Duration {
+	if !r.Command {
+		return r.P99
+	}
+	if m, ok := r.metric("sec/op"); ok {
+		return time.Duration(m * 1e9)
+	}
+	return r.Wall
+}
+
+// TimeLabel names Time's figure for rows: "P99", "wall", "sec/op".
+func TimeLabel(rows []Row) string {
+	for _, r := range rows {
+		if r.OK() == 0 {
+			continue
+		}
+		if !r.Command {
+			return "P99"
+		}
+		if _, ok := r.metric("sec/op"); ok {
+			return "sec/op"
+		}
+		return "wall"
+	}
+	return "P99"
+}
+
+// metric is the first benchmark's median in unit.
+func (r *Row) metric(unit string) (float64, bool) {
+	for _, m := range r.Metrics {
+		if m.Unit == unit {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// benchName names a benchmark of a command's output in a row.
+func benchName(b report.ExecBenchmark) string {
+	if b.Pkg == "" {
+		return b.Name
+	}
+	return b.Pkg + " " + b.Name
 }
 
 // OK is the number of successful repeats.
@@ -87,6 +156,7 @@ func Summarize(outs []Outcome) []Row {
 	var rows []Row
 	for _, g := range byPoint(outs) {
 		r := Row{Point: g[0].Point, Reps: len(g)}
+		var cmd commandFigures
 		var (
 			mean, p50, p99, p999, pmax, stw []time.Duration
 			rss, goal                       []uint64
@@ -99,6 +169,12 @@ func Summarize(outs []Outcome) []Row {
 				continue
 			}
 			d := o.Doc
+			if x := d.Exec; x != nil {
+				r.Command = true
+				cmd.add(x)
+				rss = append(rss, uint64(x.PeakRSS()))
+				continue
+			}
 			rt := d.Mix.Runtime
 			mean, p50, p99 = append(mean, rt.Mean), append(p50, rt.P50), append(p99, rt.P99)
 			p999, pmax = append(p999, rt.P999), append(pmax, rt.PMax)
@@ -120,9 +196,68 @@ func Summarize(outs []Outcome) []Row {
 			r.HasGC = true
 			r.GCCycles, r.GCCPU, r.MaxSTW, r.HeapGoal = medianFloat(cycles), medianFloat(cpu), median(stw), median(goal)
 		}
+		if r.Command {
+			cmd.row(&r)
+		}
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// commandFigures gathers a point's repeats of a command.
+type commandFigures struct {
+	wall, cpu, p99, pmax []time.Duration
+	cycles, gcCPU        []float64
+	goal                 []uint64
+	keys                 []RowMetric // benchmark and unit, in order of first appearance
+	values               map[[2]string][]float64
+}
+
+func (c *commandFigures) add(x *report.Exec) {
+	c.wall, c.cpu = append(c.wall, x.Wall()), append(c.cpu, x.CPU())
+	if g := x.GC; g != nil {
+		c.cycles, c.gcCPU = append(c.cycles, float64(g.Cycles)), append(c.gcCPU, float64(g.CPUPercent))
+		c.p99, c.pmax = append(c.p99, time.Duration(g.Pauses.P99NS)), append(c.pmax, time.Duration(g.Pauses.MaxNS))
+		if n := len(g.Goal); n > 0 {
+			c.goal = append(c.goal, g.Goal[n-1].GoalMiB<<20)
+		}
+	}
+	if c.values == nil {
+		c.values = map[[2]string][]float64{}
+	}
+	for _, b := range x.Benchmarks {
+		for _, m := range b.Metrics {
+			k := [2]string{benchName(b), m.Unit}
+			if _, ok := c.values[k]; !ok {
+				c.keys = append(c.keys, RowMetric{Benchmark: k[0], Unit: k[1]})
+			}
+			c.values[k] = append(c.values[k], m.Median)
+		}
+	}
+}
+
+func (c *commandFigures) row(r *Row) {
+	r.Wall, r.CPU = median(c.wall), median(c.cpu)
+	if len(c.cycles) > 0 {
+		r.HasGC = true
+		r.GCCycles, r.GCCPU = medianFloat(c.cycles), medianFloat(c.gcCPU)
+		r.PauseP99, r.MaxSTW, r.HeapGoal = median(c.p99), median(c.pmax), median(c.goal)
+	}
+	for _, k := range c.keys {
+		k.Value = medianFloat(c.values[[2]string{k.Benchmark, k.Unit}])
+		r.Metrics = append(r.Metrics, k)
+	}
+}
+
+// markCommand marks every row of a sweep over a user's command (argv not
+// nil), also those whose every repeat failed, which Summarize cannot tell.
+func markCommand(rows []Row, argv []string) {
+	if argv == nil {
+		return
+	}
+	for i := range rows {
+		rows[i].Command = true
+	}
 }
 
 // median is the middle value, or the mean of the two middle ones rounded
@@ -151,17 +286,18 @@ func middle[T cmp.Ordered](xs []T, mean func(a, b T) T) T {
 }
 
 // MarkFrontier sets Frontier on the rows with a successful repeat that are
-// Pareto-optimal for tail latency and memory: no other such row has a P99
-// and a peak RSS both lower or equal, one of them strictly lower. Rows with
-// equal figures are both on the frontier.
+// Pareto-optimal for time and memory: no other such row has a Time (the
+// P99; a command's sec/op or wall time) and a peak RSS both lower or
+// equal, one of them strictly lower. Rows with equal figures are both on
+// the frontier.
 func MarkFrontier(rows []Row) {
 	for i := range rows {
 		r := &rows[i]
 		r.Frontier = r.OK() > 0
 		for j := range rows {
 			o := &rows[j]
-			if r.Frontier && j != i && o.OK() > 0 && o.P99 <= r.P99 && o.PeakRSS <= r.PeakRSS &&
-				(o.P99 < r.P99 || o.PeakRSS < r.PeakRSS) {
+			if r.Frontier && j != i && o.OK() > 0 && o.Time() <= r.Time() && o.PeakRSS <= r.PeakRSS &&
+				(o.Time() < r.Time() || o.PeakRSS < r.PeakRSS) {
 				r.Frontier = false
 			}
 		}
@@ -193,6 +329,9 @@ type Advice struct {
 // positive when it misses it, zero or negative when it meets it. value is
 // the repeat's figure (nanoseconds for a latency).
 func (b bound) miss(d *report.Document) (miss, value float64) {
+	if x := d.Exec; x != nil {
+		return b.missCommand(x)
+	}
 	rt := d.Mix.Runtime
 	switch b.key {
 	case "throughput":
@@ -208,6 +347,44 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 }
 
 func (b bound) over(v time.Duration) float64 { return float64(v-b.limit) / float64(b.limit) }
+
+// missCommand is miss for a command's run. A bound it cannot judge (no
+// trace for pause-max, no benchmark in the unit) is missed, infinitely:
+// value is then NaN.
+func (b bound) missCommand(x *report.Exec) (miss, value float64) {
+	switch {
+	case b.key == "wall":
+		return b.over(x.Wall()), float64(x.Wall())
+	case b.key == "cpu":
+		return b.over(x.CPU()), float64(x.CPU())
+	case b.key == "pause-max":
+		if x.GC == nil {
+			return math.Inf(1), math.NaN()
+		}
+		return b.over(time.Duration(x.GC.Pauses.MaxNS)), float64(x.GC.Pauses.MaxNS)
+	case b.metric != nil:
+		miss, value = math.Inf(-1), math.NaN()
+		for i := range x.Benchmarks {
+			m, ok := x.Benchmarks[i].Metric(b.metric.Unit)
+			if !ok {
+				continue
+			}
+			v := m.Median
+			over := (v - b.metric.Limit) / b.metric.Limit
+			if b.metric.AtLeast {
+				over = (b.metric.Limit - v) / b.metric.Limit
+			}
+			if over > miss {
+				miss, value = over, v
+			}
+		}
+		if math.IsNaN(value) {
+			return math.Inf(1), value
+		}
+		return miss, value
+	}
+	return math.Inf(1), math.NaN()
+}
 
 // worst is the largest miss of a point's successful repeats over the
 // SLO's bounds, with its bound and value; -Inf when the SLO sets no bound.
@@ -249,7 +426,7 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 		if m, _, _ := worst(g, bs); m > 0 {
 			continue
 		}
-		if a.Best == nil || r.PeakRSS < a.Best.PeakRSS || r.PeakRSS == a.Best.PeakRSS && r.P99 < a.Best.P99 {
+		if a.Best == nil || r.PeakRSS < a.Best.PeakRSS || r.PeakRSS == a.Best.PeakRSS && r.Time() < a.Best.Time() {
 			a.Best = r
 		}
 	}
@@ -305,12 +482,28 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 	default:
 		a.Bound, a.Over, a.Value = best.b.key, best.miss, best.value
 		dir, value := "over", latency.FormatDuration(time.Duration(best.value))
-		if best.b.key == "throughput" {
+		switch {
+		case best.b.key == "throughput":
 			dir, value = "under", throughput(best.value, r.Unit)
+		case best.b.metric != nil:
+			value = metricValue(best.value, best.b.metric.Unit)
+			if best.b.metric.AtLeast {
+				dir = "under"
+			}
 		}
 		which := "worst repeat"
 		if r.Reps == 1 {
 			which = "only repeat"
+		}
+		if math.IsNaN(best.value) {
+			// Infinity and NaN are not JSON.
+			a.Over, a.Value = 0, 0
+			what := "no gctrace lines, so no pause to bound"
+			if best.b.metric != nil {
+				what = "no benchmark result in " + best.b.metric.Unit
+			}
+			a.Text = fmt.Sprintf("%s: the command printed %s (closest: %s).", none, what, r.Point.Settings())
+			break
 		}
 		a.Text = fmt.Sprintf("%s; closest: %s, %s %s on its %s (%s %s)", none, r.Point.Settings(),
 			best.b.label, value, which, figure.Pct(100*best.miss), dir)
@@ -325,6 +518,13 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 // figures is a row's medians for the SLO's bounds, the P99 when it sets
 // none: "P99 4.10ms", "P99 4.10ms, throughput 1234 objects/s".
 func figures(r *Row, bs []bound) string {
+	if len(bs) == 0 && r.Command {
+		if _, ok := r.metric("sec/op"); ok {
+			bs = []bound{{key: "sec/op", label: "sec/op", metric: &MetricBound{Unit: "sec/op"}}}
+		} else {
+			bs = []bound{{key: "wall", label: "wall"}}
+		}
+	}
 	if len(bs) == 0 {
 		bs = []bound{{key: "p99", label: "P99"}}
 	}
@@ -332,18 +532,42 @@ func figures(r *Row, bs []bound) string {
 	for _, b := range bs {
 		var v string
 		switch b.key {
+		case "wall":
+			v = latency.FormatDuration(r.Wall)
+		case "cpu":
+			v = latency.FormatDuration(r.CPU)
+		case "pause-max":
+			v = latency.FormatDuration(r.MaxSTW)
 		case "p99":
 			v = latency.FormatDuration(r.P99)
 		case "p999":
 			v = latency.FormatDuration(r.P999)
 		case "max":
 			v = latency.FormatDuration(r.Max)
-		default:
+		case "throughput":
 			v = throughput(r.Throughput, r.Unit)
+		default:
+			m, ok := r.metric(b.metric.Unit)
+			if !ok {
+				continue
+			}
+			v = metricValue(m, b.metric.Unit)
 		}
 		out = append(out, b.label+" "+v)
 	}
 	return strings.Join(out, ", ")
+}
+
+// metricValue formats a benchmark's value as benchstat does: "2.50ms"
+// for seconds, else benchunit's scaled figure and the unit.
+func metricValue(v float64, unit string) string {
+	if strings.HasPrefix(unit, "sec/") {
+		return latency.FormatDuration(time.Duration(v*1e9)) + "/" + strings.TrimPrefix(unit, "sec/")
+	}
+	if isSeconds(unit) {
+		return latency.FormatDuration(time.Duration(v*1e9)) + " " + unit
+	}
+	return benchunit.Scale(v, benchunit.ClassOf(unit)) + " " + unit
 }
 
 // throughput formats a rate in a unit per second: "1234 objects/s".

@@ -279,7 +279,7 @@ func TestAdvise(t *testing.T) {
 		if got := index(a.Closest); got != c.closest {
 			t.Errorf("%s: Closest = point %d, want %d", c.name, got, c.closest)
 		}
-		if a.Met != (c.best >= 0) || a.SLO != c.slo {
+		if a.Met != (c.best >= 0) || !reflect.DeepEqual(a.SLO, c.slo) {
 			t.Errorf("%s: Met %t, SLO %q", c.name, a.Met, a.SLO)
 		}
 		if a.Bound != c.bound || math.Abs(a.Over-c.over) > 1e-9 {

@@ -16,8 +16,10 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -197,6 +199,9 @@ func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code i
 // sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
 // plan with the command line's own flags, so that it never adopts twice.
 func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	if i := slices.Index(args, "--"); i >= 0 {
+		return sweepCommand(began, args[:i], args[i+1:], stdout, stderr, sig)
+	}
 	sf, code := parseSweep(args, stdout, stderr)
 	if code >= 0 {
 		return code
@@ -282,6 +287,68 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	// The bar of the points, on a terminal without -q: the per-point
 	// lines go through it, above it (see progress.Sweep).
+	if !o.Quiet {
+		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
+	}
+	failed, err := s.Run(began, stdout, stderr, sig)
+	return exitStatus(stderr, failed, err)
+}
+
+// sweepCommand is gcperf sweep [flags] -- CMD [ARGS...]: the grid applies
+// to CMD, which every point runs afresh (see sweep.Runner.Command).
+func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	sf := newSweepFlags(true)
+	if code := parseFlags(sf.fs, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if sf.fs.NArg() > 0 {
+		return fail(stderr, usagef("%q before --: operations that load a server after -- are not supported yet; the command after -- is the whole workload (gcperf sweep [flags] -- CMD [ARGS...])", sf.fs.Arg(0)))
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return fail(stderr, usagef("no command after --"))
+	}
+	if why := sweep.GoBuildsFirst(argv); why != "" {
+		return fail(stderr, usagef("%s", why))
+	}
+	var set []*flag.Flag
+	sf.fs.Visit(func(f *flag.Flag) { set = append(set, f) })
+	for _, f := range set {
+		switch {
+		case sf.refused.Lookup(f.Name) != nil:
+			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, sf.refused.Lookup(f.Name).Usage))
+		case f.Name == "mix" || f.Name == "merge":
+			return fail(stderr, usagef("-%s is not for a sweep over a command (-- %s)", f.Name, quote.Clip(argv[0])))
+		case sf.forChild(f.Name) && f.Name != "out" && f.Name != "html" && f.Name != "overwrite" && f.Name != "q":
+			return fail(stderr, usagef("-%s is a flag of gcperf's own benchmark, not of a sweep over a command: the command's flags go after -- %s", f.Name, quote.Clip(argv[0])))
+		}
+	}
+	o := sf.o
+	stderr = &lockedWriter{w: stderr}
+	s := &sweep.Session{HTML: o.File("html"), Overwrite: o.Options.Overwrite, Page: html.Sweep,
+		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
+	if sf.slo != "" {
+		slo, err := sweep.ParseSLO(sf.slo)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		s.SLO = &slo
+	}
+	if err := sf.session(s); err != nil {
+		return fail(stderr, err)
+	}
+	s.Command = &target.Command{Path: argv[0], Args: argv[1:]}
+	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
+	// What the sweep measures, as its plan records it: the defining flags
+	// and the command. -resume finishes only the same.
+	for _, f := range set {
+		if sf.defining.Lookup(f.Name) != nil && f.Value.String() != f.DefValue {
+			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+f.Value.String())
+		}
+	}
+	s.Plan.Args = slices.Concat(s.Plan.Args, []string{"--"}, argv)
+	if err := s.Prepare(); err != nil {
+		return fail(stderr, err)
+	}
 	if !o.Quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
