@@ -468,6 +468,7 @@ func (b Benchmark) Metric(unit string) (Metric, bool) {
 
 // Median returns the median of m's values (the mean of the middle two of
 // an even number), as benchstat summarises a metric; NaN if it has none.
+// A NaN value sorts before all others.
 func (m Metric) Median() float64 {
 	n := len(m.Values)
 	if n == 0 {
