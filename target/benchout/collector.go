@@ -351,12 +351,14 @@ func (c *Collector) add(r *benchfmt.Result) {
 		v.Value, v.Unit = benchunit.Tidy(v.Value, v.Unit)
 		m := b.metric(v.Unit)
 		if m == nil {
-			if len(b.Metrics) >= MaxMetrics || !c.spend(metricCost+c.strCost(v.Unit)) {
+			// A new metric comes with its first value, so that none is
+			// empty.
+			if len(b.Metrics) >= MaxMetrics || !c.spend(metricCost+c.strCost(v.Unit)+valueCost) {
 				c.dropped.Values++
 				continue
 			}
-			b.Metrics = append(b.Metrics, Metric{Unit: c.str(v.Unit)})
-			m = &b.Metrics[len(b.Metrics)-1]
+			b.Metrics = append(b.Metrics, Metric{Unit: c.str(v.Unit), Values: []float64{v.Value}})
+			continue
 		}
 		if len(m.Values) >= MaxValues || !c.spend(valueCost) {
 			m.Dropped++
