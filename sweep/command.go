@@ -15,6 +15,7 @@ import (
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
+	"github.com/gcperf/gcperf/target/benchout"
 	"github.com/gcperf/gcperf/target/gctrace"
 )
 
@@ -39,6 +40,14 @@ func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, met
 		other = io.Discard
 	}
 	c.Stderr = pw
+	// The command's stdout passes through the benchmark collector, which
+	// never fails nor holds it up, then to where it goes.
+	col := benchout.NewCollector()
+	if c.Stdout == nil {
+		c.Stdout = col
+	} else {
+		c.Stdout = io.MultiWriter(col, c.Stdout)
+	}
 	var z gctrace.Summarizer
 	sc := gctrace.NewScanner(pr)
 	sc.Other = other
@@ -57,6 +66,7 @@ func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, met
 	if serr := <-scanned; serr != nil && err == nil {
 		err = serr
 	}
+	col.Close() // its error is its own reader's: the benchmarks read so far stand
 	if res == nil {
 		return nil, err
 	}
@@ -70,6 +80,14 @@ func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, met
 		Exec:   execSection(append([]string{c.Path}, c.Args...), res, z.Summary(), n.Cycles+unread, unread),
 	}
 	d.Interrupted = res.Interrupted
+	for _, b := range col.Benchmarks() {
+		x := report.ExecBenchmark{Pkg: b.Pkg, Name: b.Name, Metrics: make([]report.ExecMetric, 0, len(b.Metrics))}
+		for _, m := range b.Metrics {
+			x.Metrics = append(x.Metrics, report.ExecMetric{Unit: m.Unit, Values: m.Values, Dropped: m.Dropped, Median: m.Median()})
+		}
+		d.Exec.Benchmarks = append(d.Exec.Benchmarks, x)
+	}
+	d.Exec.SkippedBenchmarkLines = col.Skipped()
 	return d, err
 }
 
