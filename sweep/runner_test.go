@@ -24,8 +24,11 @@ import (
 // result (with the runtime settings it really runs with) or misbehaves as
 // SWEEP_TEST_BEHAVE asks for its GOGC: "50=crash,off=hang".
 func TestMain(m *testing.M) {
-	if os.Getenv("SWEEP_TEST_CHILD") == "1" {
+	switch os.Getenv("SWEEP_TEST_CHILD") {
+	case "1":
 		os.Exit(fakeChild(os.Args[1:]))
+	case "cmd":
+		os.Exit(fakeCommand(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
