@@ -211,12 +211,12 @@ func (s *Session) Prepare() error {
 // that repeat its name.
 func startCause(err error) error {
 	var ee *exec.Error
+	if errors.As(err, &ee) {
+		err = ee.Err
+	}
 	var pe *fs.PathError
-	switch {
-	case errors.As(err, &ee):
-		return ee.Err
-	case errors.As(err, &pe):
-		return pe.Err
+	if errors.As(err, &pe) {
+		err = pe.Err
 	}
 	return err
 }

@@ -97,7 +97,8 @@ func newSweepFlags(list bool) *sweepFlags {
 	l.Var(&sf.pointTimeout, "point-timeout", "stop a point that runs longer than `d`, recording it as failed: a duration, off, or auto: "+
 		"10× the longest repeat that succeeded before it, at least 1m, and 30m until one has")
 	l.StringVar(&sf.pointMemory, "point-memory", "80%", "stop a point whose RSS grows above `size` (4GiB), a percentage of the memory available (cgroup included), or off")
-	l.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=")
+	l.StringVar(&sf.slo, "slo", "", "advise the setting with the lowest peak RSS that meets `bounds` on every repeat: p99=20ms, p999=, max=, throughput=; "+
+		"with -- CMD: wall=30s, cpu=, pause-max=, a benchmark unit (sec/op=2ms, B/op=64KiB)")
 	l.BoolVar(&sf.resume, "resume", false, "finish the sweep in -out DIR: run only the points without a complete result there")
 	l.BoolVar(&sf.merge, "merge", false, "merge the sweeps in the directories given as arguments (shards) instead of running one")
 	l.StringVar(&sf.mix, "mix", "", "read operations from `file` as gcperf run -mix does, before those given as arguments; "+
@@ -333,10 +334,10 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		}
 		s.SLO = &slo
 	}
+	s.Command = &target.Command{Path: argv[0], Args: argv[1:]}
 	if err := sf.session(s); err != nil {
 		return fail(stderr, err)
 	}
-	s.Command = &target.Command{Path: argv[0], Args: argv[1:]}
 	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
 	// What the sweep measures, as its plan records it: the defining flags
 	// and the command. -resume finishes only the same.
