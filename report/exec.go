@@ -47,12 +47,18 @@ type Exec struct {
 	UserCPUNS   int64 `json:"user_cpu_ns"`
 	SystemCPUNS int64 `json:"system_cpu_ns"`
 	// MaxRSSBytes is the kernel's ru_maxrss: the largest resident set of
-	// one process (the command, or a descendant it waited for).
+	// one process (the command, or a descendant it waited for). It has a
+	// floor, gcperf's own resident set, which Linux counts in it for the
+	// time the child shared gcperf's memory before its exec.
 	MaxRSSBytes int64 `json:"max_rss_bytes"`
 	// PeakRSSBytes is the largest sampled sum of the process tree's
 	// resident sets (0: no sample, a command shorter than the interval).
-	PeakRSSBytes int64   `json:"peak_rss_bytes"`
-	RSS          ExecRSS `json:"rss"`
+	PeakRSSBytes int64 `json:"peak_rss_bytes"`
+	// OwnPeakRSSBytes is the command's own peak resident set since its
+	// exec (the kernel's VmHWM) at the last sample: its peak between
+	// samples too, without its descendants (0: no sample).
+	OwnPeakRSSBytes int64   `json:"own_peak_rss_bytes"`
+	RSS             ExecRSS `json:"rss"`
 
 	// Settings are the child's GOGC, GOMEMLIMIT and GODEBUG ("": unset).
 	Settings ExecSettings `json:"settings"`
@@ -112,10 +118,16 @@ func (e *Exec) CPU() time.Duration { return time.Duration(e.UserCPUNS + e.System
 // Wall is the command's wall time.
 func (e *Exec) Wall() time.Duration { return time.Duration(e.WallNS) }
 
-// PeakRSS is the largest resident set gcperf saw of the command: the
-// sampled peak of its process tree, or the kernel's max RSS of one process
-// when that is larger (a command shorter than the sampling interval).
-func (e *Exec) PeakRSS() int64 { return max(e.PeakRSSBytes, e.MaxRSSBytes) }
+// PeakRSS is the figure of the command's memory that a sweep weighs: the
+// larger of the sampled peak of its process tree and its own peak resident
+// set (VmHWM); without a sample (a command shorter than the interval), the
+// kernel's max RSS of one process, whose floor is gcperf's own size.
+func (e *Exec) PeakRSS() int64 {
+	if e.RSS.Samples == 0 {
+		return e.MaxRSSBytes
+	}
+	return max(e.PeakRSSBytes, e.OwnPeakRSSBytes)
+}
 
 // ExecRSS is the process tree's resident set over time.
 type ExecRSS struct {
@@ -211,9 +223,10 @@ func WriteExecText(w io.Writer, doc *Document) error {
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.WallNS), ns(d.UserCPUNS), ns(d.SystemCPUNS))
 	peak := "not sampled (ended within the first interval)"
 	if d.RSS.Samples > 0 {
-		peak = fmt.Sprintf("%s (%d %s, every %s)", env.Bytes(d.PeakRSSBytes), d.RSS.Samples, figure.Plural(d.RSS.Samples, "sample", "samples"), ns(d.RSS.IntervalNS))
+		peak = fmt.Sprintf("%s (%d %s, every %s); the command's own peak (VmHWM) %s", env.Bytes(d.PeakRSSBytes), d.RSS.Samples,
+			figure.Plural(d.RSS.Samples, "sample", "samples"), ns(d.RSS.IntervalNS), env.Bytes(d.OwnPeakRSSBytes))
 	}
-	fmt.Fprintf(&b, "Memory: peak RSS of the process tree %s; max RSS of one process (kernel) %s\n", peak, env.Bytes(d.MaxRSSBytes))
+	fmt.Fprintf(&b, "Memory: peak RSS of the process tree %s; max RSS of one process (kernel, at least gcperf's own size) %s\n", peak, env.Bytes(d.MaxRSSBytes))
 	unset := func(s string) string {
 		if s == "" {
 			return "unset"

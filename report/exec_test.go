@@ -13,7 +13,7 @@ func TestExecText(t *testing.T) {
 		return &Exec{
 			Command: []string{"./prog", "-x", "a b"}, Status: "exit status 0", Success: true,
 			WallNS: int64(1500 * time.Millisecond), UserCPUNS: int64(time.Second), SystemCPUNS: int64(100 * time.Millisecond),
-			MaxRSSBytes: 10 << 20, PeakRSSBytes: 12 << 20,
+			MaxRSSBytes: 10 << 20, PeakRSSBytes: 12 << 20, OwnPeakRSSBytes: 11 << 20,
 			RSS:      ExecRSS{IntervalNS: int64(100 * time.Millisecond), Samples: 14, Stride: 1},
 			Settings: ExecSettings{GOGC: "200", GODEBUG: "gctrace=1"},
 		}
@@ -48,7 +48,7 @@ func TestExecText(t *testing.T) {
 			"Command: ./prog -x 'a b'\n",
 			"Status: exit status 0\n",
 			"Time: wall 1.50s, user CPU 1.00s, system CPU 100ms\n",
-			"Memory: peak RSS of the process tree 12MiB (14 samples, every 100ms); max RSS of one process (kernel) 10MiB\n",
+			"Memory: peak RSS of the process tree 12MiB (14 samples, every 100ms); the command's own peak (VmHWM) 11MiB; max RSS of one process (kernel, at least gcperf's own size) 10MiB\n",
 			"Settings: GOGC 200, GOMEMLIMIT unset, GODEBUG gctrace=1\n",
 			"GC: 4 cycles (1 forced); GC CPU 3% (the trace's, rounded down), 20.0ms\n",
 			"   8 stop-the-world pauses totalling 800µs: P50 50.0µs, P90 200µs, P99 300µs, max 300µs\n",
@@ -106,5 +106,23 @@ func TestExecJSON(t *testing.T) {
 	}
 	if strings.Contains(b.String(), `"exec"`) {
 		t.Error("a benchmark's document has an exec key")
+	}
+}
+
+// TestExecPeakRSS: a sweep weighs the larger of the tree's sampled peak and
+// the command's own VmHWM; the kernel's max RSS, whose floor is gcperf's
+// size, only when nothing was sampled.
+func TestExecPeakRSS(t *testing.T) {
+	for _, tc := range []struct {
+		e    Exec
+		want int64
+	}{
+		{Exec{MaxRSSBytes: 15, PeakRSSBytes: 4, OwnPeakRSSBytes: 6, RSS: ExecRSS{Samples: 3}}, 6},
+		{Exec{MaxRSSBytes: 15, PeakRSSBytes: 9, OwnPeakRSSBytes: 6, RSS: ExecRSS{Samples: 3}}, 9},
+		{Exec{MaxRSSBytes: 15}, 15},
+	} {
+		if got := tc.e.PeakRSS(); got != tc.want {
+			t.Errorf("%+v: PeakRSS %d, want %d", tc.e, got, tc.want)
+		}
 	}
 }

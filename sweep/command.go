@@ -108,7 +108,8 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		SystemCPUNS: int64(r.SystemCPU),
 		MaxRSSBytes: r.MaxRSS,
 
-		PeakRSSBytes: r.PeakRSS,
+		PeakRSSBytes:    r.PeakRSS,
+		OwnPeakRSSBytes: r.OwnPeakRSS,
 		RSS: report.ExecRSS{
 			IntervalNS: int64(r.Interval), Samples: r.Samples, Stride: r.Stride,
 			Points: make([]report.ExecRSSSample, 0, len(r.RSS)),

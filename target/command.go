@@ -248,11 +248,15 @@ type osTree struct {
 	r    *treeReader // nil without /proc
 }
 
-func (t *osTree) sample() (int64, int, bool) {
+func (t *osTree) sample() (int64, int64, int, bool) {
 	if t.r == nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	return t.r.walk()
+	rss, n, ok := t.r.walk()
+	if !ok {
+		return 0, 0, 0, false
+	}
+	return rss, t.r.hwm(), n, true
 }
 
 func (t *osTree) forward(s syscall.Signal) {

@@ -211,8 +211,8 @@ func TestRSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.PeakRSS < mib<<20 || res.MaxRSS < mib<<20 {
-		t.Errorf("peak RSS %d, max RSS %d: want both %d MiB or more", res.PeakRSS, res.MaxRSS, mib)
+	if res.PeakRSS < mib<<20 || res.MaxRSS < mib<<20 || res.OwnPeakRSS < mib<<20 {
+		t.Errorf("peak RSS %d, max RSS %d, own peak %d: want all %d MiB or more", res.PeakRSS, res.MaxRSS, res.OwnPeakRSS, mib)
 	}
 	if res.Samples < 1 || len(res.RSS) < 1 || res.RSS[len(res.RSS)-1].Processes != 1 {
 		t.Errorf("%d samples, series %v: want a process in each", res.Samples, res.RSS)

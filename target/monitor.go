@@ -20,9 +20,10 @@ const leftoverPoll = 10 * time.Millisecond
 // tree is what the monitor does to a child's process tree: the OS's (osTree)
 // or a test's.
 type tree interface {
-	// sample reads the tree's resident set: ok is false once the child has
-	// ended.
-	sample() (rss int64, procs int, ok bool)
+	// sample reads the tree's resident set, and the child's own peak
+	// resident set since its exec (0 when unknown): ok is false once the
+	// child has ended.
+	sample() (rss, hwm int64, procs int, ok bool)
 	// forward sends an interrupt to the child's process group, as a
 	// terminal would.
 	forward(s syscall.Signal)
@@ -116,10 +117,11 @@ wait:
 
 // sample takes one sample of the tree's RSS.
 func (m *monitor) sample(now time.Time) {
-	rss, n, ok := m.tree.sample()
+	rss, hwm, n, ok := m.tree.sample()
 	if !ok {
 		return
 	}
+	m.res.OwnPeakRSS = max(m.res.OwnPeakRSS, hwm)
 	s := Sample{At: now.Sub(m.start), RSS: rss, Processes: n}
 	m.res.Samples++
 	m.res.PeakRSS = max(m.res.PeakRSS, rss)

@@ -46,12 +46,14 @@ func (f *fakeTree) hasEnded() bool {
 	return f.ended
 }
 
-func (f *fakeTree) sample() (int64, int, bool) {
+func (f *fakeTree) sample() (int64, int64, int, bool) {
 	if f.hasEnded() {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	// 1 MiB per 100ms, up to 500ms, then 5 MiB.
-	return min(int64(f.at()/(100*time.Millisecond)), 5) << 20, 2, true
+	// 1 MiB per 100ms, up to 500ms, then 5 MiB; the child's own peak 1MiB
+	// above.
+	rss := min(int64(f.at()/(100*time.Millisecond)), 5) << 20
+	return rss, rss + 1<<20, 2, true
 }
 
 func (f *fakeTree) forward(s syscall.Signal) {
@@ -210,6 +212,9 @@ func TestMonitor(t *testing.T) {
 				}
 				if res.Samples != tt.wantSamples || res.PeakRSS != tt.wantPeak || len(res.RSS) != tt.wantSamples {
 					t.Errorf("%d samples (%d in the series), peak %d; want %d, %d", res.Samples, len(res.RSS), res.PeakRSS, tt.wantSamples, tt.wantPeak)
+				}
+				if wantOwn := tt.wantPeak + 1<<20; tt.wantSamples == 0 && res.OwnPeakRSS != 0 || tt.wantSamples > 0 && res.OwnPeakRSS != wantOwn {
+					t.Errorf("own peak %d; want %d", res.OwnPeakRSS, wantOwn)
 				}
 			})
 		})

@@ -120,6 +120,20 @@ func (t *treeReader) walk() (rss int64, n int, ok bool) {
 	return rss, n, true
 }
 
+// hwm is the child's own peak resident set since its exec, in bytes
+// (VmHWM of root/proc/<pid>/status), 0 when it cannot be read.
+func (t *treeReader) hwm() int64 {
+	p, err := t.fs.Proc(t.pid)
+	if err != nil {
+		return 0
+	}
+	st, err := p.NewStatus()
+	if err != nil {
+		return 0
+	}
+	return int64(st.VmHWM)
+}
+
 // children lists the children of every thread of process pid.
 func (t *treeReader) children(pid int) []int {
 	dir := filepath.Join(t.proc, strconv.Itoa(pid), "task")

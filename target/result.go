@@ -60,13 +60,22 @@ type Result struct {
 	UserCPU, SystemCPU time.Duration
 	// MaxRSS is the kernel's ru_maxrss of the child, in bytes: the
 	// largest resident set of the child or of any descendant it waited
-	// for, each on its own, never a sum. 0 outside Linux.
+	// for, each on its own, never a sum. 0 outside Linux. It has a floor:
+	// Linux counts in it the parent's resident set the child shared until
+	// its exec (Go starts it with vfork), so for a small command it is the
+	// parent's size, not the command's.
 	MaxRSS int64
 
 	// PeakRSS is the largest sum of the resident sets of the child and
 	// its descendants (the process tree) over the samples, in bytes; 0
 	// when none was taken (a child shorter than the interval, no /proc).
 	PeakRSS int64
+	// OwnPeakRSS is the child's own peak resident set since its exec, as
+	// the kernel keeps it (VmHWM), at the last sample, in bytes: between
+	// two samples too, but not the interval before the child ended, nor
+	// its descendants; 0 without a sample. Unlike MaxRSS it has no floor
+	// from the parent's memory before the exec.
+	OwnPeakRSS int64
 	// Samples is the number of samples taken, every Interval.
 	Samples int
 	// RSS is the tree's resident set over time, at most MaxSamples
