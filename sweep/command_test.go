@@ -180,7 +180,7 @@ func TestRunnerCommand(t *testing.T) {
 	if err := Table(&table, rows, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"wall", "pause P99", "sec/op", "B/op", "2.00ms/op", "* on the frontier: no other point has both a sec/op and a peak RSS as low"} {
+	for _, w := range []string{"wall", "pause P99", "sec/op", "B/op", " 2.00ms ", " 64.00", "* on the frontier: no other point has both a sec/op and a peak RSS as low"} {
 		if !strings.Contains(table.String(), w) {
 			t.Errorf("table lacks %q:\n%s", w, table.String())
 		}

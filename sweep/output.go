@@ -236,7 +236,8 @@ func commandTable(w io.Writer, rows []Row, adv *Advice) error {
 		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
 	}
 	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run): the command's wall and CPU time (user+system),\n"+
-		"the peak RSS of its process tree, and from its GODEBUG=gctrace=1 lines the GC cycles, GC CPU (the trace's share), pauses and last heap goal.\n")
+		"the peak RSS of its process tree, and from its GODEBUG=gctrace=1 lines the GC cycles, GC CPU (the trace's share), pauses and last heap goal\n"+
+		"(- without trace lines: a program that is not Go, or a Go program that ran no cycle, as under GOGC=off).\n")
 	if len(keys) > 0 {
 		fmt.Fprint(bw, "The benchmark columns are the Go benchmark results the command printed, each repeat's median.\n")
 	}

@@ -487,6 +487,9 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 			dir, value = "under", throughput(best.value, r.Unit)
 		case best.b.metric != nil:
 			value = metricValue(best.value, best.b.metric.Unit)
+			if !isSeconds(best.b.metric.Unit) {
+				value += " " + best.b.metric.Unit
+			}
 			if best.b.metric.AtLeast {
 				dir = "under"
 			}
@@ -558,16 +561,15 @@ func figures(r *Row, bs []bound) string {
 	return strings.Join(out, ", ")
 }
 
-// metricValue formats a benchmark's value as benchstat does: "2.50ms"
-// for seconds, else benchunit's scaled figure and the unit.
+// metricValue formats a benchmark's value, without its unit, which the
+// caller names: a duration for a unit of seconds ("2.50ms" for sec/op or
+// p99-sec), else benchunit's scaled figure as benchstat shows it
+// ("37.81Ki" B/op).
 func metricValue(v float64, unit string) string {
-	if strings.HasPrefix(unit, "sec/") {
-		return latency.FormatDuration(time.Duration(v*1e9)) + "/" + strings.TrimPrefix(unit, "sec/")
-	}
 	if isSeconds(unit) {
-		return latency.FormatDuration(time.Duration(v*1e9)) + " " + unit
+		return latency.FormatDuration(time.Duration(v * 1e9))
 	}
-	return benchunit.Scale(v, benchunit.ClassOf(unit)) + " " + unit
+	return benchunit.Scale(v, benchunit.ClassOf(unit))
 }
 
 // throughput formats a rate in a unit per second: "1234 objects/s".
