@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // exec.json is a command's result saved by gcperf exec -json: a go test
@@ -172,5 +173,53 @@ func TestExecBenchReadBack(t *testing.T) {
 				t.Errorf("%d definition lines, want 1", n)
 			}
 		})
+	}
+}
+
+// execSet is report/testdata/exec.json run four times (gcperf exec -count
+// 4): three successful runs of different wall times and RSS, the third
+// failed.
+func execSet(t *testing.T) *Set {
+	t.Helper()
+	s := &Set{Tool: Tool{Name: "gcperf", Version: "0.1.0-dev"}, Count: 4}
+	for i, wall := range []int64{2e9, 3e9, 1e9, 4e9} {
+		d, _ := readFixture(t, "exec.json")
+		e := d.Exec
+		e.WallNS, e.PeakRSSBytes = wall, e.PeakRSSBytes+int64(i)<<20
+		e.GC.Pauses.MaxNS += int64(i) * 1000
+		for j := range e.Benchmarks[0].Metrics[0].Values {
+			e.Benchmarks[0].Metrics[0].Values[j] *= float64(i + 1)
+		}
+		if i == 2 {
+			e.Status, e.ExitCode, e.Success = "exit status 1", 1, false
+		}
+		s.Processes = append(s.Processes, ProcessResult{N: i + 1, Wall: time.Duration(wall), Result: d})
+	}
+	return s
+}
+
+func TestExecSetGolden(t *testing.T) {
+	s := execSet(t)
+	var txt, bench bytes.Buffer
+	if err := SetText(&txt, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/exec_set.txt", txt.Bytes())
+	if err := SetBench(&bench, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/exec_set.bench", bench.Bytes())
+	// benchstat's view: three samples of the command, nine of its
+	// benchmark (three results in each of three successful runs).
+	res, _ := readBench(t, bench.Bytes())
+	n := map[string]int{}
+	for _, r := range res {
+		n[string(r.Name)]++
+	}
+	if n["Exec/cmd=alloc.test"] != 3 || n["Workloads/list-2"] != 9 {
+		t.Errorf("samples per benchmark: %v", n)
+	}
+	if !strings.Contains(bench.String(), "# process 3: no result: the command did not succeed: exit status 1") {
+		t.Error("no comment line for the failed run")
 	}
 }
