@@ -467,3 +467,21 @@ func TestReportExec(t *testing.T) {
 		t.Errorf("-format hgrm: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestCompareAndPlotExec: gcperf compare of two command results compares
+// their figures and benchmarks; gcperf plot refuses one in one line.
+func TestCompareAndPlotExec(t *testing.T) {
+	path := filepath.Join("..", "..", "report", "testdata", "exec.json")
+	code, stdout, stderr := gcperf(t, nil, "compare", path, path)
+	if code != 0 || !strings.Contains(stdout, "pause-max-ns") || !strings.Contains(stdout, "Workloads/list-2") {
+		t.Errorf("compare: exit %d, stdout:\n%s\nstderr: %s", code, stdout, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "x.svg")
+	code, stdout, stderr = gcperf(t, nil, "plot", "-kind", "timeline", "-o", out, path)
+	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "has no runs to chart") {
+		t.Errorf("plot: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("plot wrote its file")
+	}
+}
