@@ -52,7 +52,14 @@ import (
 // Operations without a successful run have no line (benchfmt has no way to
 // say "no value"); a comment line names them, which benchfmt readers skip.
 // The mix gets no line of its own: see the report of the encoders' design.
+//
+// The result of a command (gcperf exec) has one line for the command's own
+// figures and a line per result of the benchmarks it printed: see
+// execBenchLines.
 func Bench(w io.Writer, d *Document) error {
+	if d.Exec != nil {
+		return execBench(w, d, "", false)
+	}
 	bw := benchfmt.NewWriter(w)
 	res := &benchfmt.Result{}
 	g := d.Env.Go
@@ -92,7 +99,20 @@ func Bench(w io.Writer, d *Document) error {
 			return err
 		}
 	}
-	// Which way is better, for the units benchfmt has no default for.
+	if err := writeUnitLines(bw, units); err != nil {
+		return err
+	}
+	for _, s := range skipped {
+		if _, err := io.WriteString(w, s+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeUnitLines writes the Unit lines that say which way is better, for the
+// units benchfmt has no default for.
+func writeUnitLines(bw *benchfmt.Writer, units []string) error {
 	for _, u := range units {
 		better := "lower"
 		if strings.HasSuffix(u, "/s") {
@@ -108,11 +128,6 @@ func Bench(w io.Writer, d *Document) error {
 			return err
 		}
 	}
-	for _, s := range skipped {
-		if _, err := io.WriteString(w, s+"\n"); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -123,6 +138,9 @@ func Bench(w io.Writer, d *Document) error {
 // that mean, not GCPerfP99's throughput (its best 99% of runs); p50-ns
 // p99-ns p99.9-ns max-ns: every successful run".
 func benchDefinitions(d *Document, lines []benchLine) string {
+	if d.Exec != nil {
+		return execBenchDefinitions()
+	}
 	var rate string
 	for _, l := range lines {
 		for _, v := range l.values {
@@ -155,6 +173,9 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
+	if d.Exec != nil {
+		return execBenchLines(d, "", false), nil
+	}
 	g := d.Env.Go
 	// Every operation executed, failed ones included: the GC figures are
 	// the whole benchmark's, spread over all of them.
@@ -242,8 +263,24 @@ type BenchPart struct {
 	// "gogc=100,memlimit=off rep 1".
 	Label string
 	// Drop lists configuration keys left out ("gogc"), where the names
-	// say them.
+	// say them. For a command's result (gcperf exec), dropping
+	// "gomaxprocs" drops the -N suffix of its benchmarks' names too.
 	Drop []string
+	// Params are parameters added to the benchmark names of a command's
+	// result (a sweep point's settings: "gogc=100 memlimit=off"): after
+	// Exec, before cmd= (Exec/gogc=100/memlimit=off/cmd=prog), and at the
+	// end of the names of the benchmarks it printed, before their -N
+	// suffix (Workloads/list/gogc=100/memlimit=off-2). A gcperf result's
+	// operations carry them in their Params instead.
+	Params string
+}
+
+// write writes the part's document as Bench does, with its Params.
+func (p *BenchPart) write(w io.Writer) error {
+	if p.Doc.Exec != nil {
+		return execBench(w, p.Doc, p.Params, slices.Contains(p.Drop, "gomaxprocs"))
+	}
+	return Bench(w, p.Doc)
 }
 
 // BenchJoin writes several documents as one file in the Go benchmark
@@ -260,7 +297,7 @@ func BenchJoin(w io.Writer, parts []BenchPart) error {
 	var buf bytes.Buffer
 	for _, part := range parts {
 		buf.Reset()
-		if err := Bench(&buf, part.Doc); err != nil {
+		if err := part.write(&buf); err != nil {
 			return fmt.Errorf("%s: %w", part.Label, err)
 		}
 		// The comments first: benchfmt's reader skips them.

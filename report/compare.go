@@ -120,6 +120,11 @@ func ReadSamples(r io.Reader, file string) (*Samples, error) {
 func SamplesOf(d *Document, file string) *Samples {
 	s := &Samples{File: file, Kind: KindResult}
 	s.addResult(d, file)
+	if e := d.Exec; e != nil {
+		s.About = fmt.Sprintf("%s: one run of %s (%s), %d %s it printed", KindResult, quote.Line(shellJoin(e.Command)),
+			quote.Line(e.Status), len(e.Benchmarks), figure.Plural(len(e.Benchmarks), "benchmark", "benchmarks"))
+		return s
+	}
 	names := make([]string, len(d.Operations))
 	for i, op := range d.Operations {
 		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
@@ -137,6 +142,9 @@ func (s *Samples) addResult(d *Document, file string) {
 		for _, v := range l.values {
 			s.add(l, v.Unit, v.Value)
 		}
+	}
+	if e := d.Exec; e != nil && !e.Success {
+		s.Notes = append(s.Notes, fmt.Sprintf("%s: the command did not succeed: %s", file, quote.Line(e.Status)))
 	}
 	for _, op := range d.Operations {
 		if op.Runtime.Count == 0 {

@@ -37,9 +37,25 @@ import (
 // Actual columns appear when the document has them (more than one thread),
 // as the reference tool does; the GC columns appear with -gcstats run (per
 // run) or run and total (summary).
+//
+// The result of a command (gcperf exec) has no operations: its CSV is a
+// header row and a row of the command's figures (its status, time, memory,
+// settings and GC, times in seconds and sizes in bytes), then the blocks
+// Benchmarks (a row per metric of each benchmark the command printed: its
+// unit as benchstat shows it, median, count and every value), RSS over
+// Time, Heap Goal over Time (when its gctrace was read) and Environment
+// (the machine's rows).
 func CSV(w io.Writer, d *Document) error {
 	cw := csv.NewWriter(w)
 	c := &csvDoc{w: cw, d: d}
+	if d.Exec != nil {
+		c.exec()
+		cw.Flush()
+		if c.err != nil {
+			return c.err
+		}
+		return cw.Error()
+	}
 	c.summary()
 	c.options()
 	c.runs()
@@ -370,6 +386,12 @@ func (c *csvDoc) environment() {
 	c.row("Cgroup CPU Max", cpus)
 	c.row("Cgroup Memory Max Bytes", mem)
 	c.row("Cgroup Memory Current Bytes", csvInt(cg.MemoryCurrent))
+	if c.d.Exec != nil {
+		// The command's Go runtime and build are not gcperf's to read.
+		c.row("gcperf Version", c.d.Tool.Version)
+		c.row("Command", shellJoin(c.d.Tool.Command))
+		return
+	}
 	c.row("Go Version", g.Version)
 	c.row("GOOS", g.GOOS)
 	c.row("GOARCH", g.GOARCH)

@@ -30,7 +30,13 @@ import (
 // per half distance. Values print with three decimals: a runtime under a
 // microsecond prints as 0.000. An operation without a successful run has
 // its title line and "#[No values]" instead of a distribution.
+//
+// A command's result (gcperf exec) has no distribution: HGRM writes
+// nothing and returns an error wrapping ErrNoDistribution.
 func HGRM(w io.Writer, d *Document) error {
+	if d.Exec != nil {
+		return fmt.Errorf("hgrm: %w", ErrNoDistribution)
+	}
 	ops := make([]*Operation, 0, len(d.Operations)+1)
 	for i := range d.Operations {
 		ops = append(ops, &d.Operations[i])

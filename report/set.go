@@ -121,9 +121,12 @@ func ReadSet(r io.Reader) (*Set, error) {
 // samples, one per process, for benchstat and gcperf compare. A process
 // without a result is a comment line.
 func SetBench(w io.Writer, s *Set) error {
+	// A command's run that did not succeed (gcperf exec -count) is not a
+	// sample: its time is that of a failure.
+	failed := func(p ProcessResult) bool { return p.Result != nil && p.Result.Exec != nil && !p.Result.Exec.Success }
 	var parts []BenchPart
 	for _, p := range s.Processes {
-		if p.Result != nil {
+		if p.Result != nil && !failed(p) {
 			parts = append(parts, BenchPart{Doc: p.Result, Label: "process " + strconv.Itoa(p.N)})
 		}
 	}
@@ -131,10 +134,15 @@ func SetBench(w io.Writer, s *Set) error {
 		return err
 	}
 	for _, p := range s.Processes {
-		if p.Result == nil {
-			if _, err := fmt.Fprintf(w, "# process %d: no result: %s\n", p.N, quote.Line(p.Failed)); err != nil {
-				return err
-			}
+		why := p.Failed
+		switch {
+		case failed(p):
+			why = "the command did not succeed: " + p.Result.Exec.Status
+		case p.Result != nil:
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "# process %d: no result: %s\n", p.N, quote.Line(why)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -153,7 +161,9 @@ func SamplesOfSet(s *Set, file string) *Samples {
 		out.addResult(p.Result, fmt.Sprintf("%s process %d", file, p.N))
 	}
 	about := "no result"
-	if len(docs) > 0 {
+	if len(docs) > 0 && docs[0].Exec != nil {
+		about = "runs of " + quote.Line(shellJoin(docs[0].Exec.Command))
+	} else if len(docs) > 0 {
 		d := docs[0]
 		names := make([]string, len(d.Operations))
 		for i, op := range d.Operations {
@@ -175,7 +185,13 @@ func SamplesOfSet(s *Set, file string) *Samples {
 // of its -bench lines, one row per process with their median and spread,
 // and what varies between the processes. Each process's own report is its
 // result's (gcperf report).
+//
+// The set of a command's runs (gcperf exec -count N) has a report of its
+// own: see execSetText.
 func SetText(w io.Writer, s *Set) error {
+	if isExecSet(s) {
+		return execSetText(w, s)
+	}
 	p := &printer{w: w}
 	docs := s.Results()
 	procs := figure.Plural(s.Count, "process", "processes")

@@ -390,7 +390,11 @@ func commandCSV(w io.Writer, rows []Row) error {
 // lines are written once, and again only where they change; the Unit lines
 // once, at the end; each result's comment lines are kept, prefixed with
 // its point and repeat. The outcomes are written in point order, then
-// repeat order.
+// repeat order. A sweep over a command (gcperf sweep -- CMD) has the
+// command's own figures as BenchmarkExec/gogc=100/memlimit=off/cmd=PROG
+// and the benchmarks it printed with the settings last, before their -N
+// suffix: BenchmarkWorkloads/list/gogc=100/memlimit=off-2
+// (report.BenchPart's Params).
 func Bench(w io.Writer, outs []Outcome) error {
 	procs := gomaxprocsAxis(outcomePoints(outs))
 	drop := []string{"gogc", "gomemlimit"}
@@ -415,11 +419,16 @@ func Bench(w io.Writer, outs []Outcome) error {
 			settings += " gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
 			d.Env.Go.GOMAXPROCS = 1 // no -N suffix: the name says gomaxprocs=N
 		}
+		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
+		if d.Exec != nil {
+			// A command's result: its benchmarks' names take the settings.
+			parts[i].Params = settings
+			continue
+		}
 		d.Operations = slices.Clone(d.Operations)
 		for i := range d.Operations {
 			d.Operations[i].Params = strings.TrimSpace(settings + " " + d.Operations[i].Params)
 		}
-		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
 	}
 	return report.BenchJoin(w, parts)
 }

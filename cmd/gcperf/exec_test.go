@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,10 +12,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/gcperf/gcperf/report"
 )
@@ -34,9 +40,19 @@ var execKeep [][]byte
 //     Go programs' traces on one stderr;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
-//     interrupt, as a well-behaved program does), or 4 after a minute.
+//     interrupt, as a well-behaved program does), or 4 after a minute;
+//   - bench does alloc, then prints two results of a Go benchmark,
+//     BenchmarkChild-2, as go test -bench -count 2 does.
 func runExecChild(what string) int {
 	switch what {
+	case "bench":
+		if code := runExecChild("alloc"); code != 0 {
+			return code
+		}
+		fmt.Fprint(os.Stdout, "goos: linux\npkg: example.com/child\n"+
+			"BenchmarkChild-2   \t 1000\t 1200 ns/op\t 64 B/op\t 2 allocs/op\n"+
+			"BenchmarkChild-2   \t 1000\t 1300 ns/op\t 64 B/op\t 2 allocs/op\nPASS\n")
+		return 0
 	case "alloc":
 		// First, before the collector runs, so that it lands between
 		// trace lines, not inside one.
@@ -211,6 +227,11 @@ func TestExecBadUsage(t *testing.T) {
 		{[]string{"-memlimit", "lots", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -memlimit`)},
 		{[]string{"-json", existing, "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -json .*exists.json: .*-overwrite`)},
 		{[]string{"-q", "-log", filepath.Join(dir, "l"), "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -q and -log`)},
+		{[]string{"-csv", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -csv - : gcperf's stdout is the command's own; give a file$`)},
+		{[]string{"-html", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -html - : gcperf's stdout is the command's own; give a file$`)},
+		{[]string{"-bench", existing, "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -bench .*exists.json: .*-overwrite`)},
+		{[]string{"-count", "0", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -count must be at least 1, got 0$`)},
+		{[]string{"-count", "2", "-xml", filepath.Join(dir, "x.xml"), "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -xml .*x.xml: one run's file, not for -count 2`)},
 		{[]string{"-nosuchflag", "--", "ls"}, regexp.MustCompile(`^gcperf: flag provided but not defined: -nosuchflag \(gcperf exec -h lists the flags\)$`)},
 	} {
 		code, stdout, stderr := gcperf(t, nil, append([]string{"exec"}, tc.args...)...)
@@ -289,4 +310,178 @@ func (w *notifyWriter) Write(p []byte) (int, error) {
 		close(w.seen)
 	}
 	return n, err
+}
+
+// TestExecFormats: every output of gcperf exec is written, and reads back
+// as its format: JSON, CSV, XML, the Go benchmark format, HTML; with
+// -count 3, the JSON is a set of three runs and the bench file has three
+// samples of every benchmark.
+func TestExecFormats(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gcperf exec's figures are Linux's")
+	}
+	exe := execChild(t, "bench")
+	for _, tc := range []struct {
+		name  string
+		count int
+		flags []string // of the formats
+	}{
+		{"one run", 1, []string{"json", "csv", "xml", "bench", "html"}},
+		{"three runs", 3, []string{"json", "bench"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := []string{"exec", "-q", "-count", strconv.Itoa(tc.count)}
+			for _, f := range tc.flags {
+				args = append(args, "-"+f, filepath.Join(dir, "out."+f))
+			}
+			code, _, stderr := gcperf(t, nil, append(args, "--", exe)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			read := func(f string) []byte {
+				b, err := os.ReadFile(filepath.Join(dir, "out."+f))
+				if err != nil || len(b) == 0 {
+					t.Fatalf("-%s: %d bytes, %v", f, len(b), err)
+				}
+				return b
+			}
+			for _, f := range tc.flags {
+				b := read(f)
+				switch f {
+				case "json":
+					if tc.count == 1 {
+						d, err := report.ReadJSON(bytes.NewReader(b))
+						if err != nil || d.Exec == nil || len(d.Exec.Benchmarks) != 1 {
+							t.Errorf("-json: %v", err)
+						}
+						continue
+					}
+					s, err := report.ReadSet(bytes.NewReader(b))
+					if err != nil || len(s.Processes) != 3 || len(s.Results()) != 3 || s.Results()[2].Exec == nil {
+						t.Errorf("-json of -count 3: %v", err)
+					}
+				case "csv":
+					r := csv.NewReader(bytes.NewReader(b))
+					r.FieldsPerRecord = -1
+					recs, err := r.ReadAll()
+					if err != nil || len(recs) < 2 || recs[0][0] != "Command" {
+						t.Errorf("-csv: %v", err)
+					}
+				case "xml":
+					var v struct {
+						XMLName xml.Name
+						Exec    *struct{} `xml:"exec"`
+					}
+					if err := xml.Unmarshal(b, &v); err != nil || v.Exec == nil {
+						t.Errorf("-xml: %v (an <exec> element: %v)", err, v.Exec != nil)
+					}
+				case "bench":
+					r := benchfmt.NewReader(bytes.NewReader(b), "out.bench")
+					n := map[string]int{}
+					for r.Scan() {
+						switch rec := r.Result().(type) {
+						case *benchfmt.SyntaxError:
+							t.Errorf("-bench: %v", rec)
+						case *benchfmt.Result:
+							n[string(rec.Name)]++
+						}
+					}
+					prog := "Exec/cmd=" + filepath.Base(exe)
+					if n[prog] != tc.count || n["Child-2"] != 2*tc.count {
+						t.Errorf("-bench: samples %v, want %d of %s and %d of Child-2", n, tc.count, prog, 2*tc.count)
+					}
+				case "html":
+					if !bytes.Contains(b, []byte(filepath.Base(exe))) || !bytes.Contains(b, []byte("<td>Child-2</td>")) {
+						t.Errorf("-html: the page lacks the command or its benchmark")
+					}
+				}
+			}
+			if tc.count == 3 && (!strings.Contains(stderr, "Runs (3 of 3 finished, 3 succeeded)") || !strings.Contains(stderr, "median")) {
+				t.Errorf("the report of -count 3:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestExecCountFailure: a failed run is reported, the others run, and
+// gcperf exits 1.
+func TestExecCountFailure(t *testing.T) {
+	exe := execChild(t, "fail")
+	out := filepath.Join(t.TempDir(), "x.json")
+	code, _, stderr := gcperf(t, nil, "exec", "-q", "-count", "2", "-json", out, "--", exe)
+	if code != exitFail || strings.Count(stderr, "exit status 3") != 2 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := report.ReadSet(bytes.NewReader(b))
+	if err != nil || len(s.Results()) != 2 {
+		t.Fatalf("set: %v", err)
+	}
+}
+
+// TestExecCountInterrupt: an interrupt stops the sequence; the run it
+// stopped is not kept, and gcperf exits 1.
+func TestExecCountInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals reach the child's process group on Linux")
+	}
+	exe := execChild(t, "wait")
+	sig := make(chan os.Signal, 1)
+	w := &notifyWriter{want: "waiting\n", seen: make(chan struct{})}
+	go func() {
+		<-w.seen
+		sig <- syscall.SIGINT
+	}()
+	out := filepath.Join(t.TempDir(), "x.json")
+	var errb strings.Builder
+	code := run([]string{"exec", "-count", "3", "-json", out, "--", exe}, w, &errb, sig)
+	if code != exitFail || strings.Count(w.String(), "waiting\n") != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, w.String(), errb.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := report.ReadSet(bytes.NewReader(b))
+	if err != nil || !s.Interrupted || len(s.Processes) != 0 {
+		t.Fatalf("set: %v, %+v", err, s)
+	}
+}
+
+// TestReportExec: gcperf report renders a command's result in every
+// format but hgrm, which is one line of usage error.
+func TestReportExec(t *testing.T) {
+	path := filepath.Join("..", "..", "report", "testdata", "exec.json")
+	for _, f := range []string{"text", "json", "csv", "xml", "bench", "html"} {
+		code, stdout, stderr := gcperf(t, nil, "report", "-format", f, path)
+		if code != 0 || stdout == "" {
+			t.Errorf("-format %s: exit %d, %d bytes: %s", f, code, len(stdout), stderr)
+		}
+	}
+	code, stdout, stderr := gcperf(t, nil, "report", "-format", "hgrm", path)
+	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "a command's result has no latency distribution") {
+		t.Errorf("-format hgrm: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestCompareAndPlotExec: gcperf compare of two command results compares
+// their figures and benchmarks; gcperf plot refuses one in one line.
+func TestCompareAndPlotExec(t *testing.T) {
+	path := filepath.Join("..", "..", "report", "testdata", "exec.json")
+	code, stdout, stderr := gcperf(t, nil, "compare", path, path)
+	if code != 0 || !strings.Contains(stdout, "pause-max-ns") || !strings.Contains(stdout, "Workloads/list-2") {
+		t.Errorf("compare: exit %d, stdout:\n%s\nstderr: %s", code, stdout, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "x.svg")
+	code, stdout, stderr = gcperf(t, nil, "plot", "-kind", "timeline", "-o", out, path)
+	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "has no runs to chart") {
+		t.Errorf("plot: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("plot wrote its file")
+	}
 }

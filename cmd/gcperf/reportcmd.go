@@ -47,6 +47,10 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 	}
 	err = report.WriteFile(*out, stdout, *overwrite, write)
 	switch {
+	case errors.Is(err, report.ErrNoDistribution):
+		// A format the document cannot be written in (hgrm of a command's
+		// result): the choice of format is the usage at fault.
+		return fail(stderr, usagef("report: -format %s: %s: %v", f.Name, path, report.ErrNoDistribution))
 	case err != nil && *out != "-":
 		return fail(stderr, usagef("report: -o %s", safefile.WithOverwrite(err)))
 	case err != nil:

@@ -534,6 +534,20 @@ type point struct {
 	Throughput     float64
 	Frontier       bool // on the Pareto frontier of P99 against peak RSS
 	Recommended    bool // the setting the advice picked
+	// Time names the figure in P99 for a sweep over a command (gcperf
+	// sweep -- CMD: sweep.TimeLabel, "wall" or "sec/op"), whose P99 is
+	// its Row.Time; "" for gcperf's own benchmark.
+	Time string
+}
+
+// timeName is what the points' P99 is: "P99", or a command's time figure.
+func timeName(points []point) string {
+	for _, pt := range points {
+		if pt.Time != "" {
+			return pt.Time
+		}
+	}
+	return "P99"
 }
 
 // points are the rows of s as the charts draw them, the recommended point
@@ -550,11 +564,20 @@ func points(s *sweep.Summary) []point {
 			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
 			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
 		}
-		pts = append(pts, point{
+		pt := point{
 			GOGC: r.Point.GOGC, MemLimit: limit,
 			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
 			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
-		})
+		}
+		if r.Command {
+			// A command's time stands for the P99: its wall time, or
+			// its first benchmark's sec/op; it has no P99.9.
+			pt.P99, pt.P999, pt.Time = 0, 0, sweep.TimeLabel(s.Rows)
+			if r.OK() > 0 {
+				pt.P99 = r.Time()
+			}
+		}
+		pts = append(pts, pt)
 	}
 	return pts
 }
@@ -590,7 +613,9 @@ func gogcOrder(a, b string) int {
 // labelled). GOGC values are evenly spaced in numerical order, "off" last;
 // a point without a successful repeat is not drawn. The sweep-p99 and
 // pareto charts draw the P99 bound of the advice's SLO
-// (sweep.Advice.P99Bound), when there is one, as SweepSLO does.
+// (sweep.Advice.P99Bound), when there is one, as SweepSLO does. For a
+// sweep over a command (Row.Command), the command's time (Row.Time, named
+// by sweep.TimeLabel) takes the P99's place, without a P99.9.
 func Sweep(w io.Writer, s *sweep.Summary, kind Kind, format Format) error {
 	return SweepSLO(w, s, kind, format, s.Advice.P99Bound())
 }
@@ -675,6 +700,9 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 	switch kind {
 	case KindSweepP99:
 		p = newPlot("Tail latency by GOGC", "GOGC", "runtime")
+		if t := timeName(points); t != "P99" {
+			p = newPlot("The command's "+t+" by GOGC", "GOGC", t)
+		}
 	case KindSweepRSS:
 		p = newPlot("Peak RSS by GOGC", "GOGC", "peak RSS")
 		p.Y.Tick.Marker = byteTicks{}
@@ -709,7 +737,7 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 		slices.SortFunc(tail, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		name := memLimitName(m)
 		if kind == KindSweepP99 {
-			if err := addLine(p, "P99 "+name, main, colorOf(li), false); err != nil {
+			if err := addLine(p, timeName(points)+" "+name, main, colorOf(li), false); err != nil {
 				return nil, err
 			}
 			if err := addLine(p, "P99.9 "+name, tail, colorOf(li), true); err != nil {
@@ -746,6 +774,9 @@ func sweepName(pt point) string {
 
 func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
+	if t := timeName(points); t != "P99" {
+		p = newPlot("The command's "+t+" against peak RSS", "peak RSS", t)
+	}
 	p.X.Tick.Marker = byteTicks{}
 	p.Legend.Left = false
 	var all, frontier plotter.XYs

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -423,6 +424,73 @@ func TestPlotTimelineSpans(t *testing.T) {
 	for _, want := range []string{">mean of each span past the kept runs<", ">slowest of each span<"} {
 		if !bytes.Contains(b.Bytes(), []byte(want)) || bytes.Contains(plain.Bytes(), []byte(want)) {
 			t.Errorf("legend %q: with spans %v, without %v", want, bytes.Contains(b.Bytes(), []byte(want)), bytes.Contains(plain.Bytes(), []byte(want)))
+		}
+	}
+}
+
+// TestPlotExec draws the RSS and heap goal of report/testdata/exec.json,
+// a command's result, and refuses a document that is not one, or a
+// command without samples or trace.
+func TestPlotExec(t *testing.T) {
+	d, _ := readFixture(t, "exec.json")
+	checkChart(t, "exec_rss", func(w *bytes.Buffer, format Format) error { return ExecRSS(w, d, format) })
+	checkChart(t, "exec_goal", func(w *bytes.Buffer, format Format) error { return ExecGoal(w, d, format) })
+	list, _ := readFixture(t, "list.json")
+	bare := *d
+	e := *d.Exec
+	e.RSS.Points, e.GC, e.GCUnavailable = nil, nil, "no gctrace lines (not a Go program)"
+	bare.Exec = &e
+	for _, tc := range []struct {
+		name string
+		draw func(io.Writer, *report.Document, Format) error
+		d    *report.Document
+		want string
+	}{
+		{"rss of a benchmark", ExecRSS, list, "not the result of a command"},
+		{"goal of a benchmark", ExecGoal, list, "not the result of a command"},
+		{"rss without samples", ExecRSS, &bare, "no RSS sample"},
+		{"goal without trace", ExecGoal, &bare, "no heap goal: no gctrace lines"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.draw(io.Discard, tc.d, SVG)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestPlotSweepCommand: the sweep charts of a sweep over a command plot
+// its time (Row.Time, named by sweep.TimeLabel) where gcperf's own plot
+// the P99.
+func TestPlotSweepCommand(t *testing.T) {
+	s := readSweep(t)
+	s.Command = []string{"./prog"}
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		r.Command, r.Wall, r.P99, r.P999, r.Throughput = true, time.Duration(i+1)*time.Second, 0, 0, 0
+	}
+	for _, pt := range points(s) {
+		if pt.Time != "wall" {
+			t.Fatalf("point %+v: time %q, want wall", pt, pt.Time)
+		}
+	}
+	for _, tc := range []struct {
+		kind         Kind
+		title, yAxis string
+	}{
+		{KindSweepP99, "The command's wall by GOGC", "wall"},
+		{KindPareto, "The command's wall against peak RSS", "wall"},
+	} {
+		p, err := sweepPlot(points(s), tc.kind, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Title.Text != tc.title || p.Y.Label.Text != tc.yAxis {
+			t.Errorf("%v: title %q, y axis %q, want %q, %q", tc.kind, p.Title.Text, p.Y.Label.Text, tc.title, tc.yAxis)
+		}
+		if err := Sweep(io.Discard, s, tc.kind, SVG); err != nil {
+			t.Error(err)
 		}
 	}
 }

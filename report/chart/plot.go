@@ -31,7 +31,8 @@ type Plot struct {
 // ReadPlot reads the files a chart of the kind is drawn from: one or more
 // gcperf results (saved with gcperf -json) for a spectrum, one result for a
 // histogram, a timeline or causes (one with causes: -gcstats run), a
-// sweep's sweep.json for a chart of a sweep.
+// sweep's sweep.json for a chart of a sweep. A command's result (gcperf
+// exec) is refused with ErrExecResult.
 // Each file is read as report.ReadFile reads a result; a spectrum names
 // each result in its legend by its file's base name without extension.
 // An error about one file is a *FileError.
@@ -58,6 +59,9 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		if err != nil {
 			return nil, &FileError{File: f, Kind: kind, Err: safefile.Cause(err)}
 		}
+		if d.Exec != nil {
+			return nil, &FileError{File: f, Kind: kind, Err: ErrExecResult}
+		}
 		if kind == KindCauses && (d.Tail == nil || len(d.Tail.Causes) == 0) {
 			return nil, &FileError{File: f, Kind: kind, Err: errNoCauses}
 		}
@@ -69,6 +73,11 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 	}
 	return p, nil
 }
+
+// ErrExecResult is ReadPlot's error (in a FileError) for a command's
+// result (gcperf exec), which has none of the runs the charts of results
+// draw.
+var ErrExecResult = errors.New("a command's result (gcperf exec) has no runs to chart: gcperf report -format html draws its RSS and heap goal over time")
 
 // readSweepFile reads a sweep's sweep.json, as report.ReadFile reads a result.
 func readSweepFile(path string) (*sweep.Summary, error) {

@@ -69,7 +69,7 @@ func TestReadPlot(t *testing.T) {
 func TestReadPlotErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
-	list, sw := fixturePath("list.json"), fixturePath("sweep.json")
+	list, sw, ex := fixturePath("list.json"), fixturePath("sweep.json"), fixturePath("exec.json")
 	notes := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(notes, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -87,6 +87,8 @@ func TestReadPlotErrors(t *testing.T) {
 			"chart: " + notes + ": not a gcperf sweep summary: invalid character 'h' looking for beginning of value (a sweep-rss chart reads a sweep's sweep.json)"},
 		{KindTimeline, []string{sw}, report.ErrNotResult, "gcperf results, FILE.json",
 			"chart: " + sw + `: not a gcperf result: schema "gcperf-sweep/v1" (a timeline chart reads gcperf results, FILE.json)`},
+		{KindTimeline, []string{ex}, ErrExecResult, "",
+			"chart: " + ex + ": a command's result (gcperf exec) has no runs to chart: gcperf report -format html draws its RSS and heap goal over time"},
 		{KindSpectrum, []string{list, missing}, fs.ErrNotExist, "",
 			"chart: " + missing + ": no such file or directory"},
 		{KindSweepP99, []string{dir}, report.ErrNotRegular, "",

@@ -18,7 +18,13 @@ import (
 // and the runtime histogram, percentile spectrum and run timeline as inline
 // SVG. The page has no script and refers to nothing outside itself (its
 // fonts are embedded in the first chart), so it looks the same offline.
+//
+// A command's result (gcperf exec) has a page of its own: its figures, the
+// benchmarks it printed, and its RSS and heap goal over time.
 func Report(w io.Writer, d *report.Document) error {
+	if d.Exec != nil {
+		return execReport(w, d)
+	}
 	parts := report.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
@@ -59,7 +65,10 @@ func Report(w io.Writer, d *report.Document) error {
 // table of its points (sweep.Table), the advice (sweep.Advice.Text) and
 // the four sweep charts of report/chart (P99, peak RSS and throughput
 // against GOGC, and P99 against peak RSS), the P99 bound of the advice's
-// SLO drawn on the P99 and Pareto charts.
+// SLO drawn on the P99 and Pareto charts. A sweep over a command (gcperf
+// sweep -- CMD) charts the command's time (sweep.TimeLabel: its wall time,
+// or the sec/op of the first benchmark it printed) where the P99 would be,
+// and has no throughput chart.
 func Sweep(w io.Writer, s *sweep.Summary) error {
 	var table bytes.Buffer
 	if err := sweep.Table(&table, s.Rows, nil); err != nil {
@@ -80,7 +89,7 @@ func Sweep(w io.Writer, s *sweep.Summary) error {
 func sweepHTML(w io.Writer, pg sweepPage, s *sweep.Summary) error {
 	pg.Table, pg.Advice = strings.TrimRight(pg.Table, "\n"), strings.TrimSpace(pg.Advice)
 	c := &charts{}
-	for _, k := range []struct {
+	kinds := []struct {
 		kind  chart.Kind
 		title string
 	}{
@@ -88,7 +97,21 @@ func sweepHTML(w io.Writer, pg sweepPage, s *sweep.Summary) error {
 		{chart.KindSweepRSS, "Peak RSS against GOGC"},
 		{chart.KindSweepThroughput, "Throughput against GOGC"},
 		{chart.KindPareto, "P99 against peak RSS (Pareto frontier)"},
-	} {
+	}
+	if len(s.Command) > 0 {
+		// A command's time stands for the P99, and it has no throughput.
+		t := sweep.TimeLabel(s.Rows)
+		kinds = kinds[:0]
+		kinds = append(kinds, []struct {
+			kind  chart.Kind
+			title string
+		}{
+			{chart.KindSweepP99, "The command's " + t + " against GOGC"},
+			{chart.KindSweepRSS, "Peak RSS against GOGC"},
+			{chart.KindPareto, "The command's " + t + " against peak RSS (Pareto frontier)"},
+		}...)
+	}
+	for _, k := range kinds {
 		c.add(k.title, func(w io.Writer) error { return chart.Sweep(w, s, k.kind, chart.SVG) })
 	}
 	pg.Charts = c.list

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
@@ -207,4 +208,62 @@ func TestChartsFillTheColumn(t *testing.T) {
 	if n := strings.Count(string(runHTML(t, d)), want); n != 3 {
 		t.Errorf("%d charts are %s, want 3", n, want)
 	}
+}
+
+// TestHTMLExec: the page of a command's result (report/testdata/exec.json)
+// has its figures, the benchmarks it printed and the charts of its RSS and
+// heap goal.
+func TestHTMLExec(t *testing.T) {
+	d, _ := readFixture(t, "exec.json")
+	page := runHTML(t, d)
+	if !bytes.Equal(page, runHTML(t, d)) {
+		t.Fatal("two pages differ")
+	}
+	if n := len(svgOpen.FindAll(page, -1)); n != 2 {
+		t.Errorf("%d <svg> elements, want 2 (RSS, heap goal)", n)
+	}
+	for _, want := range []string{
+		"<title>gcperf exec: ./alloc.test -test.run ^$", "<th>Status</th><td>exit status 0</td>",
+		"<th>Settings</th><td>GOGC 100, GOMEMLIMIT unset, GODEBUG gctrace=1</td>", "stop-the-world pauses",
+		"<td>Workloads/list-2</td><td>github.com/gcperf/gcperf/alloc</td><td>sec/op</td>",
+		"Resident set over time", "Heap goal over time",
+	} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if bytes.Contains(page, []byte("Not drawn")) {
+		t.Error("a chart was not drawn")
+	}
+	selfContained(t, "exec", page)
+	golden(t, filepath.Join("testdata", "exec.html"), normalizeSVG(page))
+}
+
+// TestSweepHTMLCommand: the page of a sweep over a command charts its
+// time (sweep.TimeLabel) where gcperf's own sweep charts the P99, and has
+// no throughput chart.
+func TestSweepHTMLCommand(t *testing.T) {
+	s := readSweep(t)
+	s.Command, s.Advice = []string{"./prog"}, nil
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		r.Command, r.Wall, r.P99, r.P999, r.Throughput = true, time.Duration(i+1)*time.Second, 0, 0, 0
+	}
+	var b bytes.Buffer
+	if err := Sweep(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if n := len(svgOpen.FindAllString(page, -1)); n != 3 {
+		t.Errorf("%d <svg> elements, want 3 (time, RSS, Pareto)", n)
+	}
+	for _, want := range []string{"The command&#39;s wall against GOGC", "The command&#39;s wall against peak RSS"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "Throughput") || strings.Contains(page, "Not drawn") {
+		t.Error("a throughput chart, or a chart not drawn")
+	}
+	selfContained(t, "sweep of a command", b.Bytes())
 }

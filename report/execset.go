@@ -1,0 +1,186 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/perf/benchunit"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/latency"
+)
+
+// isExecSet reports whether the set's processes are runs of a command
+// (gcperf exec -count N).
+func isExecSet(s *Set) bool {
+	docs := s.Results()
+	return len(docs) > 0 && docs[0].Exec != nil
+}
+
+// execSetText writes the report of a command run N times (gcperf exec
+// -count N): a line per run (its status, wall and CPU time, peak RSS, GC
+// cycles and longest pause), the median of the successful runs and their
+// spread (min–max), then per benchmark the command printed, the median of
+// each metric's values over the successful runs and their spread.
+func execSetText(w io.Writer, s *Set) error {
+	p := &printer{w: w}
+	docs := s.Results()
+	e := docs[0].Exec
+	p.f("gcperf %s exec: %s, run %d %s (-count %d), one after another, each a fresh process\n",
+		s.Tool.Version, quote.Line(shellJoin(e.Command)), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
+	unset := func(v string) string { return cmp.Or(v, "unset") }
+	p.f("Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(e.Settings.GOGC), unset(e.Settings.GOMEMLIMIT), unset(e.Settings.GODEBUG))
+
+	var ok []*Exec // the successful runs
+	for _, d := range docs {
+		if d.Exec.Success {
+			ok = append(ok, d.Exec)
+		}
+	}
+	p.f("\nRuns (%d of %d finished, %d succeeded):\n", len(s.Processes), s.Count, len(ok))
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
+	line := func(cells ...string) {
+		if p.err == nil {
+			_, p.err = io.WriteString(tw, "  "+strings.Join(cells, "\t")+"\n")
+		}
+	}
+	line("run", "status", "wall", "CPU", "peak RSS", "GC cycles", "pause max")
+	gcCells := func(x *Exec) (string, string) {
+		if x.GC == nil {
+			return "-", "-"
+		}
+		return strconv.Itoa(x.GC.Cycles), dur(time.Duration(x.GC.Pauses.MaxNS))
+	}
+	for _, pr := range s.Processes {
+		x := execOf(pr.Result)
+		if x == nil {
+			line(strconv.Itoa(pr.N), "no result", "-", "-", "-", "-", "-")
+			continue
+		}
+		cycles, pause := gcCells(x)
+		status := x.Status
+		if x.Interrupted {
+			status += " (interrupted)"
+		}
+		line(strconv.Itoa(pr.N), status, dur(x.Wall()), dur(x.CPU()), env.Bytes(x.PeakRSS()), cycles, pause)
+	}
+	if len(ok) > 1 {
+		type fig struct {
+			get    func(*Exec) float64
+			format func(float64) string
+			gc     bool
+		}
+		asDur := func(v float64) string { return dur(time.Duration(math.Round(v))) }
+		figs := []fig{
+			{func(x *Exec) float64 { return float64(x.WallNS) }, asDur, false},
+			{func(x *Exec) float64 { return float64(x.CPU()) }, asDur, false},
+			{func(x *Exec) float64 { return float64(x.PeakRSS()) }, func(v float64) string { return env.Bytes(int64(v)) }, false},
+			{func(x *Exec) float64 { return float64(x.GC.Cycles) }, func(v float64) string { return figure.Num(v) }, true},
+			{func(x *Exec) float64 { return float64(x.GC.Pauses.MaxNS) }, asDur, true},
+		}
+		med, spr := []string{"median", ""}, []string{"spread", "(min–max)"}
+		for _, f := range figs {
+			var vals []float64
+			for _, x := range ok {
+				if !f.gc || x.GC != nil {
+					vals = append(vals, f.get(x))
+				}
+			}
+			if len(vals) == 0 {
+				med, spr = append(med, "-"), append(spr, "-")
+				continue
+			}
+			med = append(med, f.format(latency.Median(vals).Center))
+			spr = append(spr, f.format(slices.Min(vals))+"–"+f.format(slices.Max(vals)))
+		}
+		line(med...)
+		line(spr...)
+	}
+	if p.err == nil {
+		p.err = tw.Flush()
+	}
+	if len(ok) > 1 {
+		p.f("(median and spread of the %d successful runs)\n", len(ok))
+	}
+	for _, pr := range s.Processes {
+		if pr.Result == nil {
+			p.f("Run %d gave no result: %s\n", pr.N, quote.Line(pr.Failed))
+		}
+	}
+	if s.Interrupted {
+		p.f("Interrupted: %d of the %d runs finished; the one stopped is not kept.\n", len(s.Processes), s.Count)
+	}
+	p.execSetBenchmarks(ok)
+	return p.err
+}
+
+// execOf is the Exec section of d, nil when d is.
+func execOf(d *Document) *Exec {
+	if d == nil {
+		return nil
+	}
+	return d.Exec
+}
+
+// execSetBenchmarks prints, per benchmark the command printed, the median
+// of each metric's values over the runs, and their spread.
+func (p *printer) execSetBenchmarks(runs []*Exec) {
+	type metric struct {
+		unit string
+		vals []float64
+	}
+	type bench struct {
+		name    string
+		metrics []*metric
+		runs    int
+	}
+	var benches []*bench
+	for _, x := range runs {
+		for _, b := range x.Benchmarks {
+			name := strings.TrimSpace(b.Pkg + " " + b.Name)
+			i := slices.IndexFunc(benches, func(c *bench) bool { return c.name == name })
+			if i < 0 {
+				i = len(benches)
+				benches = append(benches, &bench{name: name})
+			}
+			c := benches[i]
+			c.runs++
+			for _, m := range b.Metrics {
+				j := slices.IndexFunc(c.metrics, func(cm *metric) bool { return cm.unit == m.Unit })
+				if j < 0 {
+					j = len(c.metrics)
+					c.metrics = append(c.metrics, &metric{unit: m.Unit})
+				}
+				c.metrics[j].vals = append(c.metrics[j].vals, m.Values...)
+			}
+		}
+	}
+	if len(benches) == 0 {
+		return
+	}
+	p.f("\nBenchmarks printed by the command (median of every value of the successful runs, as benchstat shows them; min–max):\n")
+	for _, b := range benches {
+		var ms []string
+		n := 0
+		for _, m := range b.metrics {
+			if len(m.vals) == 0 {
+				continue
+			}
+			class := benchunit.ClassOf(m.unit)
+			sc := func(v float64) string { return benchunit.Scale(v, class) }
+			ms = append(ms, fmt.Sprintf("%s %s (%s–%s)", sc(latency.Median(m.vals).Center), m.unit, sc(slices.Min(m.vals)), sc(slices.Max(m.vals))))
+			n = max(n, len(m.vals))
+		}
+		p.f("   %s: %s; %d %s from %d %s\n", quote.Line(b.name), quote.Line(strings.Join(ms, ", ")), n,
+			figure.Plural(n, "value", "values"), b.runs, figure.Plural(b.runs, "run", "runs"))
+	}
+}
