@@ -40,16 +40,15 @@
 //	go build -o cache ./examples/cache
 //	gcperf exec -- ./cache
 //	gcperf exec -gogc off -memlimit 256MiB -- ./cache
-//	gcperf sweep -gogc 25,100,400,off -memlimit off,256MiB -slo p99=150us -- ./cache
+//	gcperf sweep -gogc 25,100,400,off -memlimit off,256MiB -count 3 -slo p99-ns=150us -- ./cache
 //
 // gcperf exec runs it once with gctrace on and reports its cycles, pauses
 // and peak RSS; gcperf sweep runs it over the grid and names the setting
 // with the lowest peak RSS that meets the SLO. Choose the bound from runs
 // on your machine: on a shared 2-core machine the defaults gave a P99 of
-// about 170µs at GOGC=25 and 85-110µs from GOGC=100 up, so p99=150us rules
-// out GOGC=25 alone. (gcperf sweep -- CMD is issue 14's next part: where
-// gcperf says "unknown operation", run gcperf exec -gogc G -memlimit M
-// per setting instead.) Without gcperf, GODEBUG=gctrace=1 ./cache prints a
+// about 170µs at GOGC=25 and 85-110µs from GOGC=100 up, so p99-ns=150us
+// (a bound on the p99-ns metric it prints) rules out GOGC=25 alone.
+// Without gcperf, GODEBUG=gctrace=1 ./cache prints a
 // "gc N @" line per cycle (those of filling the cache included: about 5
 // at GOGC=100), and /usr/bin/time -v its max RSS. Measured there with the
 // defaults (gctrace's cycles, max RSS):
