@@ -33,6 +33,34 @@ import (
 // (a writer of the command's output failed), not that the command failed:
 // the document says that (Exec.Success).
 func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, meta report.Meta) (*report.Document, error) {
+	r, err := StartCommand(ctx, c, sig, meta)
+	if err != nil {
+		return nil, err
+	}
+	return r.Wait()
+}
+
+// A Running is a user's command started by StartCommand: a server under
+// load, which the caller stops when the load is done.
+type Running struct {
+	p       *target.Process
+	c       target.Command
+	meta    report.Meta
+	started time.Time
+	pw      *io.PipeWriter
+	sc      *gctrace.Scanner
+	z       *gctrace.Summarizer
+	col     *benchout.Collector
+	scanned chan error
+	done    chan struct{}
+	doc     *report.Document
+	err     error
+}
+
+// StartCommand starts a user's command as RunCommand runs it, and returns
+// at once. A command that cannot be started returns an error that is
+// target.ErrNotStarted.
+func StartCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, meta report.Meta) (*Running, error) {
 	c.GCTrace, c.IsTrace, c.Trace = true, nil, nil
 	pr, pw := io.Pipe()
 	other := c.Stderr
@@ -48,46 +76,81 @@ func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, met
 	} else {
 		c.Stdout = io.MultiWriter(col, c.Stdout)
 	}
-	var z gctrace.Summarizer
-	sc := gctrace.NewScanner(pr)
-	sc.Other = other
-	scanned := make(chan error, 1)
+	r := &Running{c: c, meta: meta, pw: pw, z: &gctrace.Summarizer{}, col: col, scanned: make(chan error, 1), done: make(chan struct{})}
+	r.sc = gctrace.NewScanner(pr)
+	r.sc.Other = other
 	go func() {
-		for sc.Scan() {
-			z.Add(sc.Cycle())
+		for r.sc.Scan() {
+			r.z.Add(r.sc.Cycle())
 		}
-		pr.CloseWithError(sc.Err()) // a failing Other must not block the child
-		scanned <- sc.Err()
+		pr.CloseWithError(r.sc.Err()) // a failing Other must not block the child
+		r.scanned <- r.sc.Err()
 	}()
-	started := time.Now()
-	res, err := c.Run(ctx, sig)
+	r.started = time.Now()
+	p, err := c.Start(ctx, sig)
+	if err != nil {
+		pw.Close()
+		<-r.scanned
+		col.Close()
+		return nil, err
+	}
+	r.p = p
+	go func() {
+		r.doc, r.err = r.finish()
+		close(r.done)
+	}()
+	return r, nil
+}
+
+// Pid is the command's process id.
+func (r *Running) Pid() int { return r.p.Pid() }
+
+// Stop stops the command as target.Process.Stop does: SIGTERM, then
+// SIGKILL after its grace period. Wait says when it has ended.
+func (r *Running) Stop() { r.p.Stop() }
+
+// Done is closed once the command and its process tree have ended and its
+// document is made.
+func (r *Running) Done() <-chan struct{} { return r.done }
+
+// Wait waits until the command has ended and returns its document, as
+// RunCommand does.
+func (r *Running) Wait() (*report.Document, error) {
+	<-r.done
+	return r.doc, r.err
+}
+
+// finish waits for the command and makes its document.
+func (r *Running) finish() (*report.Document, error) {
+	res, err := r.p.Wait()
 	ended := time.Now()
-	pw.Close()
-	if serr := <-scanned; serr != nil && err == nil {
+	r.pw.Close()
+	if serr := <-r.scanned; serr != nil && err == nil {
 		err = serr
 	}
-	col.Close() // its error is its own reader's: the benchmarks read so far stand
+	r.col.Close() // its error is its own reader's: the benchmarks read so far stand
 	if res == nil {
 		return nil, err
 	}
-	n := sc.Counts()
+	n := r.sc.Counts()
 	unread := n.Periodic + n.Scavenger + n.Skipped
+	c := r.c
 	d := &report.Document{
 		Schema: report.Schema,
-		Tool:   report.Tool{Name: "gcperf", Version: meta.Version, Command: slices.Clone(meta.Command)},
-		Env:    meta.Env,
-		Timing: report.Timing{Started: started.UTC(), Ended: ended.UTC(), Elapsed: res.Wall},
-		Exec:   execSection(append([]string{c.Path}, c.Args...), res, z.Summary(), n.Cycles+unread, unread),
+		Tool:   report.Tool{Name: "gcperf", Version: r.meta.Version, Command: slices.Clone(r.meta.Command)},
+		Env:    r.meta.Env,
+		Timing: report.Timing{Started: r.started.UTC(), Ended: ended.UTC(), Elapsed: res.Wall},
+		Exec:   execSection(append([]string{c.Path}, c.Args...), res, r.z.Summary(), n.Cycles+unread, unread),
 	}
 	d.Interrupted = res.Interrupted
-	for _, b := range col.Benchmarks() {
+	for _, b := range r.col.Benchmarks() {
 		x := report.ExecBenchmark{Pkg: b.Pkg, Name: b.Name, Metrics: make([]report.ExecMetric, 0, len(b.Metrics))}
 		for _, m := range b.Metrics {
 			x.Metrics = append(x.Metrics, report.ExecMetric{Unit: m.Unit, Values: m.Values, Dropped: m.Dropped, Median: m.Median()})
 		}
 		d.Exec.Benchmarks = append(d.Exec.Benchmarks, x)
 	}
-	d.Exec.SkippedBenchmarkLines = col.Skipped()
+	d.Exec.SkippedBenchmarkLines = r.col.Skipped()
 	return d, err
 }
 
