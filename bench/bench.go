@@ -32,6 +32,7 @@ import (
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -90,6 +91,12 @@ type Options struct {
 	// run on this address: loopback only, unless HTTPPublic.
 	HTTP       string
 	HTTPPublic bool
+
+	// Server, when set, is the program under test the operations load
+	// (gcperf run OP... -- SERVER): started and ready before the warmups,
+	// stopped after the timed runs and the profiled pass; its run is the
+	// report's Server section.
+	Server *Server
 
 	// Observers watch the measured runs (a progress bar, -v's lines).
 	Observers []workload.Observer
@@ -215,6 +222,28 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		}
 		return fmt.Sprintf("%d %s within %s", n, what, d)
 	}
+	var srv *runningServer
+	if o.Server != nil {
+		srv, err = startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(captured)}, notify)
+		if errors.Is(err, target.ErrNotStarted) {
+			var se *target.StartError
+			if errors.As(err, &se) {
+				return Outcome{}, &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
+			}
+			return Outcome{}, &InputError{Msg: err.Error(), Err: err}
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		// On every way out before its stop below (a third interrupt):
+		// the kernel kills it with gcperf too (Pdeathsig), but not its
+		// own children, which its SIGTERM lets it stop.
+		defer func() {
+			if srv != nil {
+				srv.r.Stop()
+			}
+		}()
+	}
 	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
 		mixNames(mix), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
 	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
@@ -226,6 +255,10 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {
+		if srv != nil {
+			srv.stop()
+			srv = nil
+		}
 		in.Enter(interrupt.Writing)
 		return Outcome{Err: err}, nil
 	}
@@ -246,8 +279,18 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 			err = errors.Join(err, fmt.Errorf("profiles: %w", perr))
 		}
 	}
+	var server *report.Exec
+	if srv != nil {
+		var serr error
+		server, serr = srv.stop()
+		srv = nil
+		if serr != nil {
+			err = errors.Join(err, serr)
+		}
+	}
 	in.Enter(interrupt.Writing)
 	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
+	out.Doc.Server = server
 	streamed := false
 	for _, s := range streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone
@@ -261,6 +304,10 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	out.AllFailed = res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0
 	return out, nil
 }
+
+// machineOf is the machine's part of an environment: a server's runtime
+// and build are not gcperf's.
+func machineOf(e env.Env) env.Env { return env.Env{Host: e.Host, Cgroup: e.Cgroup} }
 
 // writeReports writes the text report with text, to stdout unless an
 // output or a stream (streamed) goes there, then every output with what

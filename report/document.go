@@ -58,6 +58,12 @@ type Document struct {
 	// CMD), absent from a benchmark's document; with it, the document
 	// holds no benchmark (see Exec).
 	Exec *Exec `json:"exec,omitempty"`
+	// Server is the program under test that the operations loaded
+	// (gcperf run OP... -- SERVER): its run from its start before the
+	// warmups to its stop after the timed runs, its memory and its
+	// collector. Absent without one. The document's GC and Process are the
+	// load generator's (gcperf's own).
+	Server *Exec `json:"server,omitempty"`
 }
 
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping

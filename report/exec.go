@@ -27,6 +27,9 @@ import (
 type Exec struct {
 	// Command is the program and its arguments, as given.
 	Command []string `json:"command"`
+	// Log is the file that holds the program's output, when gcperf kept
+	// it in one (a server under load).
+	Log string `json:"log,omitempty"`
 	// Status says how the command ended, as a shell would: "exit status 3",
 	// "killed by SIGKILL".
 	Status   string `json:"status"`
@@ -200,9 +203,15 @@ func WriteExecText(w io.Writer, doc *Document) error {
 	if d == nil {
 		return errors.New("report: not the result of a command")
 	}
+	return writeExec(w, d, "Command")
+}
+
+// writeExec writes a command's run, its first line headed head ("Command",
+// "Server").
+func writeExec(w io.Writer, d *Exec, head string) error {
 	ns := func(n int64) string { return dur(time.Duration(n)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "Command: %s\n", quote.Line(shellJoin(d.Command)))
+	fmt.Fprintf(&b, "%s: %s\n", head, quote.Line(shellJoin(d.Command)))
 	status := d.Status
 	if d.Interrupted {
 		status += " (interrupted)"
@@ -220,6 +229,9 @@ func WriteExecText(w io.Writer, doc *Document) error {
 		status += fmt.Sprintf(", %d %s survived SIGKILL and %s still running", d.Unkilled, figure.Plural(d.Unkilled, "process", "processes"), figure.Plural(d.Unkilled, "is", "are"))
 	}
 	fmt.Fprintf(&b, "Status: %s\n", status)
+	if d.Log != "" {
+		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
+	}
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.WallNS), ns(d.UserCPUNS), ns(d.SystemCPUNS))
 	peak := "not sampled (ended within the first interval)"
 	if d.RSS.Samples > 0 {

@@ -32,6 +32,7 @@ func Text(w io.Writer, d *Document) error {
 	p.openLoop(d)
 	p.gcperf(d)
 	p.tail(d)
+	p.server(d)
 	p.profiles(d)
 	p.footer(d)
 	return p.err
@@ -547,6 +548,43 @@ func profileValue(v int64, unit string) string {
 		return env.Bytes(v)
 	}
 	return strconv.FormatInt(v, 10) + " " + unit
+}
+
+// server writes the program under test's run (gcperf run OP... -- SERVER),
+// and whether the load generator's own collector could have made the tail.
+func (p *printer) server(d *Document) {
+	if d.Server == nil {
+		return
+	}
+	p.f("\n")
+	var b strings.Builder
+	if err := writeExec(&b, d.Server, "Server"); err != nil {
+		p.err = err
+		return
+	}
+	p.f("%s", b.String())
+	p.f("%s\n", ClientGC(d))
+}
+
+// ClientGC says whether the load generator's own stop-the-world pauses
+// (gcperf's, the document's GC) could have made the tail of the latency
+// measured against the server: their longest against 1% of the P99 the
+// client measured (the corrected one, open loop).
+func ClientGC(d *Document) string {
+	p99 := d.Mix.Runtime.P99
+	if c := d.Mix.Corrected; c != nil && c.P99 > 0 {
+		p99 = c.P99
+	}
+	if d.GC == nil || p99 <= 0 {
+		return "The load generator's own GC was not measured (-gcstats off): whether the client made part of the tail is unknown."
+	}
+	pct := 100 * float64(d.GC.STWMax) / float64(p99)
+	if d.GC.STWMax*100 < p99 {
+		return fmt.Sprintf("The load generator's own GC (the figures above): its longest pause, %s, is %s of the P99 (%s): the tail is the server's.",
+			dur(d.GC.STWMax), figure.Pct(pct), dur(p99))
+	}
+	return fmt.Sprintf("Warning: the load generator's own GC (the figures above) paused up to %s, %s of the P99 (%s): part of the tail may be the client's, not the server's.",
+		dur(d.GC.STWMax), figure.Pct(pct), dur(p99))
 }
 
 func (p *printer) footer(d *Document) {

@@ -121,20 +121,27 @@ func (x *xmlWriter) document(d *Document) {
 	x.end("statistics")
 	x.element("gcperfp99", d.GCPerfP99)
 	x.element("hiccup", d.Hiccup, "Histogram")
-	if e := d.Exec; e != nil {
-		x.start("exec", x.attrs(e, "Command")...)
-		for _, a := range e.Command {
-			x.text("arg", a)
-		}
-		x.element("rss", e.RSS)
-		x.element("settings", e.Settings)
-		x.element("gc", e.GC)
-		for i := range e.Benchmarks {
-			x.element("benchmark", &e.Benchmarks[i])
-		}
-		x.end("exec")
-	}
+	x.exec("exec", d.Exec)
+	x.exec("server", d.Server)
 	x.end("gcperf")
+}
+
+// exec writes a command's run (nil: nothing) as the element name.
+func (x *xmlWriter) exec(name string, e *Exec) {
+	if e == nil {
+		return
+	}
+	x.start(name, x.attrs(e, "Command")...)
+	for _, a := range e.Command {
+		x.text("arg", a)
+	}
+	x.element("rss", e.RSS)
+	x.element("settings", e.Settings)
+	x.element("gc", e.GC)
+	for i := range e.Benchmarks {
+		x.element("benchmark", &e.Benchmarks[i])
+	}
+	x.end(name)
 }
 
 // runs writes every run with its operations in run order: runs[].ops when

@@ -1,0 +1,288 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/target"
+)
+
+// DefaultReadyTimeout is how long a server under test has to answer its
+// readiness URL (Options.ReadyTimeout 0).
+const DefaultReadyTimeout = 10 * time.Second
+
+// A Server is the program under test that a benchmark's operations load
+// (gcperf run OP... -- SERVER): started before the warmups, with
+// GODEBUG=gctrace=1 added as gcperf exec does, ready once Ready answers,
+// stopped after the timed runs (and the profiled pass).
+type Server struct {
+	// Command is the server, with its GOGC and GOMEMLIMIT (the settings
+	// a sweep's grid sets); its Stdout and Stderr are replaced by Log.
+	Command target.Command
+	// Ready is polled until it gives any HTTP response, every
+	// ReadyPoll, for at most ReadyTimeout (0: DefaultReadyTimeout).
+	Ready        string
+	ReadyTimeout time.Duration
+	// Log receives the server's output but for its trace lines: a file
+	// created (replaced) at the start; "" makes a new temporary file.
+	Log string
+	// MemCap stops the server when its process tree's resident set grows
+	// above it, in bytes (0: no cap): a failed run.
+	MemCap int64
+}
+
+// ReadyPoll is the time between two readiness requests.
+const ReadyPoll = 20 * time.Millisecond
+
+// ErrServer is wrapped by the error of a server that did not become
+// ready, or that ended or outgrew its memory cap before it was stopped.
+var ErrServer = errors.New("server")
+
+// A runningServer is a started Server.
+type runningServer struct {
+	s       *Server
+	r       *sweep.Running
+	log     *os.File
+	stopped bool  // Stop was called, by us
+	overMem error // the cap's cause, when it stopped the server
+	cancel  context.CancelCauseFunc
+}
+
+// startServer starts s and waits until it is ready. Its error wraps
+// ErrServer (or target.ErrNotStarted) and names the log.
+func startServer(s *Server, meta report.Meta, notify func(string)) (*runningServer, error) {
+	var log *os.File
+	var err error
+	if s.Log == "" {
+		log, err = os.CreateTemp("", "gcperf-server-*.log")
+	} else {
+		log, err = os.Create(s.Log)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w log: %v", ErrServer, err)
+	}
+	rs := &runningServer{s: s, log: log}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	rs.cancel = cancel
+	c := s.Command
+	c.Stdin, c.Stdout, c.Stderr = nil, log, log
+	if s.MemCap > 0 {
+		c.OnSample = func(x target.Sample) {
+			if x.RSS > s.MemCap && rs.overMem == nil {
+				rs.overMem = fmt.Errorf("the server exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(x.RSS), env.Bytes(s.MemCap))
+				cancel(rs.overMem)
+			}
+		}
+	}
+	notify(fmt.Sprintf("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(c.Path), orDefault(c.GOGC), orDefault(c.GOMEMLIMIT), log.Name()))
+	start := time.Now()
+	rs.r, err = sweep.StartCommand(ctx, c, nil, meta)
+	if err != nil {
+		log.Close()
+		cancel(nil)
+		return nil, err
+	}
+	if err := rs.waitReady(); err != nil {
+		rs.r.Stop()
+		doc, _ := rs.r.Wait()
+		log.Close()
+		cancel(nil)
+		if doc != nil && doc.Exec != nil && doc.Exec.Stopped == "" {
+			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
+		}
+		return nil, err
+	}
+	notify(fmt.Sprintf("the server is ready after %s (%s answered)", time.Since(start).Round(time.Millisecond), s.Ready))
+	return rs, nil
+}
+
+// orDefault says "inherited" for a setting left to the environment.
+func orDefault(v string) string {
+	if v == "" {
+		return "inherited"
+	}
+	return v
+}
+
+// waitReady polls the readiness URL until any HTTP response, the server's
+// end, or the timeout.
+func (rs *runningServer) waitReady() error {
+	timeout := rs.s.ReadyTimeout
+	if timeout <= 0 {
+		timeout = DefaultReadyTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	client := &http.Client{Timeout: time.Second}
+	defer client.CloseIdleConnections()
+	var last error
+	for {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rs.s.Ready, nil)
+		if err != nil {
+			cancel()
+			return fmt.Errorf("%w: -ready %s: %v", ErrServer, quote.Clip(rs.s.Ready), err)
+		}
+		resp, err := client.Do(req)
+		cancel()
+		if err == nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+			return nil
+		}
+		last = err
+		select {
+		case <-rs.r.Done():
+			return fmt.Errorf("%w: exited before it was ready", ErrServer)
+		case <-time.After(ReadyPoll):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
+				ErrServer, timeout, quote.Clip(rs.s.Ready), quote.OneLine(last), rs.log.Name())
+		}
+	}
+}
+
+// stop stops the server and returns its run, with Success set when it ran
+// until it was stopped (whatever its exit status then) and within its
+// memory cap; err wraps ErrServer when it did not.
+func (rs *runningServer) stop() (*report.Exec, error) {
+	select {
+	case <-rs.r.Done():
+	default:
+		rs.stopped = true
+		rs.r.Stop()
+	}
+	doc, err := rs.r.Wait()
+	rs.cancel(nil)
+	if cerr := rs.log.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("%w log %s: %v", ErrServer, rs.log.Name(), cerr)
+	}
+	if doc == nil {
+		return nil, err
+	}
+	x := doc.Exec
+	x.Log = rs.log.Name()
+	switch {
+	case rs.overMem != nil:
+		x.Success = false
+		err = errors.Join(err, fmt.Errorf("%w: %v; its output: %s", ErrServer, rs.overMem, rs.log.Name()))
+	case !rs.stopped:
+		x.Success = false
+		err = errors.Join(err, fmt.Errorf("%w: ended during the runs (%s); its output: %s", ErrServer, x.Status, rs.log.Name()))
+	default:
+		x.Success = true
+		x.Stopped = "by gcperf after the runs"
+	}
+	return x, err
+}
+
+// ServerFlags are gcperf run's flags for a server under test (gcperf run
+// [flags] OP... -- SERVER [ARGS...]).
+type ServerFlags struct {
+	ready, log, gogc, memlimit, memory string
+	readyTimeout                       time.Duration
+	given                              bool
+}
+
+// Register declares the server's flags on fs.
+func (sf *ServerFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&sf.ready, "ready", "", "with -- SERVER: poll `url` until the server gives any HTTP response before the warmups (default: the first operation's -url)")
+	fs.DurationVar(&sf.readyTimeout, "ready-timeout", DefaultReadyTimeout, "with -- SERVER: how long the server has to answer -ready")
+	fs.StringVar(&sf.log, "server-log", "", "with -- SERVER: write the server's output (but its gctrace lines) to `file` (default: a new temporary file, named in the report)")
+	fs.StringVar(&sf.gogc, "server-gogc", "", "with -- SERVER: run the server with GOGC=`value` (a percentage or off; default: the environment's)")
+	fs.StringVar(&sf.memlimit, "server-memlimit", "", "with -- SERVER: run the server with GOMEMLIMIT=`limit` (256MiB, off; default: the environment's)")
+	fs.StringVar(&sf.memory, "server-memory", "", "with -- SERVER: stop the server, a failed run, when its process tree's RSS grows above `size` (4GiB; default: no cap)")
+}
+
+// Server checks the server's flags against the command after -- (argv,
+// nil without one) and the operations' arguments (ops, for the default
+// -ready: the first -url), and returns the Server to run, nil without
+// one. fs is the flag set Register declared them on.
+func (sf *ServerFlags) Server(fs *flag.FlagSet, argv, ops []string) (*Server, error) {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "ready", "ready-timeout", "server-log", "server-gogc", "server-memlimit", "server-memory":
+			set = append(set, f.Name)
+		}
+	})
+	if argv == nil {
+		if len(set) > 0 {
+			return nil, inputf(set[0], "goes with a server to load: gcperf run [flags] OP... -- SERVER [ARGS...]")
+		}
+		return nil, nil
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, &InputError{Msg: "no server after --"}
+	}
+	s := &Server{Command: target.Command{Path: argv[0], Args: argv[1:]}, Ready: sf.ready, ReadyTimeout: sf.readyTimeout, Log: sf.log}
+	if s.Ready == "" {
+		s.Ready = firstURL(ops)
+		if s.Ready == "" {
+			return nil, inputf("ready", "is needed: no operation before -- has a -url to poll")
+		}
+	}
+	if u, err := url.Parse(s.Ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, inputf("ready", "%q is not an http or https URL", quote.Clip(s.Ready))
+	}
+	if s.ReadyTimeout <= 0 {
+		return nil, inputf("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
+	}
+	var err error
+	if s.Command.GOGC, err = oneValue("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+		return nil, err
+	}
+	if s.Command.GOMEMLIMIT, err = oneValue("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+		return nil, err
+	}
+	if sf.memory != "" {
+		n, ok := sweep.MemLimitBytes(sf.memory)
+		if !ok || n <= 0 {
+			return nil, inputf("server-memory", "%q is not a size such as 4GiB", quote.Clip(sf.memory))
+		}
+		s.MemCap = n
+	}
+	return s, nil
+}
+
+// oneValue reads one value of a grid's list with its parser.
+func oneValue(name, value string, parse func(string) ([]string, error)) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	v, err := parse(value)
+	if err != nil {
+		return "", &InputError{Msg: strings.Replace(err.Error(), "-"+strings.TrimPrefix(name, "server-"), "-"+name, 1), Err: err}
+	}
+	if len(v) != 1 {
+		return "", inputf(name, "takes one value, got %q", quote.Clip(value))
+	}
+	return v[0], nil
+}
+
+// firstURL is the value of the first -url in the operations' arguments.
+func firstURL(ops []string) string {
+	for i, a := range ops {
+		switch {
+		case (a == "-url" || a == "--url") && i+1 < len(ops):
+			return ops[i+1]
+		case strings.HasPrefix(a, "-url="):
+			return strings.TrimPrefix(a, "-url=")
+		case strings.HasPrefix(a, "--url="):
+			return strings.TrimPrefix(a, "--url=")
+		}
+	}
+	return ""
+}
