@@ -193,7 +193,6 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 type ServerFlags struct {
 	ready, log, gogc, memlimit, memory string
 	readyTimeout                       time.Duration
-	given                              bool
 }
 
 // Register declares the server's flags on fs.

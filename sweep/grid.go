@@ -328,9 +328,13 @@ func CheckApplied(p Point, d *report.Document) error {
 	if p.inherits() {
 		return nil
 	}
-	if x := d.Exec; x != nil {
-		// A command's runtime is not read back: what it ran with is its
-		// environment, which gcperf set.
+	x := d.Exec
+	if x == nil {
+		x = d.Server
+	}
+	if x != nil {
+		// A command's or a server's runtime is not read back: what it ran
+		// with is its environment, which gcperf set.
 		var diffs []string
 		if x.Settings.GOGC != p.GOGC {
 			diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the command ran with GOGC=%s", p.GOGC, quote.Clip(x.Settings.GOGC)))

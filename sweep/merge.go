@@ -222,6 +222,10 @@ func benchCommand(cmd []string) []string {
 			out = append(out, "…")
 			continue
 		}
+		if strings.HasPrefix(a, "-server-log=") {
+			out = append(out, "-server-log=…")
+			continue
+		}
 		out = append(out, a)
 	}
 	return out

@@ -146,6 +146,10 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	if len(failed) > 0 {
 		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
 	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Server }) {
+		fmt.Fprint(bw, "\nA server under load: the latencies are the client's (P50 to max from each intended start with -rate: corrected for\n"+
+			"coordinated omission), peak RSS and the GC columns the server's (its process tree; its gctrace, GC CPU the trace's share).")
+	}
 	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run); latencies are the mix's runtimes.\n"+
 		"* on the frontier: no other point has both a P99 and a peak RSS as low, one of them lower.\n")
 	if adv != nil && adv.Text != "" {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -104,6 +105,13 @@ type Runner struct {
 	Command *target.Command
 	// Meta gives a command's documents their Tool and Env.
 	Meta report.Meta
+
+	// Server, when set, is a program under test that every point's gcperf
+	// child loads with Ops (gcperf sweep OP... -- SERVER): the point's
+	// settings go to the server (-server-gogc, -server-memlimit, and
+	// MemCap as -server-memory), not to the child, which runs with Env
+	// alone; the child starts and stops the server itself.
+	Server []string
 }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
@@ -246,6 +254,13 @@ func progressFigures(d *report.Document) string {
 		}
 		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall()), env.Bytes(x.PeakRSS()), gc)
 	}
+	if sv := d.Server; sv != nil {
+		p99 := d.Mix.Runtime.P99
+		if c := d.Mix.Corrected; c != nil && c.Count > 0 {
+			p99 = c.P99
+		}
+		return fmt.Sprintf(": P99 %s, the server's peak RSS %s", latency.FormatDuration(p99), env.Bytes(sv.PeakRSS()))
+	}
 	return fmt.Sprintf(": P99 %s, peak RSS %s", latency.FormatDuration(d.Mix.Runtime.P99), env.Bytes(int64(d.Process.PeakRSSBytes)))
 }
 
@@ -263,6 +278,14 @@ func (r *Runner) childArgs(p Point, rep int, path string) []string {
 	var prof []string
 	if r.ProfileDir != "" {
 		prof = []string{"-profile", filepath.Join(r.ProfileDir, strings.TrimSuffix(p.FileName(rep), ".json"))}
+	}
+	if r.Server != nil {
+		srv := []string{"-server-gogc=" + p.GOGC, "-server-memlimit=" + p.MemLimit,
+			"-server-log=" + filepath.Join(r.Dir, strings.TrimSuffix(p.FileName(rep), ".json")+".server.log")}
+		if r.MemCap > 0 {
+			srv = append(srv, "-server-memory="+strconv.FormatInt(r.MemCap, 10)+"B")
+		}
+		return slices.Concat(r.Args, prof, srv, []string{"-json", path, "-overwrite"}, r.Ops, []string{"--"}, r.Server)
 	}
 	return slices.Concat(r.Args, prof, []string{"-json", path, "-overwrite"}, r.Ops)
 }
@@ -334,12 +357,16 @@ func complete(d *report.Document) bool {
 	if d.Exec != nil {
 		return d.Exec.Success
 	}
+	if d.Server != nil && !d.Server.Success {
+		return false
+	}
 	c := d.Config
 	return !d.Interrupted && d.Halted == "" &&
 		(d.Timing.Done == c.Runs || c.Duration > 0 && (c.Runs == 0 || d.Timing.Done <= c.Runs))
 }
 
-// sameCommand compares two command lines except for the value of -json, so
+// sameCommand compares two command lines except for the value of -json
+// (and of -server-log, beside it), so
 // that a result is resumed only by a sweep with the same flags, whichever way
 // its directory was spelled.
 func sameCommand(got, want []string) bool {
@@ -347,7 +374,8 @@ func sameCommand(got, want []string) bool {
 		return false
 	}
 	for i := range got {
-		if got[i] != want[i] && (i == 0 || got[i-1] != "-json") {
+		if got[i] != want[i] && (i == 0 || got[i-1] != "-json") &&
+			!(strings.HasPrefix(got[i], "-server-log=") && strings.HasPrefix(want[i], "-server-log=")) {
 			return false
 		}
 	}
@@ -377,6 +405,9 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	tail := &tailWriter{n: TailLines}
 	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
 	cmd.Env = slices.Concat(r.Env, p.Env())
+	if r.Server != nil {
+		cmd.Env = r.Env // the settings are the server's: childArgs
+	}
 	cmd.Stdout = log
 	cmd.Stderr = io.MultiWriter(log, tail)
 	cmd.WaitDelay = time.Second // should the child leave a process holding its stderr
@@ -456,6 +487,9 @@ wait:
 		o.Failed = killed
 	case waitErr != nil:
 		o.Failed = ParseFailure(exitReason(waitErr))
+		if f, ok := serverFailure(o.StderrTail); ok {
+			o.Failed = f
+		}
 	}
 	if lerr := log.Err(); lerr != nil {
 		// The result says what the child measured; the log is lost.
@@ -502,6 +536,27 @@ wait:
 		}
 	}
 	return o, nil
+}
+
+// serverFailure reads why a gcperf child failed for its server (gcperf
+// sweep OP... -- SERVER) from its last stderr lines: "gcperf: server: not
+// ready within 10s...", "... the server exceeded the memory cap...".
+func serverFailure(tail []string) (Failure, bool) {
+	for i := len(tail) - 1; i >= 0; i-- {
+		line := strings.TrimPrefix(tail[i], "gcperf: ")
+		if !strings.Contains(line, "server") || line == tail[i] {
+			continue
+		}
+		switch {
+		case strings.Contains(line, "memory cap"):
+			return Failure{Reason: OverMemory, Text: line}, true
+		case strings.Contains(line, "cannot start the server"), strings.Contains(line, "not ready"), strings.Contains(line, "before it was ready"):
+			return Failure{Reason: NotStarted, Text: line}, true
+		case strings.HasPrefix(line, "server: ended during the runs"):
+			return Failure{Reason: Exited, Text: line}, true
+		}
+	}
+	return Failure{}, false
 }
 
 // exitReason says why a child the parent did not kill ended in error.

@@ -187,6 +187,9 @@ func (s *Session) Prepare() error {
 	}
 	s.Dir = dir
 	plan := Plan{Args: slices.Concat(s.Plan.Args, s.Ops)}
+	if s.Server != nil {
+		plan.Args = slices.Concat(plan.Args, []string{"--"}, s.Server)
+	}
 	if s.Resume {
 		// A resumed sweep measures what the directory's plan records:
 		// the plan is not replaced by another.

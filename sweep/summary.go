@@ -50,7 +50,11 @@ type Row struct {
 	// cycle's goal, PeakRSS its process tree's) and the medians of the
 	// benchmark results it printed. The latencies and throughput above are
 	// then zero: a command has no distribution of runs.
-	Command  bool          `json:"command,omitempty"`
+	Command bool `json:"command,omitempty"`
+	// Server is set for a server under load (gcperf sweep OP... --
+	// SERVER): the latencies are the client's (corrected for coordinated
+	// omission with -rate), PeakRSS and the GC figures the server's.
+	Server   bool          `json:"server,omitempty"`
 	Wall     time.Duration `json:"wall_ns,omitempty"`
 	CPU      time.Duration `json:"cpu_ns,omitempty"`
 	PauseP99 time.Duration `json:"pause_p99_ns,omitempty"`
@@ -181,6 +185,25 @@ func Summarize(outs []Outcome) []Row {
 			tput = append(tput, d.GCPerfP99.Throughput)
 			if r.Unit == "" {
 				r.Unit = d.GCPerfP99.Unit
+			}
+			if sv := d.Server; sv != nil {
+				// A server under load: the client's latency, corrected for
+				// coordinated omission when open loop, against the
+				// server's memory and collector.
+				r.Server = true
+				if c := d.Mix.Corrected; c != nil && c.Count > 0 {
+					p50[len(p50)-1], p99[len(p99)-1], p999[len(p999)-1], pmax[len(pmax)-1] = c.P50, c.P99, c.P999, c.PMax
+				}
+				rss = append(rss, uint64(sv.PeakRSS()))
+				if g := sv.GC; g != nil {
+					cycles = append(cycles, float64(g.Cycles))
+					cpu = append(cpu, float64(g.CPUPercent))
+					stw = append(stw, time.Duration(g.Pauses.MaxNS))
+					if n := len(g.Goal); n > 0 {
+						goal = append(goal, g.Goal[n-1].GoalMiB<<20)
+					}
+				}
+				continue
 			}
 			rss = append(rss, d.Process.PeakRSSBytes)
 			if gc := d.GC; gc != nil {

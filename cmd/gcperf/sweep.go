@@ -112,6 +112,11 @@ func newSweepFlags(list bool) *sweepFlags {
 		def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	}
 	sf.o.Register(run, def)
+	// A server's flags, for the children of a sweep OP... -- SERVER:
+	// -ready, -ready-timeout (the others the sweep sets, and refuses).
+	// Declared for gcperf's flags too, which the first parse uses.
+	var srv bench.ServerFlags
+	srv.Register(run)
 	if list {
 		size, base, chunk := listFlags(run)
 		sf.sizes = []*int{size, base, chunk}
@@ -200,8 +205,22 @@ func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code i
 // sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
 // plan with the command line's own flags, so that it never adopts twice.
 func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	var server []string // the server after -- that the operations load, nil without one
 	if i := slices.Index(args, "--"); i >= 0 {
-		return sweepCommand(began, args[:i], args[i+1:], stdout, stderr, sig)
+		pre, code := parseSweep(args[:i], stdout, stderr)
+		if code >= 0 {
+			return code
+		}
+		if pre.fs.NArg() == 0 && pre.mix == "" {
+			return sweepCommand(began, args[:i], args[i+1:], stdout, stderr, sig)
+		}
+		args, server = args[:i], append([]string{}, args[i+1:]...)
+		if len(server) == 0 || server[0] == "" {
+			return fail(stderr, usagef("no server after --"))
+		}
+		if why := sweep.GoBuildsFirst(server); why != "" {
+			return fail(stderr, usagef("%s", why))
+		}
 	}
 	sf, code := parseSweep(args, stdout, stderr)
 	if code >= 0 {
@@ -212,6 +231,19 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	for _, f := range set {
 		if r := sf.refused.Lookup(f.Name); r != nil {
 			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, r.Usage))
+		}
+		switch f.Name {
+		case "server-gogc", "server-memlimit", "server-memory", "server-log":
+			if server != nil {
+				return fail(stderr, usagef("-%s is not for a sweep: the grid sets the server's GOGC and GOMEMLIMIT, -point-memory its memory cap, and its log is in -out DIR", f.Name))
+			}
+		case "gomaxprocs":
+			if server != nil {
+				return fail(stderr, usagef("-gomaxprocs is not an axis of a server's sweep: set the server's GOMAXPROCS in its environment"))
+			}
+		}
+		if server == nil && (f.Name == "ready" || f.Name == "ready-timeout" || strings.HasPrefix(f.Name, "server-")) {
+			return fail(stderr, usagef("-%s goes with a server to load: gcperf sweep [flags] OP... -- SERVER [ARGS...]", f.Name))
 		}
 	}
 	o := sf.o
@@ -272,8 +304,13 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+sf.value(f))
 		}
 	}
+	ops := s.Ops
+	if server != nil {
+		s.Server = server
+		ops = slices.Concat(s.Ops, []string{"--"}, server)
+	}
 	if sf.resume && !adopted {
-		return sf.resumeWith(began, set, s.Ops, stdout, stderr, sig)
+		return sf.resumeWith(began, set, ops, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
 	if _, err := o.Options.CheckMemory(mix); err != nil {
