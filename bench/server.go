@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -209,9 +211,9 @@ func (sf *ServerFlags) Register(fs *flag.FlagSet) {
 // nil without one) and the operations' arguments (ops, for the default
 // -ready: the first -url), and returns the Server to run, nil without
 // one. fs is the flag set Register declared them on.
-func (sf *ServerFlags) Server(fs *flag.FlagSet, argv, ops []string) (*Server, error) {
+func (sf *ServerFlags) Server(flags *flag.FlagSet, argv, ops []string) (*Server, error) {
 	var set []string
-	fs.Visit(func(f *flag.Flag) {
+	flags.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "ready", "ready-timeout", "server-log", "server-gogc", "server-memlimit", "server-memory":
 			set = append(set, f.Name)
@@ -227,19 +229,13 @@ func (sf *ServerFlags) Server(fs *flag.FlagSet, argv, ops []string) (*Server, er
 		return nil, &InputError{Msg: "no server after --"}
 	}
 	s := &Server{Command: target.Command{Path: argv[0], Args: argv[1:]}, Ready: sf.ready, ReadyTimeout: sf.readyTimeout, Log: sf.log}
-	if s.Ready == "" {
-		s.Ready = firstURL(ops)
-		if s.Ready == "" {
-			return nil, inputf("ready", "is needed: no operation before -- has a -url to poll")
-		}
-	}
-	if u, err := url.Parse(s.Ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, inputf("ready", "%q is not an http or https URL", quote.Clip(s.Ready))
+	var err error
+	if s.Ready, err = ReadyURL(sf.ready, ops); err != nil {
+		return nil, err
 	}
 	if s.ReadyTimeout <= 0 {
 		return nil, inputf("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	var err error
 	if s.Command.GOGC, err = oneValue("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
 		return nil, err
 	}
@@ -253,7 +249,43 @@ func (sf *ServerFlags) Server(fs *flag.FlagSet, argv, ops []string) (*Server, er
 		}
 		s.MemCap = n
 	}
+	if err := CanStart(argv[0]); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// ReadyURL is the readiness URL of a server: ready (-ready), or the first
+// -url of the operations' arguments; an error names -ready.
+func ReadyURL(ready string, ops []string) (string, error) {
+	if ready == "" {
+		ready = firstURL(ops)
+		if ready == "" {
+			return "", inputf("ready", "is needed: no operation before -- has a -url to poll")
+		}
+	}
+	if u, err := url.Parse(ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", inputf("ready", "%q is not an http or https URL", quote.Clip(ready))
+	}
+	return ready, nil
+}
+
+// CanStart refuses a server that cannot be started (not found, not
+// executable), in one line, before anything runs.
+func CanStart(path string) error {
+	_, err := exec.LookPath(path)
+	if err == nil {
+		return nil
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		err = ee.Err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", path, err), Err: err}
 }
 
 // oneValue reads one value of a grid's list with its parser.

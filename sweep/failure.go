@@ -88,6 +88,12 @@ var failurePrefixes = []struct {
 	{"asked ", NotApplied},
 	{"GOGC ", NotApplied},
 	{"GOMEMLIMIT ", NotApplied},
+	// A server under load (gcperf sweep OP... -- SERVER), as its gcperf
+	// child says it.
+	{"server: not ready", NotStarted},
+	{"server: exited before it was ready", NotStarted},
+	{"server: ended during the runs", Exited},
+	{"server: the server exceeded the memory cap", OverMemory},
 }
 
 // ParseFailure is the Failure whose text is text: "" is none, and a text

@@ -543,17 +543,12 @@ wait:
 // ready within 10s...", "... the server exceeded the memory cap...".
 func serverFailure(tail []string) (Failure, bool) {
 	for i := len(tail) - 1; i >= 0; i-- {
-		line := strings.TrimPrefix(tail[i], "gcperf: ")
-		if !strings.Contains(line, "server") || line == tail[i] {
+		line, ok := strings.CutPrefix(tail[i], "gcperf: ")
+		if !ok {
 			continue
 		}
-		switch {
-		case strings.Contains(line, "memory cap"):
-			return Failure{Reason: OverMemory, Text: line}, true
-		case strings.Contains(line, "cannot start the server"), strings.Contains(line, "not ready"), strings.Contains(line, "before it was ready"):
-			return Failure{Reason: NotStarted, Text: line}, true
-		case strings.HasPrefix(line, "server: ended during the runs"):
-			return Failure{Reason: Exited, Text: line}, true
+		if f := ParseFailure(line); f.Reason != Other && (strings.HasPrefix(line, "server") || strings.HasPrefix(line, "cannot start the server")) {
+			return f, true
 		}
 	}
 	return Failure{}, false

@@ -24,6 +24,9 @@ var isTestChild bool
 // ran. With GCPERF_PLAIN_LIST set, it is the plain loop that
 // BenchmarkBinaryListRatio compares the gcperf binary with (runPlainList).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == serverChildArg {
+		os.Exit(runServerChild(os.Args[2:]))
+	}
 	if spec := os.Getenv(plainListEnv); spec != "" {
 		os.Exit(runPlainList(spec))
 	}
@@ -46,6 +49,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, nil))
 	}
+	// A child re-executed without a child mode (a sweep run by a test
+	// that forgot sweepTest) would run every test again, and its sweeps
+	// their children: a fork bomb. Refuse it.
+	if os.Getenv("GCPERF_TEST_PARENT") == "1" {
+		fmt.Fprintln(os.Stderr, "gcperf's test binary re-executed without a child mode (GCPERF_TEST_CHILD=1, sweepTest)")
+		os.Exit(99)
+	}
+	os.Setenv("GCPERF_TEST_PARENT", "1")
 	os.Exit(m.Run())
 }
 

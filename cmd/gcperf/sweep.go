@@ -306,6 +306,13 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	ops := s.Ops
 	if server != nil {
+		// What each child would refuse, said once before anything runs.
+		if _, err := bench.ReadyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
+			return fail(stderr, err)
+		}
+		if err := bench.CanStart(server[0]); err != nil {
+			return fail(stderr, err)
+		}
 		s.Server = server
 		ops = slices.Concat(s.Ops, []string{"--"}, server)
 	}

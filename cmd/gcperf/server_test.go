@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
+)
+
+// serverChildArg, as this test binary's first argument, makes it the
+// server under test of gcperf run OP... -- SERVER (TestMain):
+//
+//	exe gcperf-test-server ADDR BEHAVIOUR
+//
+// It prints its pid and its runtime's GOGC and GOMEMLIMIT (read back from
+// runtime/metrics: what the runtime applied) to stderr, allocates enough
+// to run a few collections, listens on ADDR and serves until SIGTERM or
+// SIGINT, then exits 0. BEHAVIOUR: ok; never-ready (never listens);
+// crash-after-ready (exits 3 20ms after its first request); and
+// crash-if-gogc=N (crash-after-ready when its GOGC is N, else ok).
+const serverChildArg = "gcperf-test-server"
+
+var serverKeep [][]byte
+
+func runServerChild(args []string) int {
+	if len(args) != 2 {
+		return 97
+	}
+	addr, behave := args[0], args[1]
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	gogc, limit := s[0].Value.Uint64(), s[1].Value.Uint64()
+	fmt.Fprintf(os.Stderr, "pid %d gogc %d gomemlimit %d\n", os.Getpid(), gogc, limit)
+	if g, ok := strings.CutPrefix(behave, "crash-if-gogc="); ok {
+		behave = "ok"
+		if g == strconv.FormatUint(gogc, 10) {
+			behave = "crash-after-ready"
+		}
+	}
+	for i := range 256 { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
+		b := make([]byte, 64<<10)
+		b[0] = byte(i)
+		serverKeep = append(serverKeep, b)
+		if len(serverKeep) > 32 {
+			serverKeep = serverKeep[1:]
+		}
+	}
+	runtime.GC()
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, os.Interrupt)
+	if behave == "never-ready" {
+		<-stop
+		return 0
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 98
+	}
+	first := make(chan struct{}, 1)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case first <- struct{}{}:
+		default:
+		}
+		fmt.Fprintln(w, "ok")
+	})}
+	go srv.Serve(l)
+	if behave == "crash-after-ready" {
+		<-first
+		time.Sleep(20 * time.Millisecond)
+		fmt.Fprintln(os.Stderr, "crashing on purpose")
+		return 3
+	}
+	<-stop
+	srv.Shutdown(context.Background())
+	return 0
+}
+
+// freeAddr is a loopback address no one listens on, for a server child.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// serverArgv is the command line of this test binary as a server child.
+func serverArgv(t *testing.T, addr, behave string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{exe, serverChildArg, addr, behave}
+}
+
+// serverPid reads the server child's pid from its log.
+func serverPid(t *testing.T, log string) int {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`pid (\d+) `).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no pid in the server's log: %q", b)
+	}
+	pid, _ := strconv.Atoi(string(m[1]))
+	return pid
+}
+
+// gone reports whether process pid has ended (and been reaped).
+func gone(pid int) bool {
+	return syscall.Kill(pid, 0) == syscall.ESRCH
+}
+
+// TestRunServer: gcperf run OP... -- SERVER starts the server with its own
+// settings (not gcperf's), waits until it is ready, runs, stops it, and
+// reports its run beside the client's.
+func TestRunServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	log, out := filepath.Join(dir, "server.log"), filepath.Join(dir, "r.json")
+	args := append([]string{"run", "-q", "-runs", "50", "-ready", "http://" + addr + "/", "-server-gogc", "37", "-server-memlimit", "1GiB",
+		"-server-log", log, "-json", out, "noop", "--"}, serverArgv(t, addr, "ok")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, w := range []string{"gcperf: starting the server ", "gcperf: the server is ready after "} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	// The server handles SIGTERM: it exits 0.
+	for _, w := range []string{"\nServer: ", "Status: exit status 0, stopped: by gcperf after the runs\n",
+		"Output: " + log + "\n", "Settings: GOGC 37, GOMEMLIMIT 1GiB, GODEBUG gctrace=1\n", "GC: ", "The load generator's own GC"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("the report lacks %q:\n%s", w, stdout)
+		}
+	}
+	d, err := report.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := d.Server
+	if x == nil || !x.Success || x.Settings.GOGC != "37" || x.Settings.GOMEMLIMIT != "1GiB" || x.Log != log || x.GC == nil || x.GC.Cycles < 1 {
+		t.Fatalf("server section %+v", x)
+	}
+	// The settings reached the server's runtime, and not gcperf's.
+	b, _ := os.ReadFile(log)
+	if !strings.Contains(string(b), fmt.Sprintf(" gogc 37 gomemlimit %d\n", 1<<30)) || strings.Contains(string(b), "gc 1 @") {
+		t.Errorf("server log %q", b)
+	}
+	if d.Env.Go.GOGC == 37 || d.Env.Go.GOMEMLIMIT == 1<<30 {
+		t.Errorf("the load generator ran with the server's settings: %+v", d.Env.Go)
+	}
+	if pid := serverPid(t, log); !gone(pid) {
+		t.Errorf("the server %d is still running", pid)
+	}
+}
+
+func TestRunServerFailures(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	for _, tc := range []struct {
+		name   string
+		behave string
+		flags  []string
+		code   int
+		want   *regexp.Regexp // the last line of stderr
+	}{
+		{"not ready", "never-ready", []string{"-ready-timeout", "300ms"}, exitFail,
+			regexp.MustCompile(`^gcperf: server: not ready within 300ms: http://127\.0\.0\.1:\d+/ gave no HTTP response \(last: .*\); its output: .*server\.log$`)},
+		{"crash", "crash-after-ready", []string{"-runs", "2000", "spin", "-d", "1ms"}, exitFail,
+			regexp.MustCompile(`^gcperf: server: ended during the runs \(exit status 3\); its output: .*server\.log$`)},
+		{"memory cap", "ok", []string{"-server-memory", "1MiB"}, exitFail,
+			regexp.MustCompile(`^gcperf: server: the server exceeded the memory cap: RSS of its process tree .* > 1MiB; its output: .*server\.log$`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := freeAddr(t)
+			log := filepath.Join(t.TempDir(), "server.log")
+			args := []string{"run", "-q", "-runs", "50", "-ready", "http://" + addr + "/", "-server-log", log}
+			args = append(args, tc.flags...)
+			if !strings.Contains(strings.Join(tc.flags, " "), "spin") {
+				args = append(args, "spin", "-d", "2ms")
+			}
+			args = append(append(args, "--"), serverArgv(t, addr, tc.behave)...)
+			code, _, stderr := gcperf(t, nil, args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != tc.code || !tc.want.MatchString(lines[len(lines)-1]) {
+				t.Errorf("exit %d, want %d; last line %q, want %v; stderr:\n%s", code, tc.code, lines[len(lines)-1], tc.want, stderr)
+			}
+			if pid := serverPid(t, log); !gone(pid) {
+				t.Errorf("the server %d is still running", pid)
+			}
+		})
+	}
+}
+
+func TestRunServerBadUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want *regexp.Regexp
+	}{
+		{[]string{"-ready", "http://127.0.0.1:1/", "noop"}, regexp.MustCompile(`^gcperf: -ready goes with a server to load: gcperf run \[flags\] OP\.\.\. -- SERVER \[ARGS\.\.\.\]$`)},
+		{[]string{"noop", "--"}, regexp.MustCompile(`^gcperf: no server after --$`)},
+		{[]string{"noop", "--", "./server"}, regexp.MustCompile(`^gcperf: -ready is needed: no operation before -- has a -url to poll$`)},
+		{[]string{"-ready", "ftp://x/", "noop", "--", "./server"}, regexp.MustCompile(`^gcperf: -ready "ftp://x/" is not an http or https URL$`)},
+		{[]string{"-ready", "http://127.0.0.1:1/", "-server-gogc", "x", "noop", "--", "true"}, regexp.MustCompile(`^gcperf: -server-gogc`)},
+		{[]string{"-ready", "http://127.0.0.1:1/", "-server-memory", "lots", "noop", "--", "true"}, regexp.MustCompile(`^gcperf: -server-memory "lots" is not a size such as 4GiB$`)},
+		{[]string{"-ready", "http://127.0.0.1:1/", "noop", "--", "no-such-server"}, regexp.MustCompile(`^gcperf: cannot start the server "no-such-server": executable file not found in \$PATH$`)},
+		{[]string{"-ready", "http://127.0.0.1:1/", "noop", "--", "go", "run", "."}, regexp.MustCompile(`^gcperf: go run builds the program`)},
+	} {
+		code, _, stderr := gcperf(t, nil, append([]string{"run", "-q", "-runs", "5"}, tc.args...)...)
+		if code != exitUsage || strings.Count(stderr, "\n") != 1 || !tc.want.MatchString(strings.TrimSuffix(stderr, "\n")) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %v", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestRunServerInterrupt: an interrupt stops the runs, and the server is
+// stopped with them: no orphan.
+func TestRunServerInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals")
+	}
+	addr := freeAddr(t)
+	log := filepath.Join(t.TempDir(), "server.log")
+	sig := make(chan os.Signal, 1)
+	w := &notifyWriter{want: "the server is ready", seen: make(chan struct{})}
+	go func() {
+		<-w.seen
+		time.Sleep(100 * time.Millisecond)
+		sig <- syscall.SIGINT
+	}()
+	args := append([]string{"run", "-q", "-runs", "100000", "-ready", "http://" + addr + "/", "-server-log", log, "spin", "-d", "1ms", "--"}, serverArgv(t, addr, "ok")...)
+	var out strings.Builder
+	code := run(args, &out, w, sig)
+	if code != exitFail || !strings.Contains(out.String(), "\nServer: ") {
+		t.Errorf("exit %d; stdout:\n%s\nstderr:\n%s", code, out.String(), w.String())
+	}
+	if pid := serverPid(t, log); !gone(pid) {
+		t.Errorf("the server %d is still running", pid)
+	}
+}
+
+// TestSweepServer: the grid applies to the server each point starts, not to
+// the load generator; a server that crashes at a point fails that point and
+// the sweep goes on.
+func TestSweepServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "sw")
+	args := append([]string{"sweep", "-gogc", "50,400,800", "-runs", "60", "-ready", "http://" + addr + "/", "-q", "-out", dir,
+		"spin", "-d", "2ms", "--"}, serverArgv(t, addr, "crash-if-gogc=800")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != exitFail {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "A server under load") || !strings.Contains(stdout, "gogc=800,memlimit=off rep 1: server: ended during the runs (exit status 3)") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	outs, _, err := sweep.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		if o.Point.GOGC == "800" {
+			if o.Failed.Reason != sweep.Exited {
+				t.Errorf("gogc=800: %v %q", o.Failed.Reason, o.Failed.Text)
+			}
+			continue
+		}
+		if !o.Failed.IsZero() || o.Doc == nil || o.Doc.Server == nil {
+			t.Fatalf("%s: %q", o.Point.Name(), o.Failed)
+		}
+		if g := o.Doc.Server.Settings.GOGC; g != o.Point.GOGC {
+			t.Errorf("%s: the server ran with GOGC %s", o.Point.Name(), g)
+		}
+		if o.Doc.Env.Go.GOGC == 50 || o.Doc.Env.Go.GOGC == 400 {
+			t.Errorf("%s: the load generator ran with the point's GOGC %d", o.Point.Name(), o.Doc.Env.Go.GOGC)
+		}
+		log := filepath.Join(dir, strings.TrimSuffix(o.Point.FileName(o.Rep), ".json")+".server.log")
+		b, err := os.ReadFile(log)
+		if err != nil || !strings.Contains(string(b), " gogc "+o.Point.GOGC+" ") {
+			t.Errorf("%s: server log %q, %v", o.Point.Name(), b, err)
+		}
+	}
+}
