@@ -4,7 +4,7 @@ PKGS := ./...
 BENCHTIME ?= 1s
 COUNT ?= 6
 
-.PHONY: all build test lint vet fmtcheck staticcheck fuzz bench run clean
+.PHONY: all build test lint vet fmtcheck staticcheck fuzz bench run clean vegeta
 
 all: build test
 
@@ -39,6 +39,14 @@ run:
 
 clean:
 	rm -rf bin
+
+# The http operation against vegeta at the same rates (tools/vegetacmp, a
+# module of its own so that vegeta stays out of go.mod): VEGETA_RATES per
+# second, VEGETA_DURATION each. Its README has the table.
+VEGETA_RATES ?= 1000,2000,5000,10000,15000,20000,30000
+VEGETA_DURATION ?= 5s
+vegeta:
+	cd tools/vegetacmp && $(GO) run . -rates $(VEGETA_RATES) -duration $(VEGETA_DURATION)
 
 # Every fuzz target, FUZZTIME each (make test runs their seed corpora).
 # It goes on after a failure and lists the failing targets at the end; a

@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
 	"github.com/gcperf/gcperf/bench"
+	_ "github.com/gcperf/gcperf/load" // registers http
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 	"github.com/gcperf/gcperf/workload/mixfile"

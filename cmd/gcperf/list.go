@@ -25,6 +25,10 @@ func listCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	for _, s := range workload.Specs() {
 		fmt.Fprintf(tw, "%s\t%s\n", s.Name, s.Doc)
 		for _, p := range s.Params {
+			if p.Default == "" { // a required parameter, or one that is off unless given
+				fmt.Fprintf(tw, "  -%s %s\t%s\n", p.Name, p.Kind, p.Doc)
+				continue
+			}
 			fmt.Fprintf(tw, "  -%s %s\t%s (default %s)\n", p.Name, p.Kind, p.Doc, p.Default)
 		}
 	}

@@ -1,0 +1,383 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gcperf/gcperf/workload"
+)
+
+// The categories of the http operation's failures ([Error.Category]).
+const (
+	// CategoryConnection: the request got no complete response: the dial
+	// failed or was refused, the connection was reset or closed early, the
+	// response was malformed.
+	CategoryConnection = "connection"
+	// CategoryTimeout: a network timeout (the engine's own -timeout is
+	// counted under its category of the same name).
+	CategoryTimeout = workload.CategoryTimeout
+	// CategoryStatus: a complete response with another status than expected.
+	CategoryStatus = "status"
+)
+
+func init() {
+	workload.MustRegister(workload.Spec{
+		Name: "http",
+		Doc:  "sends one HTTP/1.1 request and reads the whole response: response time at its first byte, runtime at its last; one keep-alive connection per goroutine",
+		Params: []workload.Param{
+			{Name: "url", Kind: workload.String, Doc: "the URL requested, http:// or https:// (required)"},
+			{Name: "method", Kind: workload.String, Default: http.MethodGet, Doc: "the request method"},
+			{Name: "body", Kind: workload.String, Doc: "the request body: TEXT, or @FILE for a file's content (read once)"},
+			{Name: "header", Kind: workload.String, Doc: `request headers, 'Key: value', several separated by \n`},
+			{Name: "expect", Kind: workload.Int, Default: "200", Min: "100", Doc: "the status expected; any other is a failure (category status)"},
+		},
+		New: func(p workload.Params) (workload.Operation, error) {
+			c := HTTPConfig{
+				URL:    p.String("url"),
+				Method: p.String("method"),
+				Expect: int(p.Int("expect")),
+			}
+			if c.URL == "" {
+				return nil, &workload.ConfigError{Field: "url", Msg: "is required: -url http://HOST:PORT/PATH"}
+			}
+			body := p.String("body")
+			if file, ok := strings.CutPrefix(body, "@"); ok {
+				b, err := os.ReadFile(file)
+				if err != nil {
+					return nil, &workload.ConfigError{Field: "body", Msg: fmt.Sprintf("@%s: %v", file, unwrapPath(err))}
+				}
+				c.Body = b
+			} else if body != "" {
+				c.Body = []byte(body)
+			}
+			h, err := ParseHeader(p.String("header"))
+			if err != nil {
+				return nil, &workload.ConfigError{Field: "header", Msg: err.Error()}
+			}
+			c.Header = h
+			op, err := NewHTTP(c)
+			if err != nil {
+				return nil, err
+			}
+			// As given, the empty ones left out; a body by its file or its size.
+			op.desc = "url=" + c.URL + " method=" + c.Method
+			if strings.HasPrefix(body, "@") {
+				op.desc += " body=" + body
+			} else if body != "" {
+				op.desc += " body=" + strconv.Itoa(len(body)) + "B"
+			}
+			if hs := p.String("header"); hs != "" {
+				op.desc += " header=" + strconv.Quote(hs)
+			}
+			op.desc += " expect=" + strconv.Itoa(c.Expect)
+			return op, nil
+		},
+	})
+}
+
+// unwrapPath drops the *fs.PathError's operation and path, which the
+// message already names.
+func unwrapPath(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}
+
+// HTTPConfig is what the http operation sends.
+type HTTPConfig struct {
+	URL    string      // http:// or https://, required
+	Method string      // "" is GET
+	Body   []byte      // sent with every request; not copied, not to be changed
+	Header http.Header // added to every request; a Host header sets the request's host
+	Expect int         // the status expected; 0 is 200
+}
+
+// HTTP is the http operation: each execution sends the request and reads the
+// response to its end. Each goroutine of the engine gets its own copy
+// (Clone), with its own transport and so its own keep-alive connection. It
+// times nothing: it marks the response's first byte (Probe.Respond) and
+// counts one result per successful request.
+type HTTP struct {
+	cfg  HTTPConfig
+	desc string
+	tmpl *http.Request // the request without a context or a body
+	tr   *http.Transport
+	buf  []byte
+
+	// The request reused from one execution to the next, while the
+	// transport is done with it: built for ctx, with its trace and body.
+	ctx  context.Context
+	req  *http.Request
+	body *bytes.Reader
+	st   *reqState
+}
+
+// reqState is shared by one built request and its trace's callbacks, which
+// run on the transport's goroutines.
+type reqState struct {
+	mu    sync.Mutex
+	probe *workload.Probe // nil outside an execution
+	wrote bool            // the transport finished writing the request
+}
+
+// NewHTTP checks the configuration and builds the operation. Its errors are
+// *workload.ConfigError values naming the parameter (url, method, header).
+func NewHTTP(c HTTPConfig) (*HTTP, error) {
+	if c.Method == "" {
+		c.Method = http.MethodGet
+	}
+	if c.Expect == 0 {
+		c.Expect = http.StatusOK
+	}
+	if c.Expect < 100 || c.Expect > 999 {
+		return nil, &workload.ConfigError{Field: "expect", Msg: fmt.Sprintf("must be a status from 100 to 999, got %d", c.Expect)}
+	}
+	u, err := url.Parse(c.URL)
+	switch {
+	case err != nil:
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", c.URL, unwrapURL(err))}
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", c.URL)}
+	case u.Host == "":
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: has no host", c.URL)}
+	}
+	tmpl, err := http.NewRequest(c.Method, c.URL, nil)
+	if err != nil {
+		return nil, &workload.ConfigError{Field: "method", Msg: fmt.Sprintf("%q: not a valid method", c.Method)}
+	}
+	for k, vs := range c.Header {
+		if http.CanonicalHeaderKey(k) == "Host" && len(vs) > 0 {
+			tmpl.Host = vs[0]
+			continue
+		}
+		for _, v := range vs {
+			tmpl.Header.Add(k, v)
+		}
+	}
+	h := &HTTP{cfg: c, tmpl: tmpl}
+	h.init()
+	return h, nil
+}
+
+func unwrapURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// init gives the operation its own transport and read buffer.
+func (h *HTTP) init() {
+	var protos http.Protocols
+	protos.SetHTTP1(true)
+	d := &net.Dialer{KeepAlive: 30 * time.Second}
+	h.tr = &http.Transport{
+		DialContext:         d.DialContext,
+		Protocols:           &protos,
+		DisableCompression:  true, // no Accept-Encoding added, no gzip decoded behind the caller's back
+		MaxIdleConnsPerHost: 4,    // one goroutine needs one; a little room for a connection not yet released
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+	}
+	h.buf = make([]byte, 32<<10)
+}
+
+func (*HTTP) Name() string { return "http" }
+
+// Unit is what the results count: successful requests.
+func (*HTTP) Unit() string { return "requests" }
+
+// Describe shows the parameters.
+func (h *HTTP) Describe() string {
+	if h.desc != "" {
+		return h.desc
+	}
+	s := "url=" + h.cfg.URL + " method=" + h.cfg.Method + " expect=" + strconv.Itoa(h.cfg.Expect)
+	if len(h.cfg.Body) > 0 {
+		s += " body=" + strconv.Itoa(len(h.cfg.Body)) + "B"
+	}
+	return s
+}
+
+// Config returns the configuration the operation sends.
+func (h *HTTP) Config() HTTPConfig { return h.cfg }
+
+// Clone gives a goroutine its own copy: its own transport and connection.
+func (h *HTTP) Clone() workload.Operation {
+	c := &HTTP{cfg: h.cfg, desc: h.desc, tmpl: h.tmpl}
+	c.init()
+	return c
+}
+
+// Teardown closes the idle connections.
+func (h *HTTP) Teardown() error {
+	h.tr.CloseIdleConnections()
+	return nil
+}
+
+// build makes the request reused by the next executions: for ctx, with a
+// trace of its own and a reader over the body.
+func (h *HTTP) build(ctx context.Context) {
+	st := new(reqState)
+	trace := &httptrace.ClientTrace{
+		GotFirstResponseByte: func() {
+			st.mu.Lock()
+			if st.probe != nil {
+				st.probe.Respond()
+			}
+			st.mu.Unlock()
+		},
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			st.mu.Lock()
+			st.wrote = true
+			st.mu.Unlock()
+		},
+	}
+	req := h.tmpl.WithContext(httptrace.WithClientTrace(ctx, trace))
+	h.body = nil
+	if len(h.cfg.Body) > 0 {
+		b := h.cfg.Body
+		h.body = bytes.NewReader(b)
+		req.Body = io.NopCloser(h.body)
+		req.ContentLength = int64(len(b))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	}
+	h.ctx, h.req, h.st = ctx, req, st
+}
+
+// Run sends the request and reads the response to its end.
+func (h *HTTP) Run(ctx context.Context, p *workload.Probe) error {
+	if h.req == nil || h.ctx != ctx {
+		h.build(ctx)
+	}
+	st := h.st
+	st.mu.Lock()
+	st.probe, st.wrote = p, false
+	st.mu.Unlock()
+	if h.body != nil {
+		h.body.Reset(h.cfg.Body)
+	}
+	err := h.do(ctx, p)
+	st.mu.Lock()
+	st.probe = nil
+	wrote := st.wrote
+	st.mu.Unlock()
+	if err != nil || !wrote {
+		// The transport may still hold the request (writing its body,
+		// calling its trace): the next execution builds another.
+		h.req = nil
+	}
+	return err
+}
+
+func (h *HTTP) do(ctx context.Context, p *workload.Probe) error {
+	resp, err := h.tr.RoundTrip(h.req)
+	if err != nil {
+		return h.fail(ctx, err)
+	}
+	for {
+		_, err = resp.Body.Read(h.buf)
+		if err != nil {
+			break
+		}
+	}
+	resp.Body.Close()
+	if err != io.EOF {
+		return h.fail(ctx, err)
+	}
+	if resp.StatusCode != h.cfg.Expect {
+		return &Error{Cat: CategoryStatus, Method: h.cfg.Method, URL: h.cfg.URL, Status: resp.StatusCode,
+			Err: fmt.Errorf("unexpected status %s, expected %d", resp.Status, h.cfg.Expect)}
+	}
+	p.Results(1)
+	return nil
+}
+
+// fail categorises a transport error. A done context is the engine's
+// business (its timeout, or an interrupt): its error is returned, wrapped,
+// for the engine to categorise.
+func (h *HTTP) fail(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("%s %s: %w", h.cfg.Method, h.cfg.URL, cerr)
+	}
+	cat := CategoryConnection
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		cat = CategoryTimeout
+	}
+	return &Error{Cat: cat, Method: h.cfg.Method, URL: h.cfg.URL, Err: err}
+}
+
+// Error is a failed request: its category (CategoryConnection,
+// CategoryTimeout, CategoryStatus), what was requested and why it failed.
+type Error struct {
+	Cat         string
+	Method, URL string
+	Status      int // the status received, for CategoryStatus
+	Err         error
+}
+
+func (e *Error) Error() string    { return e.Method + " " + e.URL + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error    { return e.Err }
+func (e *Error) Category() string { return e.Cat }
+
+// ParseHeader reads request headers written as 'Key: value', several
+// separated by a newline or by the two characters \n (a command-line
+// argument or a mix file's line holds no newline). Blank entries are
+// skipped. A key must be an HTTP token; a value may be empty.
+func ParseHeader(s string) (http.Header, error) {
+	if s == "" {
+		return nil, nil
+	}
+	h := http.Header{}
+	for _, line := range strings.Split(strings.ReplaceAll(s, `\n`, "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("%q: not Key: value", line)
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !isToken(k) {
+			return nil, fmt.Errorf("%q: %q is not a header name", line, k)
+		}
+		if strings.ContainsAny(v, "\r\x00") {
+			return nil, fmt.Errorf("%q: the value holds a control character", line)
+		}
+		h.Add(k, v)
+	}
+	return h, nil
+}
+
+// isToken reports whether s is an RFC 9110 token: a header name.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
