@@ -78,6 +78,34 @@
 // Without gcperf, GODEBUG=gctrace=1 ./server prints a "gc N @" line per
 // cycle, /usr/bin/time -v its max RSS, and any HTTP load generator gives
 // the latency.
+//
+// # Measured
+//
+// With the defaults (-live 64 -items 8 -garbage 64), a request allocates
+// about 81 KiB and costs the server about 0.2 ms of CPU, network
+// included: 2000 requests per second take about 40% of one core at
+// GOGC=100. Measured on a 2-core machine shared with other work (load
+// average 4 to 12), the client an open-loop Go loop on the same machine
+// sending 2000 requests per second for 10 s over 64 connections, the
+// latency counted from each request's scheduled start; GODEBUG=gctrace=1
+// for the cycles during the load, /usr/bin/time -v for the max RSS and
+// the server's CPU (its 0.2 s start included); medians of 5 runs:
+//
+//	                             cycles   max RSS   CPU     P99
+//	GOGC=50                          48   134 MiB   5.0 s   62 ms
+//	GOGC=100                         24   185 MiB   4.2 s   52 ms
+//	GOGC=200                         12   244 MiB   4.3 s   25 ms
+//	GOGC=400                          5   397 MiB   4.0 s   7.7 ms
+//	GOGC=off GOMEMLIMIT=128MiB       57   130 MiB   5.6 s   30 ms
+//
+// The cycles halve and the RSS grows with each doubling of GOGC, while
+// the P99 falls: the best of the 5 runs went from 18 ms at GOGC=50 to
+// 6.4 ms at GOGC=400. The 128 MiB limit holds the RSS at GOGC=50's for
+// more cycles than GOGC=50, as the heap sits at the limit. The P99s move
+// with the machine's other load (at every setting, one or two runs in five
+// exceeded 200 ms): compare settings over several runs, as gcperf sweep -count
+// does, on a machine as quiet as you can get, and set the SLO from what
+// you measure there.
 package main
 
 import (
