@@ -49,7 +49,7 @@ type entry struct {
 type cache struct {
 	entries []atomic.Pointer[entry]
 	seed    uint64
-	served  atomic.Uint64 // requests served by handleItems, for the churn
+	served  atomic.Uint64 // requests for items answered (refused ones aside), for the churn
 }
 
 // newCache fills a cache of about liveMiB mebibytes of entries, their
@@ -151,8 +151,6 @@ func (s *server) handler() http.Handler {
 // entry.
 func (s *server) handleItems(w http.ResponseWriter, r *http.Request) {
 	c := s.cache
-	seq := c.served.Add(1)
-	rng := rand.New(rand.NewPCG(c.seed, seq)) // stream 0 filled the cache
 	n := len(c.entries)
 	first := -1 // random entries
 	if r.URL.Path == "/item" {
@@ -163,6 +161,9 @@ func (s *server) handleItems(w http.ResponseWriter, r *http.Request) {
 		}
 		first = id
 	}
+	// Counted here, after the checks: a refused request is not.
+	seq := c.served.Add(1)
+	rng := rand.New(rand.NewPCG(c.seed, seq)) // stream 0 filled the cache
 
 	resp := response{Request: seq, Items: make([]item, s.items), Garbage: s.garbage}
 	for i := range resp.Items {

@@ -36,7 +36,8 @@
 // listener is bound (with -addr 127.0.0.1:0, ADDR has the port it got), so
 // a request sent after that line is answered. On SIGTERM or SIGINT it
 // stops accepting, lets requests in flight finish (2 s at most), prints
-// "server: stopped after N requests, M GC cycles" and exits 0. A bad flag
+// "server: stopped after N requests, M GC cycles" (N counts the requests
+// for items it answered) and exits 0. A bad flag
 // is one line on stderr and exit status 2; a port it cannot bind, 1.
 //
 // # Why GOGC and GOMEMLIMIT move its P99 and RSS

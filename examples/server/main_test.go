@@ -226,12 +226,15 @@ func TestRunServes(t *testing.T) {
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
 	for _, tt := range []struct {
-		path, want string // want: in the body
+		path   string
+		status int
+		want   string // in the body
 	}{
-		{"/", `"items":[`},
-		{"/item?id=3", `"id":3,`},
-		{"/healthz", "ok"},
-		{"/debug/gc", `"gogc":`},
+		{"/", http.StatusOK, `"items":[`},
+		{"/item?id=3", http.StatusOK, `"id":3,`},
+		{"/item?id=-3", http.StatusBadRequest, "id: "}, // not counted
+		{"/healthz", http.StatusOK, "ok"},
+		{"/debug/gc", http.StatusOK, `"gogc":`},
 	} {
 		resp, err := client.Get("http://" + addr + tt.path)
 		if err != nil {
@@ -239,8 +242,8 @@ func TestRunServes(t *testing.T) {
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(tt.want)) {
-			t.Errorf("GET %s: %d %q (%v), want 200 and %q in the body", tt.path, resp.StatusCode, body, err, tt.want)
+		if err != nil || resp.StatusCode != tt.status || !bytes.Contains(body, []byte(tt.want)) {
+			t.Errorf("GET %s: %d %q (%v), want %d and %q in the body", tt.path, resp.StatusCode, body, err, tt.status, tt.want)
 		}
 	}
 
