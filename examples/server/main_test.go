@@ -196,6 +196,7 @@ func TestRunHelp(t *testing.T) {
 // TestRunServes starts the program on a free port, requests each endpoint
 // over HTTP, stops it as a signal would and checks its two lines.
 func TestRunServes(t *testing.T) {
+	goroutines := runtime.NumGoroutine()
 	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
 	pr, pw := io.Pipe()
@@ -262,6 +263,15 @@ func TestRunServes(t *testing.T) {
 	}
 	if _, err := client.Get("http://" + addr + "/healthz"); err == nil {
 		t.Error("the server still answers after the stop")
+	}
+	// Nothing of the server left running: its goroutines end with it (the
+	// connections' ones as they notice the close).
+	client.CloseIdleConnections()
+	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > goroutines; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines after the stop, %d before:\n%s", runtime.NumGoroutine(), goroutines, buf[:runtime.Stack(buf, true)])
+		}
 	}
 }
 
