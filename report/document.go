@@ -436,6 +436,21 @@ type RunOp struct {
 	Error    string        `json:"error,omitempty"` // the failure's category
 }
 
+// CorrectedLatency is the mix's latency from each intended start
+// (corrected for coordinated omission), open loop: the mix's own, or for a
+// one-operation mix its operation's; nil in closed loop.
+func (d *Document) CorrectedLatency() *Percentiles {
+	if c := d.Mix.Corrected; c != nil && c.Count > 0 {
+		return c
+	}
+	if len(d.Operations) == 1 {
+		if c := d.Operations[0].Corrected; c != nil && c.Count > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
 // New builds the Document of a result.
 func New(res *workload.Result, meta Meta) *Document {
 	c := res.Config

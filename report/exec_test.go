@@ -126,3 +126,28 @@ func TestExecPeakRSS(t *testing.T) {
 		}
 	}
 }
+
+// TestClientGC: the load generator's longest pause against 1% of the P99
+// the client measured, the corrected one in open loop.
+func TestClientGC(t *testing.T) {
+	ms := time.Millisecond
+	open := func(p99 time.Duration) []Operation {
+		return []Operation{{Corrected: &Percentiles{Count: 10, P99: p99}}}
+	}
+	for _, tc := range []struct {
+		name string
+		d    Document
+		want string
+	}{
+		{"no GC", Document{}, "was not measured (-gcstats off)"},
+		{"closed loop, small", Document{GC: &GC{STWMax: 50 * time.Microsecond}, Mix: Mix{Operation: Operation{Runtime: Distribution{P99: 10 * ms}}}},
+			"its longest pause, 50.0µs, is 0.5% of the P99 (10.0ms): the tail is the server's."},
+		{"open loop, corrected", Document{GC: &GC{STWMax: 500 * time.Microsecond}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{P99: ms}}}},
+			"paused up to 500µs, 2.5% of the P99 (20.0ms): part of the tail may be the client's"},
+	} {
+		got := ClientGC(&tc.d)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q in it", tc.name, got, tc.want)
+		}
+	}
+}

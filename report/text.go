@@ -572,7 +572,7 @@ func (p *printer) server(d *Document) {
 // client measured (the corrected one, open loop).
 func ClientGC(d *Document) string {
 	p99 := d.Mix.Runtime.P99
-	if c := d.Mix.Corrected; c != nil && c.P99 > 0 {
+	if c := d.CorrectedLatency(); c != nil {
 		p99 = c.P99
 	}
 	if d.GC == nil || p99 <= 0 {

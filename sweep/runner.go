@@ -256,7 +256,7 @@ func progressFigures(d *report.Document) string {
 	}
 	if sv := d.Server; sv != nil {
 		p99 := d.Mix.Runtime.P99
-		if c := d.Mix.Corrected; c != nil && c.Count > 0 {
+		if c := d.CorrectedLatency(); c != nil {
 			p99 = c.P99
 		}
 		return fmt.Sprintf(": P99 %s, the server's peak RSS %s", latency.FormatDuration(p99), env.Bytes(sv.PeakRSS()))

@@ -191,7 +191,7 @@ func Summarize(outs []Outcome) []Row {
 				// coordinated omission when open loop, against the
 				// server's memory and collector.
 				r.Server = true
-				if c := d.Mix.Corrected; c != nil && c.Count > 0 {
+				if c := d.CorrectedLatency(); c != nil {
 					p50[len(p50)-1], p99[len(p99)-1], p999[len(p999)-1], pmax[len(pmax)-1] = c.P50, c.P99, c.P999, c.PMax
 				}
 				rss = append(rss, uint64(sv.PeakRSS()))
