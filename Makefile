@@ -76,7 +76,9 @@ FUZZ_TARGETS := \
 	./bench:FuzzParseRate \
 	./cmd/gcperf:FuzzParsePercent \
 	./target/gctrace:FuzzParse \
-	./target/gctrace:FuzzScan
+	./target/gctrace:FuzzScan \
+	./target/benchout:FuzzCollector \
+	./load:FuzzParseHeader
 
 fuzz:
 	@failed=; for pt in $(FUZZ_TARGETS); do \

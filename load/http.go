@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -351,14 +352,14 @@ func ParseHeader(s string) (http.Header, error) {
 		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, fmt.Errorf("%q: not Key: value", line)
+			return nil, fmt.Errorf("%q: not Key: value", quote.Clip(line))
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !isToken(k) {
-			return nil, fmt.Errorf("%q: %q is not a header name", line, k)
+			return nil, fmt.Errorf("%q: %q is not a header name", quote.Clip(line), quote.Clip(k))
 		}
 		if strings.ContainsAny(v, "\r\x00") {
-			return nil, fmt.Errorf("%q: the value holds a control character", line)
+			return nil, fmt.Errorf("%q: the value holds a control character", quote.Clip(line))
 		}
 		h.Add(k, v)
 	}
