@@ -282,3 +282,27 @@ func TestRunnerCommandNotStarted(t *testing.T) {
 		t.Errorf("outcomes %+v, %v", outs, err)
 	}
 }
+
+// TestServerRows: a server's rows and SLO weigh the client's corrected
+// latency (open loop) against the server's memory and collector.
+func TestServerRows(t *testing.T) {
+	p := grid(t, "100", "off")[0]
+	d := testDoc(p, lat(time.Millisecond, 10*mib))
+	d.Operations[0].Corrected = &report.Percentiles{Count: 100, P50: 2 * ms, P99: 8 * ms, P999: 9 * ms, PMax: 10 * ms}
+	d.Server = &report.Exec{PeakRSSBytes: 300 * mib, RSS: report.ExecRSS{Samples: 5}, Success: true,
+		GC: &report.ExecGC{Cycles: 7, CPUPercent: 3, Pauses: report.ExecPauses{MaxNS: int64(400 * time.Microsecond)}, Goal: []report.ExecGoalPoint{{GoalMiB: 64}}}}
+	outs := []Outcome{{Point: p, Rep: 1, Doc: d}}
+	rows := Summarize(outs)
+	r := rows[0]
+	if !r.Server || r.P99 != 8*ms || r.PeakRSS != 300*mib || r.GCCycles != 7 || r.MaxSTW != 400*time.Microsecond || r.HeapGoal != 64*mib {
+		t.Errorf("row %+v", r)
+	}
+	slo, _ := ParseSLO("p99=5ms")
+	if a := Advise(rows, outs, slo); a.Met || a.Bound != "p99" {
+		t.Errorf("advice %+v: the corrected P99 8ms misses 5ms", a)
+	}
+	slo, _ = ParseSLO("p99=9ms")
+	if a := Advise(rows, outs, slo); !a.Met {
+		t.Errorf("advice %+v", a)
+	}
+}

@@ -222,8 +222,10 @@ func benchCommand(cmd []string) []string {
 			out = append(out, "…")
 			continue
 		}
-		if strings.HasPrefix(a, "-server-log=") {
-			out = append(out, "-server-log=…")
+		// A server's settings are its point's, its log its point's, its
+		// cap the machine's: not what the benchmark is.
+		if k, _, ok := strings.Cut(a, "="); ok && (k == "-server-log" || k == "-server-gogc" || k == "-server-memlimit" || k == "-server-memory") {
+			out = append(out, k+"=…")
 			continue
 		}
 		out = append(out, a)

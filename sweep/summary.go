@@ -356,6 +356,11 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 		return b.missCommand(x)
 	}
 	rt := d.Mix.Runtime
+	if c := d.CorrectedLatency(); d.Server != nil && c != nil {
+		// A server's rows weigh the client's corrected latency: so does
+		// its SLO.
+		rt.P99, rt.P999, rt.PMax = c.P99, c.P999, c.PMax
+	}
 	switch b.key {
 	case "throughput":
 		v := d.GCPerfP99.Throughput
