@@ -538,6 +538,10 @@ type point struct {
 	// sweep -- CMD: sweep.TimeLabel, "wall" or "sec/op"), whose P99 is
 	// its Row.Time; "" for gcperf's own benchmark.
 	Time string
+	// Server is set for a server under load: P99 is the client's latency,
+	// corrected for coordinated omission in open loop; PeakRSS the
+	// server's.
+	Server bool
 }
 
 // timeName is what the points' P99 is: "P99", or a command's time figure.
@@ -568,6 +572,7 @@ func points(s *sweep.Summary) []point {
 			GOGC: r.Point.GOGC, MemLimit: limit,
 			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
 			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
+			Server: r.Server,
 		}
 		if r.Command {
 			// A command's time stands for the P99: its wall time, or
@@ -774,6 +779,9 @@ func sweepName(pt point) string {
 
 func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
+	if slices.ContainsFunc(points, func(pt point) bool { return pt.Server }) {
+		p = newPlot("The client's P99 against the server's peak RSS", "the server's peak RSS", "P99 latency (from the intended start with -rate)")
+	}
 	if t := timeName(points); t != "P99" {
 		p = newPlot("The command's "+t+" against peak RSS", "peak RSS", t)
 	}
