@@ -227,13 +227,17 @@ func fuzzSLOText(s SLO) string {
 	for _, b := range []struct {
 		key string
 		d   time.Duration
-	}{{"p99", s.P99}, {"p999", s.P999}, {"max", s.Max}} {
+	}{{"p99", s.P99}, {"p999", s.P999}, {"max", s.Max}, {"wall", s.Wall}, {"cpu", s.CPU}, {"pause-max", s.PauseMax}} {
 		if b.d != 0 {
 			items = append(items, b.key+"="+b.d.String())
 		}
 	}
 	if s.Throughput != 0 {
 		items = append(items, "throughput="+strconv.FormatFloat(s.Throughput, 'g', -1, 64))
+	}
+	for _, m := range s.Metrics {
+		// In the tidied unit, as a plain number of it.
+		items = append(items, m.Unit+"="+strconv.FormatFloat(m.Limit, 'g', -1, 64))
 	}
 	return strings.Join(items, ",")
 }
@@ -245,7 +249,8 @@ func FuzzParseSLO(f *testing.F) {
 		"max=-1ms", "throughput=0", "throughput=many", "throughput=NaN", "throughput=+Inf", "p99",
 		"p99=1ms,p99=2ms", "p99=1ms,", "P99=1ms,p99=2ms", "p99=2562047h47m16.854775807s",
 		"p99=2562047h47m16.854775808s", "throughput=1e-320", "throughput=1e309", "=", "p99==1ms",
-		"max=1µs", "throughput=0x1p10",
+		"max=1µs", "throughput=0x1p10", "-=1", "wall=1s,cpu=2s,pause-max=1ms", "sec/op=2ms", "ns/op=5", "B/op=64KiB",
+		"MB/s=100", "p99-ns=150us", "x-=1", "/op=1",
 	} {
 		f.Add(s)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/perf/benchunit"
 )
@@ -146,8 +147,17 @@ func ParseSLO(s string) (SLO, error) {
 
 // isUnit says whether an SLO key that is none of the known keys is a
 // benchmark unit: one with a "/" (sec/op, B/op, MB/s) or a "-" (p99-ns,
-// testing.B.ReportMetric's custom units).
-func isUnit(key string) bool { return strings.ContainsAny(key, "/-") }
+// testing.B.ReportMetric's custom units) between a letter or digit at
+// each end, printable, without space or a separator of -slo's own, at most
+// 64 bytes.
+func isUnit(key string) bool {
+	if len(key) < 3 || len(key) > 64 || !strings.ContainsAny(key, "/-") || strings.ContainsAny(key, "=,<>") ||
+		strings.IndexFunc(key, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) >= 0 {
+		return false
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	return alnum(key[0]) && alnum(key[len(key)-1])
+}
 
 // isSeconds says whether a tidied benchmark unit counts seconds: sec/op,
 // p99-sec, p99-sec/op.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,7 +54,8 @@ func TestMain(m *testing.M) {
 	// A child re-executed without a child mode (a sweep run by a test
 	// that forgot sweepTest) would run every test again, and its sweeps
 	// their children: a fork bomb. Refuse it.
-	if os.Getenv("GCPERF_TEST_PARENT") == "1" {
+	worker := slices.ContainsFunc(os.Args, func(a string) bool { return strings.HasPrefix(a, "-test.fuzzworker") })
+	if os.Getenv("GCPERF_TEST_PARENT") == "1" && !worker {
 		fmt.Fprintln(os.Stderr, "gcperf's test binary re-executed without a child mode (GCPERF_TEST_CHILD=1, sweepTest)")
 		os.Exit(99)
 	}
