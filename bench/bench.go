@@ -224,7 +224,7 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	}
 	var srv *runningServer
 	if o.Server != nil {
-		srv, err = startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(captured)}, notify)
+		srv, err = startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(captured)}, notify, stop)
 		if errors.Is(err, target.ErrNotStarted) {
 			var se *target.StartError
 			if errors.As(err, &se) {

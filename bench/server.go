@@ -64,7 +64,7 @@ type runningServer struct {
 
 // startServer starts s and waits until it is ready. Its error wraps
 // ErrServer (or target.ErrNotStarted) and names the log.
-func startServer(s *Server, meta report.Meta, notify func(string)) (*runningServer, error) {
+func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan struct{}) (*runningServer, error) {
 	var log *os.File
 	var err error
 	if s.Log == "" {
@@ -96,12 +96,15 @@ func startServer(s *Server, meta report.Meta, notify func(string)) (*runningServ
 		cancel(nil)
 		return nil, err
 	}
-	if err := rs.waitReady(); err != nil {
+	if err := rs.waitReady(stop); err != nil {
 		rs.r.Stop()
 		doc, _ := rs.r.Wait()
 		log.Close()
 		cancel(nil)
-		if doc != nil && doc.Exec != nil && doc.Exec.Stopped == "" {
+		switch {
+		case rs.overMem != nil:
+			err = fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())
+		case doc != nil && doc.Exec != nil && doc.Exec.Stopped == "":
 			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
 		}
 		return nil, err
@@ -118,9 +121,13 @@ func orDefault(v string) string {
 	return v
 }
 
+// ErrInterrupted is wrapped by startServer's error when an interrupt came
+// before the server was ready: nothing ran.
+var ErrInterrupted = errors.New("interrupted before the server was ready")
+
 // waitReady polls the readiness URL until any HTTP response, the server's
-// end, or the timeout.
-func (rs *runningServer) waitReady() error {
+// end, the timeout, or stop's closing (an interrupt).
+func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 	timeout := rs.s.ReadyTimeout
 	if timeout <= 0 {
 		timeout = DefaultReadyTimeout
@@ -147,6 +154,8 @@ func (rs *runningServer) waitReady() error {
 		select {
 		case <-rs.r.Done():
 			return fmt.Errorf("%w: exited before it was ready", ErrServer)
+		case <-stop:
+			return fmt.Errorf("%w: %w", ErrServer, ErrInterrupted)
 		case <-time.After(ReadyPoll):
 		}
 		if time.Now().After(deadline) {

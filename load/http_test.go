@@ -103,12 +103,17 @@ func TestHTTPResponseBeforeRuntime(t *testing.T) {
 	if s.Errors != 0 {
 		t.Fatalf("errors: %v", res.Operations[0].FirstError)
 	}
-	resp, rt := s.Response.Percentiles.Max, s.Runtime.Percentiles.P50
+	// Each run's body ends at least the pause after its first byte, so the
+	// runtimes' median is at least the response times' median plus the
+	// pause (each order statistic is): a lower bound, whatever the load
+	// of the machine (never an upper bound on the wall clock). Histogram
+	// rounding takes a little off.
+	resp, rt := s.Response.Percentiles.P50, s.Runtime.Percentiles.P50
 	if rt < pause {
 		t.Errorf("runtime P50 %v, want at least the %v the body waited", rt, pause)
 	}
-	if resp >= pause || resp >= rt {
-		t.Errorf("response time max %v, runtime P50 %v: want the response before the %v pause", resp, rt, pause)
+	if rt-resp < pause*95/100 {
+		t.Errorf("response time P50 %v, runtime P50 %v: want the response at least the %v pause before the end", resp, rt, pause)
 	}
 }
 

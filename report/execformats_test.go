@@ -223,3 +223,16 @@ func TestExecSetGolden(t *testing.T) {
 		t.Error("no comment line for the failed run")
 	}
 }
+
+// TestExecSetNoRun: gcperf exec -count 3 interrupted during its first run
+// reports that no run finished, not gcperf run -count's table.
+func TestExecSetNoRun(t *testing.T) {
+	s := &Set{Tool: Tool{Name: "gcperf", Version: "v", Command: []string{"gcperf", "exec", "-count", "3", "--", "./cache", "-x"}}, Count: 3, Interrupted: true}
+	var b strings.Builder
+	if err := SetText(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	if want := "gcperf v exec: ./cache -x, asked 3 times (-count 3): no run finished (interrupted).\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -22,8 +22,22 @@ import (
 // isExecSet reports whether the set's processes are runs of a command
 // (gcperf exec -count N).
 func isExecSet(s *Set) bool {
-	docs := s.Results()
-	return len(docs) > 0 && docs[0].Exec != nil
+	if docs := s.Results(); len(docs) > 0 {
+		return docs[0].Exec != nil
+	}
+	// No run finished (an interrupt during the first): the set's own
+	// command line says whose it is.
+	return len(s.Tool.Command) > 1 && s.Tool.Command[1] == "exec"
+}
+
+// execArgv is the command of gcperf exec's command line: what follows --.
+func execArgv(cmd []string) []string {
+	for i, a := range cmd {
+		if a == "--" {
+			return cmd[i+1:]
+		}
+	}
+	return cmd
 }
 
 // execSetText writes the report of a command run N times (gcperf exec
@@ -34,6 +48,20 @@ func isExecSet(s *Set) bool {
 func execSetText(w io.Writer, s *Set) error {
 	p := &printer{w: w}
 	docs := s.Results()
+	if len(docs) == 0 {
+		p.f("gcperf %s exec: %s, asked %d %s (-count %d): no run finished", s.Tool.Version,
+			quote.Line(shellJoin(execArgv(s.Tool.Command))), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
+		if s.Interrupted {
+			p.f(" (interrupted)")
+		}
+		p.f(".\n")
+		for _, pr := range s.Processes {
+			if pr.Failed != "" {
+				p.f("   run %d: %s\n", pr.N, quote.Line(pr.Failed))
+			}
+		}
+		return p.err
+	}
 	e := docs[0].Exec
 	p.f("gcperf %s exec: %s, run %d %s (-count %d), one after another, each a fresh process\n",
 		s.Tool.Version, quote.Line(shellJoin(e.Command)), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)

@@ -126,7 +126,7 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 		b := func(have bool, v uint64) string {
 			return dash(have, func() string { return env.Bytes(int64(v)) })
 		}
-		cells = append(cells, d(ok, r.Mean), d(ok, r.P50), d(ok, r.P99), d(ok, r.P999), d(ok, r.Max),
+		cells = append(cells, d(ok && !r.Server, r.Mean), d(ok, r.P50), d(ok, r.P99), d(ok, r.P999), d(ok, r.Max),
 			dash(ok, func() string { return throughput(r.Throughput, r.Unit) }),
 			dash(gc, func() string { return figure.Num(r.GCCycles) }),
 			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
@@ -146,11 +146,12 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	if len(failed) > 0 {
 		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
 	}
+	lat := "latencies are the mix's runtimes"
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.Server }) {
-		fmt.Fprint(bw, "\nA server under load: the latencies are the client's (P50 to max from each intended start with -rate: corrected for\n"+
-			"coordinated omission), peak RSS and the GC columns the server's (its process tree; its gctrace, GC CPU the trace's share).")
+		lat = "a server under load: the latencies are the client's, from each intended start with -rate\n" +
+			"(corrected for coordinated omission; no mean), peak RSS and the GC columns the server's (its process tree, its gctrace)"
 	}
-	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run); latencies are the mix's runtimes.\n"+
+	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run); "+lat+".\n"+
 		"* on the frontier: no other point has both a P99 and a peak RSS as low, one of them lower.\n")
 	if adv != nil && adv.Text != "" {
 		fmt.Fprintf(bw, "\n%s\n", adv.Text)
@@ -318,7 +319,7 @@ func CSV(w io.Writer, rows []Row) error {
 		}
 		cw.Write([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
 			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
-			secs(ok, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
+			secs(ok && !r.Server, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
 			cell(ok, figure.Decimal(r.Throughput)), cell(ok, r.Unit),
 			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.MaxSTW),
 			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),

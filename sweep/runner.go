@@ -269,6 +269,11 @@ func logName(p Point, rep int) string {
 	return strings.TrimSuffix(p.FileName(rep), ".json") + ".log"
 }
 
+// ServerStopGrace is how long a gcperf child loading a server has, after
+// the sweep's SIGTERM, to stop its server and exit before SIGKILL: the
+// server's own grace after SIGTERM (target.DefaultGrace) and a margin.
+const ServerStopGrace = target.DefaultGrace + 5*time.Second
+
 // FailedName is the name a failed child's result file is moved to, so that
 // it is neither read as a result nor skipped by a resumed sweep.
 func FailedName(file string) string { return file + ".failed" }
@@ -442,13 +447,34 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	var killed Failure // why the parent killed the child
 	var stopErr error  // set when the sweep was stopped
 	var waitErr error
+	var stopping *time.Timer // the SIGKILL after a gcperf child's grace
+	defer func() {
+		if stopping != nil {
+			stopping.Stop()
+		}
+	}()
+	kill := func(cmd *exec.Cmd) {
+		if r.Server == nil {
+			kill(cmd)
+			return
+		}
+		// A gcperf child loading a server stops it, its process group
+		// and what it started: SIGTERM is an interrupt to gcperf. A
+		// SIGKILL of the child's group alone would leave them running.
+		if stopping == nil {
+			cmd.Process.Signal(syscall.SIGTERM)
+			stopping = time.AfterFunc(ServerStopGrace, func() { kill(cmd) })
+		}
+	}
 wait:
 	for {
 		select {
 		case waitErr = <-exited:
 			break wait
 		case <-ticker.C:
-			if r.MemCap <= 0 || !killed.IsZero() {
+			// A server's sweep caps the server's tree (-server-memory in
+			// its child's arguments), not the load generator.
+			if r.MemCap <= 0 || !killed.IsZero() || r.Server != nil {
 				continue
 			}
 			// The peak (VmHWM), not the current RSS: a child may have grown

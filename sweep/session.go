@@ -474,6 +474,15 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 	if err != nil {
 		return true, &usageError{msg: "-merge: " + quote.OneLine(err), err: err}
 	}
+	if s.SLO != nil {
+		check := s.SLO.ForBenchmark
+		if sum.Command != nil {
+			check = s.SLO.ForCommand
+		}
+		if err := check(); err != nil {
+			return true, err
+		}
+	}
 	// Advice over part of the grid could name a setting that a missing
 	// point beats: as a live single-shard sweep, an incomplete merge gives none.
 	if s.SLO != nil && sum.Complete() {

@@ -85,9 +85,12 @@ func ParseSLO(s string) (SLO, error) {
 		}
 		key, value, ok := strings.Cut(item, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		if !isUnit(key) { // a benchmark unit keeps its case: B/op
-			key = strings.ToLower(key)
-		}
+		switch lower := strings.ToLower(key); {
+		case slices.Contains([]string{"p99", "p999", "max", "throughput", "wall", "cpu", "pause-max"}, lower):
+			key = lower // as -slo spells it, any case
+		case !isUnit(key):
+			key = lower
+		} // a benchmark unit keeps its case: B/op
 		if !ok {
 			return SLO{}, badFlag("slo", "%q is not key=value, such as p99=20ms", item)
 		}

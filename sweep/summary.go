@@ -96,6 +96,9 @@ func TimeLabel(rows []Row) string {
 		}
 		return "wall"
 	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
+		return "wall" // every point of a command failed
+	}
 	return "P99"
 }
 
@@ -369,9 +372,12 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 		return b.over(rt.P99), float64(rt.P99)
 	case "p999":
 		return b.over(rt.P999), float64(rt.P999)
-	default:
+	case "max":
 		return b.over(rt.PMax), float64(rt.PMax)
 	}
+	// A command's bound on a benchmark's result (ForBenchmark refuses
+	// it): not met, not judged.
+	return math.Inf(1), math.NaN()
 }
 
 func (b bound) over(v time.Duration) float64 { return float64(v-b.limit) / float64(b.limit) }

@@ -128,9 +128,19 @@ func serverPid(t *testing.T, log string) int {
 	return pid
 }
 
-// gone reports whether process pid has ended (and been reaped).
+// gone reports whether process pid has ended: reaped, or a zombie (whose
+// parent died before it: init reaps it when it does).
 func gone(pid int) bool {
-	return syscall.Kill(pid, 0) == syscall.ESRCH
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// pid (comm) STATE ...: the state follows the last ')'.
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
 
 // TestRunServer: gcperf run OP... -- SERVER starts the server with its own
@@ -284,7 +294,7 @@ func TestSweepServer(t *testing.T) {
 	if code != exitFail {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout, "A server under load") || !strings.Contains(stdout, "gogc=800,memlimit=off rep 1: server: ended during the runs (exit status 3)") {
+	if !strings.Contains(stdout, "a server under load: the latencies are the client's") || !strings.Contains(stdout, "gogc=800,memlimit=off rep 1: server: ended during the runs (exit status 3)") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	outs, _, err := sweep.LoadDir(dir)
@@ -312,5 +322,31 @@ func TestSweepServer(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), " gogc "+o.Point.GOGC+" ") {
 			t.Errorf("%s: server log %q, %v", o.Point.Name(), b, err)
 		}
+	}
+}
+
+// TestSweepServerTimeoutNoOrphan: a point that times out stops its server,
+// also one started through a wrapper that forks it (sh -c), which a
+// SIGKILL of the gcperf child's process group would leave running.
+func TestSweepServerTimeoutNoOrphan(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "sw")
+	argv := serverArgv(t, addr, "ok")
+	script := strings.Join(argv, " ") + "; true" // not exec'd: sh stays the server's parent
+	args := []string{"sweep", "-gogc", "100", "-point-timeout", "1s", "-runs", "100000", "-ready", "http://" + addr + "/", "-q", "-out", dir,
+		"spin", "-d", "1ms", "--", "sh", "-c", script}
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != exitFail || !strings.Contains(stdout, "exceeded the point timeout 1s") {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	pid := serverPid(t, filepath.Join(dir, "gogc=100,memlimit=off,rep=1.server.log"))
+	if !gone(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		b, _ := os.ReadFile(filepath.Join(dir, "gogc=100,memlimit=off,rep=1.log"))
+		t.Errorf("the server %d outlived its point; the child's log:\n%s", pid, b)
 	}
 }
