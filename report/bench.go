@@ -213,7 +213,28 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 			l.values = append(l.values,
 				benchfmt.Value{Value: o.AvgResults * o.OpsPerSecond, Unit: gobench.Unit(o.Unit) + "/s"})
 		}
+		if c := o.Corrected; c != nil && c.Count > 0 {
+			// Open loop: the latency from each intended start too.
+			l.values = append(l.values,
+				benchfmt.Value{Value: float64(c.P50), Unit: "p50-corrected-ns"},
+				benchfmt.Value{Value: float64(c.P99), Unit: "p99-corrected-ns"},
+				benchfmt.Value{Value: float64(c.P999), Unit: "p99.9-corrected-ns"},
+				benchfmt.Value{Value: float64(c.PMax), Unit: "max-corrected-ns"})
+		}
 		lines = append(lines, l)
+	}
+	// The server under load, as a benchmark of its own: its run's figures,
+	// its settings in its name (a sweep's points apart, as benchstat -col
+	// /gogc wants them).
+	if sv := d.Server; sv != nil {
+		params := "cmd=" + execProgram(sv)
+		if m := sv.Settings.GOMEMLIMIT; m != "" {
+			params = "memlimit=" + m + " " + params
+		}
+		if g := sv.Settings.GOGC; g != "" {
+			params = "gogc=" + g + " " + params
+		}
+		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: execValues(sv)})
 	}
 	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
 	if h := d.Hiccup; h != nil && h.Count > 0 {
@@ -246,8 +267,9 @@ func benchName(name, params string, gomaxprocs int) string {
 		}
 	}
 	for _, p := range strings.Fields(params) {
+		// A "/" in a value (a URL) would split it into sub-benchmarks.
 		b.WriteByte('/')
-		b.WriteString(p)
+		b.WriteString(strings.ReplaceAll(p, "/", "%2F"))
 	}
 	if gomaxprocs > 1 {
 		fmt.Fprintf(&b, "-%d", gomaxprocs)

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gcperf/gcperf/env"
+	"golang.org/x/perf/benchfmt"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +151,47 @@ func TestClientGC(t *testing.T) {
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q in it", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestBenchServer: a server's run is a benchmark of its own, its settings
+// in its name; an open-loop operation has its corrected percentiles too;
+// a URL in a name stays one sub-benchmark.
+func TestBenchServer(t *testing.T) {
+	d := &Document{Schema: Schema, Env: Env{Go: env.Go{GOMAXPROCS: 1, GOGC: 100}},
+		Operations: []Operation{{Name: "http", Params: "url=http://h:1/x method=GET", Unit: "requests", Runs: 10, Results: 10, AvgResults: 1, OpsPerSecond: 5,
+			Runtime:   Distribution{Count: 10, Mean: 2e6, P50: 2e6, P99: 3e6, P999: 3e6, PMax: 3e6},
+			Corrected: &Percentiles{Count: 10, P50: 4e6, P99: 9e6, P999: 9e6, PMax: 9e6}}},
+		Server: &Exec{Command: []string{"/bin/server", "-addr", "x"}, WallNS: 1e9, MaxRSSBytes: 5 << 20, RSS: ExecRSS{Samples: 1}, PeakRSSBytes: 7 << 20,
+			Settings: ExecSettings{GOGC: "200", GOMEMLIMIT: "off"}, GC: &ExecGC{Cycles: 3}},
+	}
+	var b bytes.Buffer
+	if err := Bench(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(&b, "bench")
+	got := map[string]map[string]float64{}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		vals := map[string]float64{}
+		for _, v := range res.Values {
+			if v.OrigUnit != "" {
+				vals[v.OrigUnit] = v.OrigValue
+			} else {
+				vals[v.Unit] = v.Value
+			}
+		}
+		got[string(res.Name.Full())] = vals
+	}
+	op := got["Http/url=http:%2F%2Fh:1%2Fx/method=GET"]
+	srv := got["Server/gogc=200/memlimit=off/cmd=server"]
+	if op == nil || srv == nil {
+		t.Fatalf("benchmarks %v", got)
+	}
+	if op["p99-corrected-ns"] != 9e6 || op["p99-ns"] != 3e6 || srv["peak-RSS-B"] != 7<<20 || srv["gc-cycles"] != 3 {
+		t.Errorf("op %v, server %v", op, srv)
 	}
 }

@@ -98,24 +98,7 @@ func execBenchLines(d *Document, params string, noProcs bool) []benchLine {
 	e := d.Exec
 	prog := "cmd=" + execProgram(e)
 	all := strings.TrimSpace(params + " " + prog)
-	own := benchLine{op: "exec", params: prog, name: benchName("exec", all, 1), iters: 1,
-		values: []benchfmt.Value{
-			{Value: float64(e.WallNS), Unit: "ns/op"},
-			{Value: float64(e.UserCPUNS + e.SystemCPUNS), Unit: "cpu-ns/op"},
-			{Value: float64(e.UserCPUNS), Unit: "user-ns/op"},
-			{Value: float64(e.SystemCPUNS), Unit: "sys-ns/op"},
-			{Value: float64(e.PeakRSS()), Unit: "peak-RSS-B"},
-		}}
-	if g := e.GC; g != nil {
-		own.values = append(own.values,
-			benchfmt.Value{Value: float64(g.Cycles), Unit: "gc-cycles"},
-			benchfmt.Value{Value: float64(g.CPUNS), Unit: "gc-cpu-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.TotalNS), Unit: "pause-total-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.P99NS), Unit: "pause-p99-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.MaxNS), Unit: "pause-max-ns"},
-			benchfmt.Value{Value: float64(mib(g.PeakHeapMiB)), Unit: "peak-heap-B"},
-		)
-	}
+	own := benchLine{op: "exec", params: prog, name: benchName("exec", all, 1), iters: 1, values: execValues(e)}
 	lines := []benchLine{own}
 	for _, b := range e.Benchmarks {
 		n := 0
@@ -134,6 +117,29 @@ func execBenchLines(d *Document, params string, noProcs bool) []benchLine {
 		}
 	}
 	return lines
+}
+
+// execValues are a command's own figures as benchmark values: its wall
+// time as ns/op (one run), CPU, peak RSS and, with a trace, its collector.
+func execValues(e *Exec) []benchfmt.Value {
+	v := []benchfmt.Value{
+		{Value: float64(e.WallNS), Unit: "ns/op"},
+		{Value: float64(e.UserCPUNS + e.SystemCPUNS), Unit: "cpu-ns/op"},
+		{Value: float64(e.UserCPUNS), Unit: "user-ns/op"},
+		{Value: float64(e.SystemCPUNS), Unit: "sys-ns/op"},
+		{Value: float64(e.PeakRSS()), Unit: "peak-RSS-B"},
+	}
+	if g := e.GC; g != nil {
+		v = append(v,
+			benchfmt.Value{Value: float64(g.Cycles), Unit: "gc-cycles"},
+			benchfmt.Value{Value: float64(g.CPUNS), Unit: "gc-cpu-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.TotalNS), Unit: "pause-total-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.P99NS), Unit: "pause-p99-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.MaxNS), Unit: "pause-max-ns"},
+			benchfmt.Value{Value: float64(mib(g.PeakHeapMiB)), Unit: "peak-heap-B"},
+		)
+	}
+	return v
 }
 
 // execBenchDefinitions is the comment line that says what the figures of
