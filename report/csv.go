@@ -65,6 +65,12 @@ func CSV(w io.Writer, d *Document) error {
 	c.gcperf()
 	c.causes()
 	c.hiccup()
+	if c.d.Server != nil {
+		// The server under load: its run as a command's, under a block
+		// of its own.
+		c.block(csvServer)
+		c.execBlocks(c.d.Server, "Server ")
+	}
 	cw.Flush()
 	if c.err != nil {
 		return c.err
@@ -74,6 +80,7 @@ func CSV(w io.Writer, d *Document) error {
 
 // The titles of the CSV blocks.
 const (
+	csvServer     = "Server"
 	csvOptions    = "Options Summary"
 	csvRuns       = "Run Summary"
 	csvOperations = "Operation Summary"

@@ -202,7 +202,14 @@ func execBench(w io.Writer, d *Document, params string, noProcs bool) error {
 
 // csvExec writes the CSV of a command's result (CSV).
 func (c *csvDoc) exec() {
-	e := c.d.Exec
+	c.execBlocks(c.d.Exec, "")
+	c.environment()
+}
+
+// execBlocks writes a command's run: its row of figures, then its blocks
+// (benchmarks, RSS and heap goal over time), their titles prefixed with
+// prefix ("Server ").
+func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 	g := e.GC
 	gc := func(get func(*ExecGC) string) string {
 		if g == nil {
@@ -252,7 +259,7 @@ func (c *csvDoc) exec() {
 	c.row(head...)
 	c.row(vals...)
 	if len(e.Benchmarks) > 0 {
-		c.block(csvBenchmarks)
+		c.block(prefix + csvBenchmarks)
 		c.row("Benchmark", "Package", "Unit", "Median", "Values", "Dropped", "Value...")
 		for _, b := range e.Benchmarks {
 			for _, m := range b.Metrics {
@@ -264,19 +271,18 @@ func (c *csvDoc) exec() {
 			}
 		}
 	}
-	c.block(csvRSS)
+	c.block(prefix + csvRSS)
 	c.row("At", "RSS Bytes", "Processes")
 	for _, p := range e.RSS.Points {
 		c.row(ns(p.AtNS), csvInt(p.RSSBytes), csvInt(p.Processes))
 	}
 	if g != nil {
-		c.block(csvGoal)
+		c.block(prefix + csvGoal)
 		c.row("At", "Heap Goal Bytes")
 		for _, p := range g.Goal {
 			c.row(ns(p.AtNS), csvUint(mib(p.GoalMiB)))
 		}
 	}
-	c.environment()
 }
 
 // The titles of the CSV blocks of a command's result.

@@ -16,8 +16,9 @@ type Parts struct {
 	Head []string
 	Rows [][]string
 	// The sections after the table, in the text report's order.
-	// Tail is the verdict on each cause of the slow runs.
-	Errors, GC, Hiccups, OpenLoop, GCPerfP99, Tail, Profiles, Notes string
+	// Tail is the verdict on each cause of the slow runs; Server the
+	// program under load (gcperf run OP... -- SERVER).
+	Errors, GC, Hiccups, OpenLoop, GCPerfP99, Tail, Server, Profiles, Notes string
 }
 
 // TextParts is the text report of d in parts: the same header, statistics
@@ -41,6 +42,7 @@ func TextParts(d *Document) Parts {
 	pt.OpenLoop = textSection(d, (*printer).openLoop)
 	pt.GCPerfP99 = textSection(d, (*printer).gcperf)
 	pt.Tail = textSection(d, (*printer).tail)
+	pt.Server = textSection(d, (*printer).server)
 	pt.Profiles = textSection(d, (*printer).profiles)
 	pt.Notes = textSection(d, (*printer).footer)
 	return pt

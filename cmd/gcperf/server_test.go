@@ -153,8 +153,9 @@ func TestRunServer(t *testing.T) {
 	dir := t.TempDir()
 	addr := freeAddr(t)
 	log, out := filepath.Join(dir, "server.log"), filepath.Join(dir, "r.json")
+	csvOut, htmlOut, benchOut := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.html"), filepath.Join(dir, "r.txt")
 	args := append([]string{"run", "-q", "-runs", "50", "-ready", "http://" + addr + "/", "-server-gogc", "37", "-server-memlimit", "1GiB",
-		"-server-log", log, "-json", out, "noop", "--"}, serverArgv(t, addr, "ok")...)
+		"-server-log", log, "-json", out, "-csv", csvOut, "-html", htmlOut, "-bench", benchOut, "noop", "--"}, serverArgv(t, addr, "ok")...)
 	code, stdout, stderr := gcperf(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
@@ -189,6 +190,22 @@ func TestRunServer(t *testing.T) {
 	}
 	if pid := serverPid(t, log); !gone(pid) {
 		t.Errorf("the server %d is still running", pid)
+	}
+	// Every format has the server.
+	for file, want := range map[string][]string{
+		csvOut:   {"\nServer\n", "Server RSS over Time", ",37,1GiB,"},
+		htmlOut:  {"The server under load", "The server&#39;s resident set over time"},
+		benchOut: {"BenchmarkServer/gogc=37/memlimit=1GiB/cmd=gcperf.test 1 "},
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %q", filepath.Base(file), w)
+			}
+		}
 	}
 }
 

@@ -42,6 +42,7 @@ func Report(w io.Writer, d *report.Document) error {
 		{"Open loop", parts.OpenLoop},
 		{"GCPerfP99 results and the tail", parts.GCPerfP99},
 		{"Why the tail", parts.Tail},
+		{"The server under load", parts.Server},
 		{"Profiles", parts.Profiles},
 		{"Notes", parts.Notes},
 	} {
@@ -55,6 +56,15 @@ func Report(w io.Writer, d *report.Document) error {
 	c.add("Run timeline", func(w io.Writer) error { return chart.Timeline(w, d, chart.SVG) })
 	if d.Tail != nil && len(d.Tail.Causes) > 0 && d.Tail.Causes[0].Worst > 0 {
 		c.add("Causes of the slowest runs", func(w io.Writer) error { return chart.Causes(w, d, chart.SVG) })
+	}
+	if d.Server != nil {
+		// The server's run, charted as a command's.
+		sd := *d
+		sd.Exec = d.Server
+		c.add("The server's resident set over time", func(w io.Writer) error { return chart.ExecRSS(w, &sd, chart.SVG) })
+		if d.Server.GC != nil {
+			c.add("The server's heap goal over time", func(w io.Writer) error { return chart.ExecGoal(w, &sd, chart.SVG) })
+		}
 	}
 	pg.Charts = c.list
 	return runTemplate.Execute(w, pg)
