@@ -243,6 +243,21 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 				srv.r.Stop()
 			}
 		}()
+		// A server that ends during the runs stops them, as an interrupt
+		// does: the load would only count failed connections.
+		runStop := make(chan struct{})
+		finished := make(chan struct{})
+		defer close(finished)
+		go func(done <-chan struct{}) {
+			select {
+			case <-stop:
+			case <-done:
+			case <-finished:
+				return
+			}
+			close(runStop)
+		}(srv.r.Done())
+		cfg.Stop = runStop
 	}
 	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
 		mixNames(mix), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))

@@ -53,7 +53,8 @@ type Row struct {
 	Command bool `json:"command,omitempty"`
 	// Server is set for a server under load (gcperf sweep OP... --
 	// SERVER): the latencies are the client's (corrected for coordinated
-	// omission with -rate), PeakRSS and the GC figures the server's.
+	// omission with -rate), the throughput the rate achieved with -rate,
+	// PeakRSS and the GC figures the server's.
 	Server   bool          `json:"server,omitempty"`
 	Wall     time.Duration `json:"wall_ns,omitempty"`
 	CPU      time.Duration `json:"cpu_ns,omitempty"`
@@ -194,6 +195,10 @@ func Summarize(outs []Outcome) []Row {
 				// coordinated omission when open loop, against the
 				// server's memory and collector.
 				r.Server = true
+				if ol := d.OpenLoop; ol != nil {
+					// The rate the server was served at, not GCPerfP99's.
+					tput[len(tput)-1] = ol.Achieved
+				}
 				if c := d.CorrectedLatency(); c != nil {
 					p50[len(p50)-1], p99[len(p99)-1], p999[len(p999)-1], pmax[len(pmax)-1] = c.P50, c.P99, c.P999, c.PMax
 				}
