@@ -195,3 +195,22 @@ func TestBenchServer(t *testing.T) {
 		t.Errorf("op %v, server %v", op, srv)
 	}
 }
+
+// TestInterruptedDuration: an interrupted -duration run says how far it
+// got, not "N of 0 timed runs".
+func TestInterruptedDuration(t *testing.T) {
+	for _, tc := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{Runs: 100}, "Interrupted: 40 of 100 timed runs completed;"},
+		{Config{Duration: 10 * time.Second}, "Interrupted: 40 timed runs completed, in 2.00s of the 10.0s asked;"},
+	} {
+		var b strings.Builder
+		p := &printer{w: &b}
+		p.footer(&Document{Config: tc.c, Interrupted: true, Timing: Timing{Done: 40, Elapsed: 2 * time.Second}})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%+v: %q, want %q in it", tc.c, b.String(), tc.want)
+		}
+	}
+}

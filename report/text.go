@@ -592,7 +592,13 @@ func (p *printer) footer(d *Document) {
 		p.f("\nHalted: %s\n", d.Halted)
 	}
 	if d.Interrupted {
-		p.f("\nInterrupted: %d of %d timed runs completed; the figures above cover those only.\n", d.Timing.Done, d.Config.Runs)
+		switch c := d.Config; {
+		case c.Runs > 0:
+			p.f("\nInterrupted: %d of %d timed runs completed; the figures above cover those only.\n", d.Timing.Done, c.Runs)
+		default: // -duration without -runs: as many as the time allowed
+			p.f("\nInterrupted: %d timed runs completed, in %s of the %s asked; the figures above cover those only.\n",
+				d.Timing.Done, dur(d.Timing.Elapsed), dur(c.Duration))
+		}
 	}
 	if d.Config.GCStats == "run" && d.Mix.Runtime.Count > 0 && d.Mix.Runtime.Mean < 50*time.Microsecond {
 		p.f("\nNote: these runs are so short that the per-run readings of the GC and the other causes\n" +
