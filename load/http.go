@@ -41,7 +41,7 @@ func init() {
 			{Name: "url", Kind: workload.String, Doc: "the URL requested, http:// or https:// (required)"},
 			{Name: "method", Kind: workload.String, Default: http.MethodGet, Doc: "the request method"},
 			{Name: "body", Kind: workload.String, Doc: "the request body: TEXT, or @FILE for a file's content (read once)"},
-			{Name: "header", Kind: workload.String, Doc: `request headers, 'Key: value', several separated by \n`},
+			{Name: "header", Kind: workload.String, Repeat: true, Doc: `a request header, 'Key: value': give -header again for another (or separate them with \n)`},
 			{Name: "expect", Kind: workload.Int, Default: "200", Min: "100", Doc: "the status expected; any other is a failure (category status)"},
 		},
 		New: func(p workload.Params) (workload.Operation, error) {

@@ -3,12 +3,14 @@ package load_test
 import (
 	"context"
 	"errors"
+	"github.com/gcperf/gcperf/workload/mixfile"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -297,5 +299,31 @@ func TestHTTPOpenLoop(t *testing.T) {
 	}
 	if n := conns.Load(); n > 2 {
 		t.Errorf("%d connections for 2 goroutines", n)
+	}
+}
+
+// TestHeaderRepeated: -header given again adds a header, on the command
+// line as in a mix file; another parameter given twice is still an error.
+func TestHeaderRepeated(t *testing.T) {
+	got := make(chan http.Header, 1)
+	srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- r.Header.Clone():
+		default:
+		}
+	})
+	mix, err := mixfile.Reader{}.Args([]string{"http", "-url", srv.URL, "-header", "X-A: 1", "-header", "X-B: 2", "header=X-A: 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mix[0].Run(context.Background(), &workload.Probe{}); err != nil {
+		t.Fatal(err)
+	}
+	h := <-got
+	if !slices.Equal(h.Values("X-A"), []string{"1", "3"}) || h.Get("X-B") != "2" {
+		t.Errorf("headers %v", h)
+	}
+	if _, err := (mixfile.Reader{}).Args([]string{"http", "-url", srv.URL, "-method", "GET", "-method", "PUT"}); err == nil || !strings.Contains(err.Error(), "parameter method given twice") {
+		t.Errorf("method twice: %v", err)
 	}
 }

@@ -46,6 +46,10 @@ type Param struct {
 	Default string
 	Min     string
 	Doc     string
+	// Repeat lets a String parameter be given more than once (-header
+	// 'A: 1' -header 'B: 2'): its values are joined with a newline, in
+	// the order given. Any other parameter given twice is an error.
+	Repeat bool
 }
 
 // A Spec describes a named operation: its parameters and how to build it.

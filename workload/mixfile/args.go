@@ -105,7 +105,13 @@ func scanOp(args []string) (opText, int, error) {
 		if key == "" {
 			return opText{}, 0, invalidf("%s: %s is not a parameter: key=value or -key value", name, quote.Word(a))
 		}
-		if _, dup := ot.params[key]; dup {
+		if prev, dup := ot.params[key]; dup {
+			if spec, ok := workload.Lookup(name); ok {
+				if p, ok := spec.Param(key); ok && p.Repeat && p.Kind == workload.String {
+					ot.params[key] = prev + "\n" + val
+					continue
+				}
+			}
 			return opText{}, 0, invalidf("%s: parameter %s given twice", name, quote.Word(key))
 		}
 		ot.params[key] = val
