@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -282,19 +280,11 @@ func ReadyURL(ready string, ops []string) (string, error) {
 // CanStart refuses a server that cannot be started (not found, not
 // executable), in one line, before anything runs.
 func CanStart(path string) error {
-	_, err := exec.LookPath(path)
-	if err == nil {
-		return nil
+	var se *target.StartError
+	if err := target.CanStart(path); errors.As(err, &se) {
+		return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", path, se.Err), Err: err}
 	}
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		err = ee.Err
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", path, err), Err: err}
+	return nil
 }
 
 // oneValue reads one value of a grid's list with its parser.

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +17,7 @@ import (
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/target"
 )
 
 // A Session is one sweep as gcperf sweep runs it, from the checks before
@@ -146,8 +145,9 @@ func (s *Session) Prepare() error {
 	if s.Command != nil {
 		// A command that cannot start would fail every point: say so
 		// once, before anything runs.
-		if _, err := exec.LookPath(s.Command.Path); err != nil {
-			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", s.Command.Path, startCause(err)), err: err}
+		var se *target.StartError
+		if err := target.CanStart(s.Command.Path); errors.As(err, &se) {
+			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", s.Command.Path, se.Err), err: err}
 		}
 		if s.Meta.Env.Host.OS == "" {
 			s.Meta.Env, _ = env.CaptureMachine(context.Background(), "/") // the machine: what it could read
@@ -208,20 +208,6 @@ func (s *Session) Prepare() error {
 		return fmt.Errorf("sweep: %v", err)
 	}
 	return nil
-}
-
-// startCause is why exec.LookPath refused a program, without the layers
-// that repeat its name.
-func startCause(err error) error {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		err = ee.Err
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return err
 }
 
 // MaxCount is the most repeats of a point (-count) a sweep, or gcperf

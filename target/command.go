@@ -94,15 +94,26 @@ func (e *StartError) Error() string {
 func (e *StartError) Unwrap() error        { return e.Err }
 func (e *StartError) Is(target error) bool { return target == ErrNotStarted }
 
+// CanStart checks, without starting it, that the program at path (a path,
+// or a name looked up in PATH) can be started: it returns nil, or a
+// *StartError (ErrNotStarted) whose Err is the cause alone (not found,
+// permission denied), for a caller that refuses it before anything runs.
+func CanStart(path string) error {
+	if _, err := exec.LookPath(path); err != nil {
+		return startError(path, err)
+	}
+	return nil
+}
+
 // startError gives the cause of a failed start without the layers that
 // repeat the program's name.
 func startError(path string, err error) error {
 	var ee *exec.Error
-	var pe *fs.PathError
-	switch {
-	case errors.As(err, &ee):
+	if errors.As(err, &ee) {
 		err = ee.Err
-	case errors.As(err, &pe) && pe.Op == "fork/exec":
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (pe.Op == "fork/exec" || pe.Op == "stat") {
 		err = pe.Err
 	}
 	return &StartError{Path: path, Err: err}

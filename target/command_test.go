@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -422,5 +424,31 @@ func TestDeadline(t *testing.T) {
 	}
 	if !errors.Is(res.Stopped, context.DeadlineExceeded) || res.Killed || res.Signal != syscall.SIGTERM {
 		t.Errorf("stopped %v, killed %v, signal %v: want the deadline, SIGTERM", res.Stopped, res.Killed, res.Signal)
+	}
+}
+
+func TestCanStart(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "data")
+	if err := os.WriteFile(notExec, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		want error // the StartError's cause; nil: it can start
+	}{
+		{"sh", nil},
+		{"no-such-program-here", exec.ErrNotFound},
+		{filepath.Join(dir, "missing"), fs.ErrNotExist},
+		{notExec, fs.ErrPermission},
+	} {
+		err := CanStart(tc.path)
+		var se *StartError
+		switch {
+		case tc.want == nil && err != nil:
+			t.Errorf("%s: %v", tc.path, err)
+		case tc.want != nil && (!errors.As(err, &se) || !errors.Is(se.Err, tc.want) || !errors.Is(err, ErrNotStarted)):
+			t.Errorf("%s: %v (%#v), want a StartError of %v", tc.path, err, err, tc.want)
+		}
 	}
 }
