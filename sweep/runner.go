@@ -286,7 +286,7 @@ func (r *Runner) childArgs(p Point, rep int, path string) []string {
 	}
 	if r.Server != nil {
 		srv := []string{"-server-gogc=" + p.GOGC, "-server-memlimit=" + p.MemLimit,
-			"-server-log=" + filepath.Join(r.Dir, strings.TrimSuffix(p.FileName(rep), ".json")+".server.log")}
+			"-server-log=" + filepath.Join(r.Dir, serverLogName(p, rep))}
 		if r.MemCap > 0 {
 			srv = append(srv, "-server-memory="+strconv.FormatInt(r.MemCap, 10)+"B")
 		}
@@ -516,6 +516,12 @@ wait:
 		o.Failed = ParseFailure(exitReason(waitErr))
 		if f, ok := serverFailure(o.StderrTail); ok {
 			o.Failed = f
+			// The server's own last words, after gcperf's line that
+			// names its log.
+			o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(p, rep)))...)
+			if n := len(o.StderrTail); n > TailLines {
+				o.StderrTail = o.StderrTail[n-TailLines:]
+			}
 		}
 	}
 	if lerr := log.Err(); lerr != nil {
@@ -563,6 +569,33 @@ wait:
 		}
 	}
 	return o, nil
+}
+
+// serverLogName is the file a point's server writes its output to.
+func serverLogName(p Point, rep int) string {
+	return strings.TrimSuffix(p.FileName(rep), ".json") + ".server.log"
+}
+
+// serverLogTail is the last lines of a server's log, each prefixed
+// "server| ", at most TailLines/2; none when it cannot be read.
+func serverLogTail(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	// The end of the file is enough: a log may be large.
+	const most = 64 << 10
+	if st, err := f.Stat(); err == nil && st.Size() > most {
+		f.Seek(st.Size()-most, io.SeekStart)
+	}
+	t := &tailWriter{n: TailLines / 2}
+	io.Copy(t, f)
+	lines := t.Lines()
+	for i, l := range lines {
+		lines[i] = "server| " + l
+	}
+	return lines
 }
 
 // serverFailure reads why a gcperf child failed for its server (gcperf

@@ -323,6 +323,10 @@ func TestSweepServer(t *testing.T) {
 			if o.Failed.Reason != sweep.Exited {
 				t.Errorf("gogc=800: %v %q", o.Failed.Reason, o.Failed.Text)
 			}
+			// The tail of the server's log, after gcperf's line.
+			if n := len(o.StderrTail); n == 0 || o.StderrTail[n-1] != "server| crashing on purpose" {
+				t.Errorf("gogc=800: tail %q", o.StderrTail)
+			}
 			continue
 		}
 		if !o.Failed.IsZero() || o.Doc == nil || o.Doc.Server == nil {
