@@ -306,3 +306,28 @@ func TestServerRows(t *testing.T) {
 		t.Errorf("advice %+v", a)
 	}
 }
+
+// TestTimeLabelMixed: when one point printed no sec/op, every row is
+// weighed by its wall time: a sec/op and a wall time do not compare.
+func TestTimeLabelMixed(t *testing.T) {
+	rows := []Row{
+		{Reps: 1, Command: true, Wall: 2 * time.Second, PeakRSS: 10, Metrics: []RowMetric{{Unit: "sec/op", Value: 0.001}}},
+		{Reps: 1, Command: true, Wall: time.Second, PeakRSS: 20},
+	}
+	if l := TimeLabel(rows); l != "wall" {
+		t.Fatalf("TimeLabel %q, want wall", l)
+	}
+	MarkFrontier(rows)
+	// By wall: 2s/10 and 1s/20 are both on the frontier (a sec/op of 1ms
+	// against a wall of 1s would have put the second off it).
+	if !rows[0].Frontier || !rows[1].Frontier {
+		t.Errorf("frontier %v %v", rows[0].Frontier, rows[1].Frontier)
+	}
+	rows[1].Metrics = []RowMetric{{Unit: "sec/op", Value: 0.002}}
+	if l := TimeLabel(rows); l != "sec/op" {
+		t.Errorf("TimeLabel %q, want sec/op", l)
+	}
+	if l := TimeLabel([]Row{{Reps: 1, Failed: 1, Command: true}}); l != "wall" {
+		t.Errorf("every point failed: TimeLabel %q, want wall", l)
+	}
+}

@@ -72,35 +72,53 @@ type RowMetric struct {
 
 // Time is the figure the frontier weighs against memory: the P99 of
 // gcperf's benchmark; for a command, the first benchmark's sec/op when it
-// printed one, else its wall time.
+// printed one, else its wall time. Rows compare by TimeIn(TimeLabel(rows))
+// instead, one figure for all.
 func (r *Row) Time() time.Duration {
 	if !r.Command {
 		return r.P99
 	}
-	if m, ok := r.metric("sec/op"); ok {
-		return time.Duration(m * 1e9)
+	if _, ok := r.metric("sec/op"); ok {
+		return r.TimeIn("sec/op")
 	}
 	return r.Wall
 }
 
-// TimeLabel names Time's figure for rows: "P99", "wall", "sec/op".
+// TimeIn is the row's figure named label (TimeLabel's): "sec/op" its
+// first benchmark's, "wall" its wall time, else the P99.
+func (r *Row) TimeIn(label string) time.Duration {
+	switch label {
+	case "sec/op":
+		m, _ := r.metric("sec/op")
+		return time.Duration(m * 1e9)
+	case "wall":
+		return r.Wall
+	}
+	return r.P99
+}
+
+// TimeLabel names the figure the rows are weighed by: "P99" for gcperf's
+// benchmark or a server; for a command, "sec/op" when every successful
+// point printed a benchmark in sec/op, else "wall" (one figure for all:
+// a sec/op and a wall time do not compare).
 func TimeLabel(rows []Row) string {
+	command, sec := false, true
 	for _, r := range rows {
-		if r.OK() == 0 {
+		if !r.Command {
 			continue
 		}
-		if !r.Command {
-			return "P99"
+		command = true
+		if _, ok := r.metric("sec/op"); r.OK() > 0 && !ok {
+			sec = false
 		}
-		if _, ok := r.metric("sec/op"); ok {
-			return "sec/op"
-		}
-		return "wall"
 	}
-	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
-		return "wall" // every point of a command failed
+	switch {
+	case !command:
+		return "P99"
+	case sec && slices.ContainsFunc(rows, func(r Row) bool { return r.OK() > 0 }):
+		return "sec/op"
 	}
-	return "P99"
+	return "wall"
 }
 
 // metric is the first benchmark's median in unit.
@@ -322,13 +340,14 @@ func middle[T cmp.Ordered](xs []T, mean func(a, b T) T) T {
 // equal, one of them strictly lower. Rows with equal figures are both on
 // the frontier.
 func MarkFrontier(rows []Row) {
+	label := TimeLabel(rows)
 	for i := range rows {
 		r := &rows[i]
 		r.Frontier = r.OK() > 0
 		for j := range rows {
 			o := &rows[j]
-			if r.Frontier && j != i && o.OK() > 0 && o.Time() <= r.Time() && o.PeakRSS <= r.PeakRSS &&
-				(o.Time() < r.Time() || o.PeakRSS < r.PeakRSS) {
+			if r.Frontier && j != i && o.OK() > 0 && o.TimeIn(label) <= r.TimeIn(label) && o.PeakRSS <= r.PeakRSS &&
+				(o.TimeIn(label) < r.TimeIn(label) || o.PeakRSS < r.PeakRSS) {
 				r.Frontier = false
 			}
 		}

@@ -579,7 +579,7 @@ func points(s *sweep.Summary) []point {
 			// its first benchmark's sec/op; it has no P99.9.
 			pt.P99, pt.P999, pt.Time = 0, 0, sweep.TimeLabel(s.Rows)
 			if r.OK() > 0 {
-				pt.P99 = r.Time()
+				pt.P99 = r.TimeIn(pt.Time)
 			}
 		}
 		pts = append(pts, pt)
