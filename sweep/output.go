@@ -88,6 +88,31 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
 		return commandTable(w, rows, adv)
 	}
+	head := []string{"mean", "P50", "P99", "P99.9", "max", "throughput", "GC cycles", "GC CPU", "max STW", "peak RSS", "heap goal"}
+	cells := func(r *Row) []string {
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		return []string{dur(ok && !r.Server, r.Mean), dur(ok, r.P50), dur(ok, r.P99), dur(ok, r.P999), dur(ok, r.Max),
+			dash(ok, func() string { return throughput(r.Throughput, r.Unit) }),
+			dash(gc, func() string { return figure.Num(r.GCCycles) }),
+			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
+			dur(gc, r.MaxSTW), dash(ok, func() string { return env.Bytes(int64(r.PeakRSS)) }),
+			dash(gc, func() string { return env.HeapGoal(r.HeapGoal) })}
+	}
+	lat := "latencies are the mix's runtimes"
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.Server }) {
+		lat = "a server under load: the latencies are the client's, from each intended start with -rate\n" +
+			"(corrected for coordinated omission; no mean), peak RSS and the GC columns the server's (its process tree, its gctrace)"
+	}
+	legend := "\nFigures are medians over each point's successful repeats (reps ok/run); " + lat + ".\n" +
+		"* on the frontier: no other point has both a P99 and a peak RSS as low, one of them lower.\n"
+	return writeTable(w, rows, head, cells, legend, adv)
+}
+
+// writeTable writes the table of rows: the point's columns (the frontier's
+// mark, GOGC, GOMEMLIMIT, GOMAXPROCS when an axis, the repeats), then
+// head's, each row's cells; then the failed repeats, legend and the
+// advice when adv is not nil.
+func writeTable(w io.Writer, rows []Row, head []string, cells func(*Row) []string, legend string, adv *Advice) error {
 	procs := gomaxprocsAxis(rowPoints(rows))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	line := func(cells ...string) {
@@ -95,43 +120,22 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 		// and, aligned right, no line ends in spaces.
 		fmt.Fprint(tw, strings.Join(cells, "\t")+"\t\n")
 	}
-	head := []string{"", "GOGC", "GOMEMLIMIT"}
+	first := []string{"", "GOGC", "GOMEMLIMIT"}
 	if procs {
-		head = append(head, "GOMAXPROCS")
+		first = append(first, "GOMAXPROCS")
 	}
-	head = append(head, "reps", "mean", "P50", "P99", "P99.9", "max", "throughput",
-		"GC cycles", "GC CPU", "max STW", "peak RSS", "heap goal")
-	line(head...)
+	line(slices.Concat(first, []string{"reps"}, head)...)
 	for i := range rows {
 		r := &rows[i]
 		mark := ""
 		if r.Frontier {
 			mark = "*"
 		}
-		cells := []string{mark, r.Point.GOGC, r.Point.MemLimit}
+		c := []string{mark, r.Point.GOGC, r.Point.MemLimit}
 		if procs {
-			cells = append(cells, strconv.Itoa(r.Point.GOMAXPROCS))
+			c = append(c, strconv.Itoa(r.Point.GOMAXPROCS))
 		}
-		cells = append(cells, fmt.Sprintf("%d/%d", r.OK(), r.Reps))
-		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
-		dash := func(have bool, s func() string) string {
-			if !have {
-				return "-"
-			}
-			return s()
-		}
-		d := func(have bool, v time.Duration) string {
-			return dash(have, func() string { return latency.FormatDuration(v) })
-		}
-		b := func(have bool, v uint64) string {
-			return dash(have, func() string { return env.Bytes(int64(v)) })
-		}
-		cells = append(cells, d(ok && !r.Server, r.Mean), d(ok, r.P50), d(ok, r.P99), d(ok, r.P999), d(ok, r.Max),
-			dash(ok, func() string { return throughput(r.Throughput, r.Unit) }),
-			dash(gc, func() string { return figure.Num(r.GCCycles) }),
-			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
-			d(gc, r.MaxSTW), b(ok, r.PeakRSS), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) }))
-		line(cells...)
+		line(slices.Concat(c, []string{fmt.Sprintf("%d/%d", r.OK(), r.Reps)}, cells(r))...)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -146,17 +150,24 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	if len(failed) > 0 {
 		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
 	}
-	lat := "latencies are the mix's runtimes"
-	if slices.ContainsFunc(rows, func(r Row) bool { return r.Server }) {
-		lat = "a server under load: the latencies are the client's, from each intended start with -rate\n" +
-			"(corrected for coordinated omission; no mean), peak RSS and the GC columns the server's (its process tree, its gctrace)"
-	}
-	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run); "+lat+".\n"+
-		"* on the frontier: no other point has both a P99 and a peak RSS as low, one of them lower.\n")
+	fmt.Fprint(bw, legend)
 	if adv != nil && adv.Text != "" {
 		fmt.Fprintf(bw, "\n%s\n", adv.Text)
 	}
 	return bw.Flush()
+}
+
+// dash is s() when the figure was measured (have), else "-"; dur is dash
+// for a duration.
+func dash(have bool, s func() string) string {
+	if !have {
+		return "-"
+	}
+	return s()
+}
+
+func dur(have bool, v time.Duration) string {
+	return dash(have, func() string { return latency.FormatDuration(v) })
 }
 
 // MaxMetricColumns is the most benchmark metrics Table shows.
@@ -164,30 +175,13 @@ const MaxMetricColumns = 6
 
 // commandTable is Table for a sweep over a user's command.
 func commandTable(w io.Writer, rows []Row, adv *Advice) error {
-	procs := gomaxprocsAxis(rowPoints(rows))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line := func(cells ...string) { fmt.Fprint(tw, strings.Join(cells, "\t")+"\t\n") }
-	var keys []RowMetric // the metric columns, in order of first appearance
-	all := 0
-	for _, r := range rows {
-		for _, m := range r.Metrics {
-			if !slices.ContainsFunc(keys, func(k RowMetric) bool { return k.Benchmark == m.Benchmark && k.Unit == m.Unit }) {
-				all++
-				if len(keys) < MaxMetricColumns {
-					keys = append(keys, RowMetric{Benchmark: m.Benchmark, Unit: m.Unit})
-				}
-			}
-		}
-	}
+	all := metricKeys(rows)
+	keys := all[:min(len(all), MaxMetricColumns)]
 	benches := map[string]bool{}
 	for _, k := range keys {
 		benches[k.Benchmark] = true
 	}
-	head := []string{"", "GOGC", "GOMEMLIMIT"}
-	if procs {
-		head = append(head, "GOMAXPROCS")
-	}
-	head = append(head, "reps", "wall", "CPU", "peak RSS", "GC cycles", "GC CPU", "pause P99", "pause max", "heap goal")
+	head := []string{"wall", "CPU", "peak RSS", "GC cycles", "GC CPU", "pause P99", "pause max", "heap goal"}
 	for _, k := range keys {
 		h := k.Unit
 		if len(benches) > 1 {
@@ -195,65 +189,44 @@ func commandTable(w io.Writer, rows []Row, adv *Advice) error {
 		}
 		head = append(head, h)
 	}
-	line(head...)
-	for i := range rows {
-		r := &rows[i]
-		mark := ""
-		if r.Frontier {
-			mark = "*"
-		}
-		cells := []string{mark, r.Point.GOGC, r.Point.MemLimit}
-		if procs {
-			cells = append(cells, strconv.Itoa(r.Point.GOMAXPROCS))
-		}
-		cells = append(cells, fmt.Sprintf("%d/%d", r.OK(), r.Reps))
+	cells := func(r *Row) []string {
 		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
-		dash := func(have bool, s func() string) string {
-			if !have {
-				return "-"
-			}
-			return s()
-		}
-		d := func(have bool, v time.Duration) string {
-			return dash(have, func() string { return latency.FormatDuration(v) })
-		}
-		cells = append(cells, d(ok, r.Wall), d(ok, r.CPU), dash(ok, func() string { return env.Bytes(int64(r.PeakRSS)) }),
+		c := []string{dur(ok, r.Wall), dur(ok, r.CPU), dash(ok, func() string { return env.Bytes(int64(r.PeakRSS)) }),
 			dash(gc, func() string { return figure.Num(r.GCCycles) }),
 			dash(gc, func() string { return figure.Pct(r.GCCPU) }),
-			d(gc, r.PauseP99), d(gc, r.MaxSTW), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) }))
+			dur(gc, r.PauseP99), dur(gc, r.MaxSTW), dash(gc, func() string { return env.HeapGoal(r.HeapGoal) })}
 		for _, k := range keys {
-			i := slices.IndexFunc(r.Metrics, func(m RowMetric) bool { return m.Benchmark == k.Benchmark && m.Unit == k.Unit })
-			cells = append(cells, dash(ok && i >= 0, func() string { return metricValue(r.Metrics[i].Value, k.Unit) }))
+			m, found := r.metricOf(k)
+			c = append(c, dash(ok && found, func() string { return metricValue(m, k.Unit) }))
 		}
-		line(cells...)
+		return c
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
-	var failed []string
-	for _, r := range rows {
-		for _, f := range r.Failures {
-			failed = append(failed, "  "+r.Point.Name()+" "+f)
-		}
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(bw, "\nFailed repeats:\n%s\n", strings.Join(failed, "\n"))
-	}
-	fmt.Fprint(bw, "\nFigures are medians over each point's successful repeats (reps ok/run): the command's wall and CPU time (user+system),\n"+
-		"the peak RSS of its process tree, and from its GODEBUG=gctrace=1 lines the GC cycles, GC CPU (the trace's share), pauses and last heap goal\n"+
+	var legend strings.Builder
+	legend.WriteString("\nFigures are medians over each point's successful repeats (reps ok/run): the command's wall and CPU time (user+system),\n" +
+		"the peak RSS of its process tree, and from its GODEBUG=gctrace=1 lines the GC cycles, GC CPU (the trace's share), pauses and last heap goal\n" +
 		"(- without trace lines: a program that is not Go, or a Go program that ran no cycle, as under GOGC=off).\n")
 	if len(keys) > 0 {
-		fmt.Fprint(bw, "The benchmark columns are the Go benchmark results the command printed, each repeat's median.\n")
+		legend.WriteString("The benchmark columns are the Go benchmark results the command printed, each repeat's median.\n")
 	}
-	if all > len(keys) {
-		fmt.Fprintf(bw, "%d more benchmark %s in sweep.json and sweep.csv.\n", all-len(keys), figure.Plural(all-len(keys), "metric is", "metrics are"))
+	if n := len(all) - len(keys); n > 0 {
+		fmt.Fprintf(&legend, "%d more benchmark %s in sweep.json and sweep.csv.\n", n, figure.Plural(n, "metric is", "metrics are"))
 	}
-	fmt.Fprintf(bw, "* on the frontier: no other point has both a %s and a peak RSS as low, one of them lower.\n", TimeLabel(rows))
-	if adv != nil && adv.Text != "" {
-		fmt.Fprintf(bw, "\n%s\n", adv.Text)
+	fmt.Fprintf(&legend, "* on the frontier: no other point has both a %s and a peak RSS as low, one of them lower.\n", TimeLabel(rows))
+	return writeTable(w, rows, head, cells, legend.String(), adv)
+}
+
+// metricKeys are the benchmarks' metrics of a command's rows, each once, in
+// order of first appearance (their Value zero).
+func metricKeys(rows []Row) []RowMetric {
+	var keys []RowMetric
+	for _, r := range rows {
+		for _, m := range r.Metrics {
+			if !slices.ContainsFunc(keys, func(k RowMetric) bool { return k.Benchmark == m.Benchmark && k.Unit == m.Unit }) {
+				keys = append(keys, RowMetric{Benchmark: m.Benchmark, Unit: m.Unit})
+			}
+		}
 	}
-	return bw.Flush()
+	return keys
 }
 
 // WriteJSON writes the summary as indented JSON (sweep.json), its Schema
@@ -298,87 +271,69 @@ func CSV(w io.Writer, rows []Row) error {
 	if slices.ContainsFunc(rows, func(r Row) bool { return r.Command }) {
 		return commandCSV(w, rows)
 	}
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed",
-		"mean_s", "p50_s", "p99_s", "p999_s", "max_s", "throughput_per_s", "unit",
-		"gc_cycles", "gc_cpu_pct", "max_stw_s", "peak_rss_bytes", "heap_goal_bytes", "frontier"})
-	for _, r := range rows {
-		p := r.Point
+	head := []string{"mean_s", "p50_s", "p99_s", "p999_s", "max_s", "throughput_per_s", "unit",
+		"gc_cycles", "gc_cpu_pct", "max_stw_s", "peak_rss_bytes", "heap_goal_bytes", "frontier"}
+	return writeCSV(w, rows, head, func(r *Row) []string {
 		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
-		cell := func(have bool, s string) string {
-			if !have {
-				return ""
-			}
-			return s
+		return []string{secs(ok && !r.Server, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
+			cell(ok, figure.Decimal(r.Throughput)), cell(ok, r.Unit),
+			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.MaxSTW),
+			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),
+			strconv.FormatBool(r.Frontier)}
+	})
+}
+
+// commandCSV is CSV for a sweep over a user's command.
+func commandCSV(w io.Writer, rows []Row) error {
+	keys := metricKeys(rows)
+	head := []string{"wall_s", "cpu_s", "peak_rss_bytes", "gc_cycles", "gc_cpu_pct", "pause_p99_s", "pause_max_s", "heap_goal_bytes", "frontier"}
+	for _, k := range keys {
+		head = append(head, k.Benchmark+" "+k.Unit)
+	}
+	return writeCSV(w, rows, head, func(r *Row) []string {
+		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
+		c := []string{secs(ok, r.Wall), secs(ok, r.CPU), cell(ok, strconv.FormatUint(r.PeakRSS, 10)),
+			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.PauseP99), secs(gc, r.MaxSTW),
+			cell(gc, strconv.FormatUint(r.HeapGoal, 10)), strconv.FormatBool(r.Frontier)}
+		for _, k := range keys {
+			m, found := r.metricOf(k)
+			c = append(c, cell(ok && found, strconv.FormatFloat(m, 'g', -1, 64)))
 		}
-		secs := func(have bool, d time.Duration) string { return cell(have, figure.Decimal(d.Seconds())) }
-		limit, ok2 := MemLimitBytes(p.MemLimit)
+		return c
+	})
+}
+
+// writeCSV writes the rows as CSV: the point's columns (point, gogc,
+// memlimit, memlimit_bytes, gomaxprocs, reps, failed), then head's, each
+// row's cells.
+func writeCSV(w io.Writer, rows []Row, head []string, cells func(*Row) []string) error {
+	cw := csv.NewWriter(w)
+	cw.Write(slices.Concat([]string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed"}, head))
+	for i := range rows {
+		r := &rows[i]
+		p := r.Point
+		limit, ok := MemLimitBytes(p.MemLimit)
 		procs := ""
 		if p.GOMAXPROCS > 0 {
 			procs = strconv.Itoa(p.GOMAXPROCS)
 		}
-		cw.Write([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
-			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
-			secs(ok && !r.Server, r.Mean), secs(ok, r.P50), secs(ok, r.P99), secs(ok, r.P999), secs(ok, r.Max),
-			cell(ok, figure.Decimal(r.Throughput)), cell(ok, r.Unit),
-			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.MaxSTW),
-			cell(ok, strconv.FormatUint(r.PeakRSS, 10)), cell(gc, strconv.FormatUint(r.HeapGoal, 10)),
-			strconv.FormatBool(r.Frontier)})
+		cw.Write(slices.Concat([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok, strconv.FormatInt(limit, 10)), procs,
+			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed)}, cells(r)))
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// commandCSV is CSV for a sweep over a user's command.
-func commandCSV(w io.Writer, rows []Row) error {
-	var keys []RowMetric
-	for _, r := range rows {
-		for _, m := range r.Metrics {
-			if !slices.ContainsFunc(keys, func(k RowMetric) bool { return k.Benchmark == m.Benchmark && k.Unit == m.Unit }) {
-				keys = append(keys, RowMetric{Benchmark: m.Benchmark, Unit: m.Unit})
-			}
-		}
+// cell is s when the figure was measured (have), else empty; secs is
+// cell for a duration, in seconds.
+func cell(have bool, s string) string {
+	if !have {
+		return ""
 	}
-	cw := csv.NewWriter(w)
-	head := []string{"point", "gogc", "memlimit", "memlimit_bytes", "gomaxprocs", "reps", "failed",
-		"wall_s", "cpu_s", "peak_rss_bytes", "gc_cycles", "gc_cpu_pct", "pause_p99_s", "pause_max_s", "heap_goal_bytes", "frontier"}
-	for _, k := range keys {
-		head = append(head, k.Benchmark+" "+k.Unit)
-	}
-	cw.Write(head)
-	for _, r := range rows {
-		p := r.Point
-		ok, gc := r.OK() > 0, r.OK() > 0 && r.HasGC
-		cell := func(have bool, s string) string {
-			if !have {
-				return ""
-			}
-			return s
-		}
-		secs := func(have bool, d time.Duration) string { return cell(have, figure.Decimal(d.Seconds())) }
-		limit, ok2 := MemLimitBytes(p.MemLimit)
-		procs := ""
-		if p.GOMAXPROCS > 0 {
-			procs = strconv.Itoa(p.GOMAXPROCS)
-		}
-		line := []string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok2, strconv.FormatInt(limit, 10)), procs,
-			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed),
-			secs(ok, r.Wall), secs(ok, r.CPU), cell(ok, strconv.FormatUint(r.PeakRSS, 10)),
-			cell(gc, figure.Decimal(r.GCCycles)), cell(gc, figure.Decimal(r.GCCPU)), secs(gc, r.PauseP99), secs(gc, r.MaxSTW),
-			cell(gc, strconv.FormatUint(r.HeapGoal, 10)), strconv.FormatBool(r.Frontier)}
-		for _, k := range keys {
-			i := slices.IndexFunc(r.Metrics, func(m RowMetric) bool { return m.Benchmark == k.Benchmark && m.Unit == k.Unit })
-			v := ""
-			if ok && i >= 0 {
-				v = strconv.FormatFloat(r.Metrics[i].Value, 'g', -1, 64)
-			}
-			line = append(line, v)
-		}
-		cw.Write(line)
-	}
-	cw.Flush()
-	return cw.Error()
+	return s
 }
+
+func secs(have bool, d time.Duration) string { return cell(have, figure.Decimal(d.Seconds())) }
 
 // Bench writes every successful outcome's result in the Go benchmark format
 // (report.Bench), with the point's settings first in each benchmark's name,

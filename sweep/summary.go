@@ -121,6 +121,15 @@ func TimeLabel(rows []Row) string {
 	return "wall"
 }
 
+// metricOf is the row's median of k's benchmark and unit.
+func (r *Row) metricOf(k RowMetric) (float64, bool) {
+	i := slices.IndexFunc(r.Metrics, func(m RowMetric) bool { return m.Benchmark == k.Benchmark && m.Unit == k.Unit })
+	if i < 0 {
+		return 0, false
+	}
+	return r.Metrics[i].Value, true
+}
+
 // metric is the first benchmark's median in unit.
 func (r *Row) metric(unit string) (float64, bool) {
 	for _, m := range r.Metrics {
