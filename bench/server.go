@@ -243,11 +243,11 @@ func (sf *ServerFlags) Server(flags *flag.FlagSet, argv, ops []string) (*Server,
 	if s.ReadyTimeout <= 0 {
 		return nil, inputf("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	if s.Command.GOGC, err = oneValue("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
-		return nil, err
+	if s.Command.GOGC, err = sweep.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+		return nil, &InputError{Msg: err.Error(), Err: err}
 	}
-	if s.Command.GOMEMLIMIT, err = oneValue("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
-		return nil, err
+	if s.Command.GOMEMLIMIT, err = sweep.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+		return nil, &InputError{Msg: err.Error(), Err: err}
 	}
 	if sf.memory != "" {
 		n, ok := sweep.MemLimitBytes(sf.memory)
@@ -285,21 +285,6 @@ func CanStart(path string) error {
 		return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", path, se.Err), Err: err}
 	}
 	return nil
-}
-
-// oneValue reads one value of a grid's list with its parser.
-func oneValue(name, value string, parse func(string) ([]string, error)) (string, error) {
-	if value == "" {
-		return "", nil
-	}
-	v, err := parse(value)
-	if err != nil {
-		return "", &InputError{Msg: strings.Replace(err.Error(), "-"+strings.TrimPrefix(name, "server-"), "-"+name, 1), Err: err}
-	}
-	if len(v) != 1 {
-		return "", inputf(name, "takes one value, got %q", quote.Clip(value))
-	}
-	return v[0], nil
 }
 
 // firstURL is the value of the first -url in the operations' arguments.

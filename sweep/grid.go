@@ -26,6 +26,26 @@ type FlagError struct {
 func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
 func (e *FlagError) Unwrap() error { return ErrUsage }
 
+// ParseOne reads the one setting that a flag other than the grid's gives
+// (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's parser
+// (ParseGOGC, ParseMemLimit): "" for none. Its errors name flag.
+func ParseOne(flag, value string, parse func(string) ([]string, error)) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	v, err := parse(value)
+	var fe *FlagError
+	switch {
+	case errors.As(err, &fe):
+		return "", &FlagError{Flag: flag, Msg: fe.Msg}
+	case err != nil:
+		return "", err
+	case len(v) != 1:
+		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
+	}
+	return v[0], nil
+}
+
 func badFlag(flag, format string, args ...any) error {
 	for i, a := range args { // the values quoted: at most about 80 bytes each
 		if s, ok := a.(string); ok {

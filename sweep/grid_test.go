@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -278,5 +279,21 @@ func TestCheckApplied(t *testing.T) {
 	}
 	if err := CheckApplied(Point{GOGC: "100", MemLimit: "off"}, nil); err == nil {
 		t.Error("CheckApplied with no document: no error")
+	}
+}
+
+func TestParseOne(t *testing.T) {
+	for _, tc := range []struct {
+		flag, value, want, err string
+	}{
+		{"gogc", "", "", ""},
+		{"gogc", "50", "50", ""},
+		{"server-gogc", "x", "", `-server-gogc: `},
+		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
+	} {
+		got, err := ParseOne(tc.flag, tc.value, ParseGOGC)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (!strings.HasPrefix(err.Error(), tc.err) || !errors.Is(err, ErrUsage)) {
+			t.Errorf("ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
+		}
 	}
 }

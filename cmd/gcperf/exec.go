@@ -64,11 +64,11 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	}
 	c := &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
-	if c.GOGC, err = oneSetting("gogc", *gogc, sweep.ParseGOGC); err != nil {
-		return fail(stderr, err)
+	if c.GOGC, err = sweep.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
+		return fail(stderr, usagef("exec: %v", err))
 	}
-	if c.GOMEMLIMIT, err = oneSetting("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
-		return fail(stderr, err)
+	if c.GOMEMLIMIT, err = sweep.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
+		return fail(stderr, usagef("exec: %v", err))
 	}
 	if err := sweep.CheckCount(*count); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
@@ -218,22 +218,6 @@ func interrupted(sig <-chan os.Signal) bool {
 	default:
 		return false
 	}
-}
-
-// oneSetting checks the value of -name ("" when not given) with sweep's
-// parser of the grid's list of values: exec runs one.
-func oneSetting(name, value string, parse func(string) ([]string, error)) (string, error) {
-	if value == "" {
-		return "", nil
-	}
-	v, err := parse(value)
-	if err != nil {
-		return "", usagef("exec: %v", err)
-	}
-	if len(v) != 1 {
-		return "", usagef("exec: -%s takes one value, got %q", name, value)
-	}
-	return v[0], nil
 }
 
 //go:embed help/exec.txt
