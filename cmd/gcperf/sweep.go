@@ -248,14 +248,9 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	o := sf.o
 	stderr = &lockedWriter{w: stderr}
-	s := &sweep.Session{HTML: o.File("html"), Overwrite: o.Options.Overwrite, Page: html.Sweep,
-		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
-	if sf.slo != "" {
-		slo, err := sweep.ParseSLO(sf.slo)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		s.SLO = &slo
+	s, err := sf.newSession(stderr)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	if sf.merge {
 		for _, f := range set {
@@ -327,27 +322,46 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		s.ProfileDir = f.Value.String() // each point's profiles go under it
 	}
 	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
+	return runSession(s, o.Quiet, began, stdout, stderr, sig)
+}
+
+// newSession is the session of the sweep's own flags: its page, where its
+// notices go, its SLO.
+func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
+	s := &sweep.Session{HTML: sf.o.File("html"), Overwrite: sf.o.Options.Overwrite, Page: html.Sweep,
+		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
+	if sf.slo != "" {
+		slo, err := sweep.ParseSLO(sf.slo)
+		if err != nil {
+			return nil, err
+		}
+		s.SLO = &slo
+	}
+	return s, nil
+}
+
+// runSession prepares s and runs it, drawing the bar of the points on a
+// terminal unless quiet: the per-point lines go through it, above it (see
+// progress.Sweep).
+func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err := s.Prepare(); err != nil {
 		return fail(stderr, err)
 	}
-	// The bar of the points, on a terminal without -q: the per-point
-	// lines go through it, above it (see progress.Sweep).
-	if !o.Quiet {
+	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
 	failed, err := s.Run(began, stdout, stderr, sig)
 	return exitStatus(stderr, failed, err)
 }
 
-// sweepCommand is gcperf sweep [flags] -- CMD [ARGS...]: the grid applies
-// to CMD, which every point runs afresh (see sweep.Runner.Command).
+// sweepCommand is gcperf sweep [flags] -- CMD [ARGS...], without
+// operations before -- (sweepWith sends those to a server's sweep): the
+// grid applies to CMD, which every point runs afresh (see
+// sweep.Runner.Command).
 func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	sf := newSweepFlags(true)
 	if code := parseFlags(sf.fs, args, stdout, stderr); code >= 0 {
 		return code
-	}
-	if sf.fs.NArg() > 0 {
-		return fail(stderr, usagef("%q before --: operations that load a server after -- are not supported yet; the command after -- is the whole workload (gcperf sweep [flags] -- CMD [ARGS...])", sf.fs.Arg(0)))
 	}
 	if len(argv) == 0 || argv[0] == "" {
 		return fail(stderr, usagef("no command after --"))
@@ -369,14 +383,9 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 	}
 	o := sf.o
 	stderr = &lockedWriter{w: stderr}
-	s := &sweep.Session{HTML: o.File("html"), Overwrite: o.Options.Overwrite, Page: html.Sweep,
-		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
-	if sf.slo != "" {
-		slo, err := sweep.ParseSLO(sf.slo)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		s.SLO = &slo
+	s, err := sf.newSession(stderr)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	s.Command = &target.Command{Path: argv[0], Args: argv[1:]}
 	if err := sf.session(s); err != nil {
@@ -391,14 +400,7 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		}
 	}
 	s.Plan.Args = slices.Concat(s.Plan.Args, []string{"--"}, argv)
-	if err := s.Prepare(); err != nil {
-		return fail(stderr, err)
-	}
-	if !o.Quiet {
-		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
-	}
-	failed, err := s.Run(began, stdout, stderr, sig)
-	return exitStatus(stderr, failed, err)
+	return runSession(s, o.Quiet, began, stdout, stderr, sig)
 }
 
 // exitStatus is the exit status of a sweep that ran (Session.Run, Merge).
