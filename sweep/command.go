@@ -259,14 +259,12 @@ const CommandGrace = 2 * time.Second
 func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
 	file := p.FileName(rep)
 	o := Outcome{Point: p, Rep: rep}
-	logPath := filepath.Join(r.Dir, logName(p, rep))
-	logf, err := os.Create(logPath)
+	log, err := r.openLog(p, rep)
 	if err != nil {
 		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
 		return o, nil
 	}
-	defer logf.Close()
-	log := &logWriter{f: logf}
+	defer log.Close()
 	tail := &tailWriter{n: TailLines}
 
 	c := *r.Command
@@ -340,14 +338,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	if err != nil && o.Failed.IsZero() {
 		o.Failed = failure(Other, "%v", err)
 	}
-	if lerr := log.Err(); lerr != nil {
-		note := fmt.Sprintf("its log %s could not be written: %v", logPath, lerr)
-		if !o.Failed.IsZero() {
-			o.Failed = o.Failed.Note(note)
-		} else {
-			o.LogError = note
-		}
-	}
+	o.noteLog(log)
 	name := file
 	if !o.Failed.IsZero() {
 		name = FailedName(file)

@@ -397,17 +397,12 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
 	o := Outcome{Point: p, Rep: rep}
-	logPath := filepath.Join(r.Dir, logName(p, rep))
-	logf, err := os.Create(logPath)
+	log, err := r.openLog(p, rep)
 	if err != nil {
 		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
 		return o, nil
 	}
-	// The child's output goes through a writer that never fails: should
-	// the log's disk fill up, the child must not die of a broken pipe, and
-	// the reason recorded must be the disk's.
-	log := &logWriter{f: logf}
-	defer logf.Close()
+	defer log.Close()
 	tail := &tailWriter{n: TailLines}
 	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
 	cmd.Env = slices.Concat(r.Env, p.Env())
@@ -524,15 +519,7 @@ wait:
 			}
 		}
 	}
-	if lerr := log.Err(); lerr != nil {
-		// The result says what the child measured; the log is lost.
-		note := fmt.Sprintf("its log %s could not be written: %v", logPath, lerr)
-		if !o.Failed.IsZero() {
-			o.Failed = o.Failed.Note(note)
-		} else {
-			o.LogError = note
-		}
-	}
+	o.noteLog(log)
 	if o.Failed.IsZero() {
 		doc, err := report.ReadFile(path)
 		switch {
@@ -653,11 +640,48 @@ func (r *Runner) cleanTemp(file string) {
 }
 
 // logWriter writes a child's output to its log, and after the first
-// failure (a full disk) discards the rest without failing, keeping the error.
+// failure (a full disk) discards the rest without failing, keeping the error:
+// should the log's disk fill up, the child must not die of a broken pipe,
+// and the reason recorded must be the disk's.
 type logWriter struct {
-	mu  sync.Mutex
-	f   io.Writer
-	err error
+	mu   sync.Mutex
+	f    io.Writer
+	err  error
+	path string // the log's, for the messages
+}
+
+// openLog creates the log of point p's repeat rep in Dir.
+func (r *Runner) openLog(p Point, rep int) (*logWriter, error) {
+	path := filepath.Join(r.Dir, logName(p, rep))
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &logWriter{f: f, path: path}, nil
+}
+
+// Close closes the log's file.
+func (l *logWriter) Close() error {
+	if c, ok := l.f.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// noteLog says in o that its log could not be written, if so: with the
+// failure, or as LogError for a repeat that succeeded (its result says
+// what the child measured; the log is lost).
+func (o *Outcome) noteLog(l *logWriter) {
+	lerr := l.Err()
+	if lerr == nil {
+		return
+	}
+	note := fmt.Sprintf("its log %s could not be written: %v", l.path, lerr)
+	if !o.Failed.IsZero() {
+		o.Failed = o.Failed.Note(note)
+	} else {
+		o.LogError = note
+	}
 }
 
 func (l *logWriter) Write(p []byte) (int, error) {
