@@ -219,13 +219,15 @@ func TestRunServerFailures(t *testing.T) {
 		flags  []string
 		code   int
 		want   *regexp.Regexp // the last line of stderr
+		report string         // in the report on stdout, when not ""
 	}{
 		{"not ready", "never-ready", []string{"-ready-timeout", "300ms"}, exitFail,
-			regexp.MustCompile(`^gcperf: server: not ready within 300ms: http://127\.0\.0\.1:\d+/ gave no HTTP response \(last: .*\); its output: .*server\.log$`)},
+			regexp.MustCompile(`^gcperf: server: not ready within 300ms: http://127\.0\.0\.1:\d+/ gave no HTTP response \(last: .*\); its output: .*server\.log$`), ""},
 		{"crash", "crash-after-ready", []string{"-runs", "2000", "spin", "-d", "1ms"}, exitFail,
-			regexp.MustCompile(`^gcperf: server: ended during the runs \(exit status 3\); its output: .*server\.log$`)},
+			regexp.MustCompile(`^gcperf: server: ended during the runs \(exit status 3\); its output: .*server\.log$`),
+			"\nInterrupted: "}, // the server's end stopped the runs
 		{"memory cap", "ok", []string{"-server-memory", "1MiB"}, exitFail,
-			regexp.MustCompile(`^gcperf: server: the server exceeded the memory cap: RSS of its process tree .* > 1MiB( before it was ready)?; its output: .*server\.log$`)},
+			regexp.MustCompile(`^gcperf: server: the server exceeded the memory cap: RSS of its process tree .* > 1MiB( before it was ready)?; its output: .*server\.log$`), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := freeAddr(t)
@@ -236,15 +238,37 @@ func TestRunServerFailures(t *testing.T) {
 				args = append(args, "spin", "-d", "2ms")
 			}
 			args = append(append(args, "--"), serverArgv(t, addr, tc.behave)...)
-			code, _, stderr := gcperf(t, nil, args...)
+			code, stdout, stderr := gcperf(t, nil, args...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			if code != tc.code || !tc.want.MatchString(lines[len(lines)-1]) {
 				t.Errorf("exit %d, want %d; last line %q, want %v; stderr:\n%s", code, tc.code, lines[len(lines)-1], tc.want, stderr)
+			}
+			if tc.report != "" && !strings.Contains(stdout, tc.report) {
+				t.Errorf("the report lacks %q:\n%s", tc.report, stdout)
 			}
 			if pid := serverPid(t, log); !gone(pid) {
 				t.Errorf("the server %d is still running", pid)
 			}
 		})
+	}
+}
+
+// TestRunServerDefaultLog: without -server-log the server's output goes to
+// a new temporary file, which the report names.
+func TestRunServerDefaultLog(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	addr := freeAddr(t)
+	args := append([]string{"run", "-q", "-runs", "20", "-ready", "http://" + addr + "/", "noop", "--"}, serverArgv(t, addr, "ok")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	m := regexp.MustCompile(`\nOutput: (.*gcperf-server-\d+\.log)\n`).FindStringSubmatch(stdout)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	defer os.Remove(m[1])
+	if pid := serverPid(t, m[1]); !gone(pid) {
+		t.Errorf("the server %d is still running", pid)
 	}
 }
 
