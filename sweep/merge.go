@@ -214,7 +214,9 @@ func gridString(g Grid) string {
 }
 
 // benchCommand is a child's command line without the values of the flags
-// that name where its files go (-json, -profile), which differ per point.
+// that name where its files go (-json, -profile, -server-log), which differ
+// per point, nor those of a server's settings and cap (-server-gogc,
+// -server-memlimit: the point's; -server-memory: the machine's).
 func benchCommand(cmd []string) []string {
 	out := make([]string, 0, len(cmd))
 	for i, a := range cmd {

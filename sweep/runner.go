@@ -370,22 +370,13 @@ func complete(d *report.Document) bool {
 		(d.Timing.Done == c.Runs || c.Duration > 0 && (c.Runs == 0 || d.Timing.Done <= c.Runs))
 }
 
-// sameCommand compares two command lines except for the value of -json
-// (and of -server-log, beside it), so
-// that a result is resumed only by a sweep with the same flags, whichever way
-// its directory was spelled.
+// sameCommand compares two command lines as benchCommand writes them:
+// but for where the files go (-json, -profile, -server-log) and what is
+// the point's or the machine's (a server's settings, its memory cap), so
+// that a result is resumed only by a sweep with the same flags, whichever
+// way its directory was spelled (the point's settings are CheckApplied's).
 func sameCommand(got, want []string) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		if got[i] != want[i] && (i == 0 || got[i-1] != "-json") &&
-			!(strings.HasPrefix(got[i], "-server-log=") && strings.HasPrefix(want[i], "-server-log=")) &&
-			!(strings.HasPrefix(got[i], "-server-memory=") && strings.HasPrefix(want[i], "-server-memory=")) {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(benchCommand(got), benchCommand(want))
 }
 
 // runPoint runs one repeat of one point. Its error is not nil only when the
