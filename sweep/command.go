@@ -102,9 +102,6 @@ func StartCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, m
 	return r, nil
 }
 
-// Pid is the command's process id.
-func (r *Running) Pid() int { return r.p.Pid() }
-
 // Stop stops the command as target.Process.Stop does: SIGTERM, then
 // SIGKILL after its grace period. Wait says when it has ended.
 func (r *Running) Stop() { r.p.Stop() }

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/perf/benchunit"
+	"github.com/gcperf/gcperf/target/benchout"
 )
 
 // An SLO is the service level a setting must meet on every repeat: upper
@@ -173,7 +173,7 @@ func isSeconds(unit string) bool {
 // ("B/op=64KiB"), or a number in the unit as given ("ns/op=2000000",
 // "allocs/op=10").
 func parseMetricBound(unit, value string) (MetricBound, error) {
-	factor, tidied := benchunit.Tidy(1, unit)
+	factor, tidied := benchout.TidyUnit(unit) // as the command's results are read
 	m := MetricBound{Unit: tidied, AtLeast: strings.HasSuffix(tidied, "/s")}
 	v, err := strconv.ParseFloat(value, 64)
 	switch {
