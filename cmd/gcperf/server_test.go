@@ -395,3 +395,28 @@ func TestSweepServerTimeoutNoOrphan(t *testing.T) {
 		t.Errorf("the server %d outlived its point; the child's log:\n%s", pid, b)
 	}
 }
+
+// TestSweepServerMemoryCap: a server sweep's -point-memory caps the
+// server's process tree (through its child's -server-memory): the point
+// fails over memory, naming the server.
+func TestSweepServerMemoryCap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the cap reads Linux's /proc")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "sw")
+	args := append([]string{"sweep", "-gogc", "100", "-point-memory", "2MiB", "-runs", "500", "-ready", "http://" + addr + "/", "-q", "-out", dir,
+		"spin", "-d", "1ms", "--"}, serverArgv(t, addr, "ok")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != exitFail {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	outs, _, err := sweep.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 1 || outs[0].Failed.Reason != sweep.OverMemory || !strings.Contains(outs[0].Failed.Text, "the server exceeded the memory cap") {
+		t.Errorf("outcomes %+v", outs)
+	}
+}
