@@ -10,7 +10,7 @@ import (
 )
 
 func TestSessionCheck(t *testing.T) {
-	grid := Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off"}}
+	grid := Grid{GOGC: gs("50", "100"), MemLimit: mls("off")}
 	tests := []struct {
 		name string
 		s    Session
@@ -43,7 +43,7 @@ func TestSessionResumeKeepsThePlan(t *testing.T) {
 	if err := WritePlan(dir, Plan{Args: recorded}); err != nil {
 		t.Fatal(err)
 	}
-	grid := Grid{GOGC: []string{"50"}, MemLimit: []string{"off"}}
+	grid := Grid{GOGC: gs("50"), MemLimit: mls("off")}
 	s := &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: "/bin/true"}}
 	err := s.Prepare()
 	if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "records -runs=10 -size=16") {
