@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -184,8 +185,8 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	r := &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}
 	notify(fmt.Sprintf("running %s in %d processes, one after another, each writing its result to %s; interrupt stops the running process",
 		mixNames(mix), c.N, dir))
-	outs, in, err := r.RunUnder([]sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
-	if errors.Is(err, sweep.ErrAborted) {
+	outs, in, err := runsweep.Run(r, []sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
 		if temp {
 			os.RemoveAll(dir)
 		}

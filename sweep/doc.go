@@ -43,7 +43,8 @@
 //
 // Run over the one point [Inherited], which sets nothing, a Runner repeats
 // one benchmark in fresh processes without a grid: gcperf -count N.
-// [Runner.RunUnder] runs under a command's interrupts (package interrupt).
+// A [Session] runs a whole sweep as gcperf sweep does, under a context:
+// cancelling it stops the running point and reports the finished ones.
 //
 // # Results
 //

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/target"
@@ -50,11 +49,6 @@ type Session struct {
 	Notify func(string)
 }
 
-// ErrAborted is Session.Run's and Runner.RunUnder's error when a third
-// interrupt gave up the sweep before its table: the finished points'
-// results stay in Dir.
-var ErrAborted = errors.New("sweep: aborted at an interrupt")
-
 // A Bar is a progress bar of the points and repeats that their lines go
 // through (internal/progress.Sweep).
 type Bar interface {
@@ -62,35 +56,6 @@ type Bar interface {
 	Start()
 	End()
 	Progress(done, total int)
-}
-
-// RunUnder runs points as Run does, under the interrupts on sig (package
-// interrupt): the first stops the running child, which is not kept, and
-// the finished outcomes come back with ErrInterrupted; a third gives up at
-// once with ErrAborted, the temporary files removed. The per-repeat lines
-// go to stderr, through bar when it is not nil. Unless it returns
-// ErrAborted, the interrupts are then those of the reports being written
-// (interrupt.Writing) until the caller closes the returned watcher.
-func (r *Runner) RunUnder(points []Point, sig <-chan os.Signal, stderr io.Writer, bar Bar) ([]Outcome, *interrupt.Watcher, error) {
-	stop := make(chan struct{})
-	r.Stderr, r.Stop = stderr, stop
-	// The runner says so on its progress line when it stops a point; there
-	// is nothing more to cancel after that.
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
-	if bar != nil {
-		r.Stderr, r.Progress = bar, bar.Progress
-		bar.Start()
-	}
-	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
-	if bar != nil {
-		bar.End()
-	}
-	if !ok || !in.Enter(interrupt.Writing) {
-		in.Close()
-		safefile.RemoveTemps()
-		return outs, nil, ErrAborted
-	}
-	return outs, in, err
 }
 
 // usageError is bad input found before anything runs: it wraps ErrUsage
@@ -362,18 +327,41 @@ func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
 	return d, nil
 }
 
-// Run runs the prepared sweep, prints its table on stdout and writes its
-// files. Signals on sig are interrupts (package interrupt): the first stops
-// the running point and the table of the finished ones is written. It
-// returns whether the sweep failed (a point failed, it was interrupted, a
-// file could not be written), or ErrAborted.
-func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) (failed bool, err error) {
+// Run runs the prepared sweep under ctx, prints its table on stdout and
+// writes its files: Announce, the Runner's Run over Points, then Report.
+// Cancelling ctx stops the running point, whose result is not kept, and
+// the table of the finished ones is written. It returns whether the sweep
+// failed (a point failed, it was interrupted, a file could not be
+// written); began is when the sweep began, for its overhead.
+func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (failed bool, err error) {
+	s.Announce()
 	r := &s.Runner
-	points := s.points()
+	if s.Bar != nil {
+		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
+		s.Bar.Start()
+	}
+	outs, err := r.Run(ctx, s.Points())
+	if s.Bar != nil {
+		s.Bar.End()
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err = ErrInterrupted
+	}
+	return s.Report(began, outs, err, stdout)
+}
+
+// Points are the points the session runs: the grid's (those of its shard
+// only are run).
+func (s *Session) Points() []Point { return s.points() }
+
+// Announce says what the session is about to run (Notify): its points and
+// repeats, where, its memory cap and point timeout.
+func (s *Session) Announce() {
+	r := &s.Runner
 	n := s.Repeats() / r.Count
 	of := ""
 	if s.shard() != "" {
-		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(points))
+		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(s.points()))
 	}
 	timeout := "no point timeout"
 	switch {
@@ -388,17 +376,23 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	}
 	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
 		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
+}
 
-	outs, in, err := r.RunUnder(points, sig, stderr, s.Bar)
-	if errors.Is(err, ErrAborted) {
-		// Each finished point's result is in Dir already: -resume finds it.
-		s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", r.Dir, r.Dir)
-		return true, ErrAborted
-	}
-	defer in.Close()
-	interrupted := errors.Is(err, ErrInterrupted)
-	if err != nil && !interrupted {
-		return true, err
+// Aborted says that the sweep was given up before its table (Notify).
+func (s *Session) Aborted() {
+	// Each finished point's result is in Dir already: -resume finds it.
+	s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", s.Dir, s.Dir)
+}
+
+// Report makes the table of outs, the outcomes of the Runner's Run and
+// its error runErr (ErrInterrupted: the finished ones), prints it on
+// stdout and writes the sweep's files, with the advice of a whole sweep.
+// It returns whether the sweep failed.
+func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout io.Writer) (failed bool, err error) {
+	r := &s.Runner
+	interrupted := errors.Is(runErr, ErrInterrupted)
+	if runErr != nil && !interrupted {
+		return true, runErr
 	}
 	rows := Summarize(outs)
 	var argv []string
@@ -422,6 +416,21 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 		s.notify("sweep: %s", quote.OneLine(werr))
 		failed = true
 	}
+	overhead(stdout, began, outs, interrupted)
+	s.reportWritten(written, interrupted)
+	if interrupted {
+		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
+			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
+		failed = true
+	}
+	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
+		failed = true
+	}
+	return failed, nil
+}
+
+// overhead prints the sweep's overhead: its wall time over its children's.
+func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted bool) {
 	var children time.Duration
 	for _, o := range outs {
 		children += o.Wall
@@ -437,13 +446,19 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	} else {
 		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
 	}
+}
+
+// reportWritten says where the results are, and why there is no advice
+// when an SLO asked for it.
+func (s *Session) reportWritten(written []string, interrupted bool) {
+	dir := s.Dir
 	switch {
 	case len(written) == 0:
-		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", r.Dir)
+		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", dir)
 	case slices.Contains(written, BenchFile):
-		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", r.Dir, strings.Join(written, ", "), filepath.Join(r.Dir, BenchFile))
+		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", dir, strings.Join(written, ", "), filepath.Join(dir, BenchFile))
 	default:
-		s.notify("sweep: results in %s: %s", r.Dir, strings.Join(written, ", "))
+		s.notify("sweep: results in %s: %s", dir, strings.Join(written, ", "))
 	}
 	switch {
 	case s.SLO != nil && s.shard() != "":
@@ -451,15 +466,6 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	case s.SLO != nil && interrupted:
 		s.notify("sweep: no advice for an interrupted sweep")
 	}
-	if interrupted {
-		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
-			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
-		failed = true
-	}
-	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
-		failed = true
-	}
-	return failed || in.Interrupted(), nil // interrupted while the table was written: it was, whole
 }
 
 // reportFailed says how many of outs failed, if any.

@@ -16,6 +16,7 @@ import (
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
@@ -346,8 +347,15 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
-	failed, err := s.Run(began, stdout, stderr, sig)
-	return exitStatus(stderr, failed, err)
+	s.Announce()
+	outs, in, err := runsweep.Run(&s.Runner, s.Points(), sig, stderr, s.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
+		s.Aborted()
+		return interrupt.ExitAborted
+	}
+	defer in.Close()
+	failed, err := s.Report(began, outs, err, stdout)
+	return exitStatus(stderr, failed || in.Interrupted(), err) // interrupted while the table was written: it was, whole
 }
 
 // sweepCommand is gcperf sweep [flags] -- CMD [ARGS...], without
@@ -394,8 +402,6 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 // exitStatus is the exit status of a sweep that ran (Session.Run, Merge).
 func exitStatus(stderr io.Writer, failed bool, err error) int {
 	switch {
-	case errors.Is(err, sweep.ErrAborted):
-		return interrupt.ExitAborted
 	case err != nil:
 		return fail(stderr, err)
 	case failed:
