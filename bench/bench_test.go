@@ -18,8 +18,8 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles"
-	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -221,7 +221,7 @@ func TestCountFlags(t *testing.T) {
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("-out d with -count 2 holds\n%s\nwant\n%s", got, want)
 	}
-	for _, n := range []int{1, sweep.MaxCount + 1} {
+	for _, n := range []int{1, setting.MaxCount + 1} {
 		if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}, io.Discard, io.Discard, nil); err == nil {
 			t.Errorf("RunCount of %d processes: no error", n)
 		}

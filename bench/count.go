@@ -11,6 +11,7 @@ import (
 	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
@@ -28,7 +29,7 @@ func processName(k int) string {
 // It refuses the flags of one process's files and terminal.
 func (f *Flags) finishCount(given map[string]bool) error {
 	n := f.Count
-	if err := sweep.CheckCount(n); err != nil {
+	if err := setting.CheckCount(n); err != nil {
 		return &InputError{Msg: err.Error(), Err: err}
 	}
 	for _, ff := range Formats {
@@ -121,7 +122,7 @@ func CountDirOutputs(dir, label string, n int) []Output {
 
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2 and at most sweep.MaxCount
+	N int // processes, at least 2 and at most setting.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
 	// run's operations): gcperf's command line for one process (the
@@ -157,7 +158,7 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	if c.N < 2 {
 		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
 	}
-	if err := sweep.CheckCount(c.N); err != nil {
+	if err := setting.CheckCount(c.N); err != nil {
 		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
 	}
 	if _, err := o.check(mix); err != nil {

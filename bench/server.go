@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -243,14 +244,14 @@ func (sf *ServerFlags) Server(flags *flag.FlagSet, argv, ops []string) (*Server,
 	if s.ReadyTimeout <= 0 {
 		return nil, inputf("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	if s.Command.GOGC, err = sweep.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+	if s.Command.GOGC, err = setting.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
 		return nil, &InputError{Msg: err.Error(), Err: err}
 	}
-	if s.Command.GOMEMLIMIT, err = sweep.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+	if s.Command.GOMEMLIMIT, err = setting.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, &InputError{Msg: err.Error(), Err: err}
 	}
 	if sf.memory != "" {
-		n, ok := sweep.MemLimitBytes(sf.memory)
+		n, ok := setting.MemLimitBytes(sf.memory)
 		if !ok || n <= 0 {
 			return nil, inputf("server-memory", "%q is not a size such as 4GiB", quote.Clip(sf.memory))
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/target"
 )
 
@@ -235,31 +236,13 @@ func planPart(p Plan, part string) string {
 	return strings.Join(v, " ")
 }
 
-// MaxCount is the most repeats of a point (-count) a sweep, or gcperf
-// -count, runs: the parent keeps every repeat's result for its report and
-// checks the files of every repeat before the first starts, so a count of
-// a billion would exhaust the memory before anything ran.
-const MaxCount = 10000
-
-// CheckCount refuses a count of repeats (-count) below 1 or above
-// MaxCount, in words that name the flag.
-func CheckCount(n int) error {
-	switch {
-	case n < 1:
-		return fmt.Errorf("-count must be at least 1, got %d", n)
-	case n > MaxCount:
-		return fmt.Errorf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
-	}
-	return nil
-}
-
 // Check refuses what the session could not do, before anything runs: no
-// repeat or more than MaxCount, Resume with Overwrite or without a Dir, a shard that is not one
+// repeat or more than setting.MaxCount, Resume with Overwrite or without a Dir, a shard that is not one
 // of the grid's, an HTML file without a Page to draw it.
 func (s *Session) Check() error {
 	switch {
-	case CheckCount(s.Count) != nil:
-		return usagef("%s", CheckCount(s.Count))
+	case setting.CheckCount(s.Count) != nil:
+		return usagef("%s", setting.CheckCount(s.Count))
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
 		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
 	case s.HTML != "" && s.Page == nil:
@@ -577,39 +560,4 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		failed = true
 	}
 	return failed, nil
-}
-
-// TimeoutValue is a flag.Value for Runner.Timeout: a positive duration,
-// "off" (0) or "auto" (AutoTimeout).
-type TimeoutValue time.Duration
-
-func (t *TimeoutValue) String() string {
-	switch d := time.Duration(*t); {
-	case d == AutoTimeout:
-		return "auto"
-	case d == 0:
-		return "off"
-	default:
-		return d.String()
-	}
-}
-
-func (t *TimeoutValue) Set(s string) error {
-	switch s {
-	case "auto":
-		*t = TimeoutValue(AutoTimeout)
-		return nil
-	case "off", "0":
-		*t = 0
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		return errors.New("not a duration (30m), off or auto")
-	case d <= 0:
-		return errors.New("must be positive, off or auto")
-	}
-	*t = TimeoutValue(d)
-	return nil
 }

@@ -42,7 +42,7 @@ type sweepFlags struct {
 	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
-	pointTimeout               sweep.TimeoutValue
+	pointTimeout               timeoutValue
 	pointMemory, slo, shard    string
 	resume, merge              bool
 	mix                        string // -mix: read by the sweep, its operations passed to the children
@@ -85,7 +85,7 @@ func sweepRefused() [][2]string {
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
 func newSweepFlags(list bool) *sweepFlags {
-	sf := &sweepFlags{o: &bench.Flags{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
+	sf := &sweepFlags{o: &bench.Flags{}, pointTimeout: timeoutValue(sweep.AutoTimeout)}
 	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
@@ -639,4 +639,39 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
 	return s.Check()
+}
+
+// timeoutValue is -point-timeout, sweep.Runner.Timeout: a positive duration,
+// "off" (0) or "auto" (sweep.AutoTimeout).
+type timeoutValue time.Duration
+
+func (t *timeoutValue) String() string {
+	switch d := time.Duration(*t); {
+	case d == sweep.AutoTimeout:
+		return "auto"
+	case d == 0:
+		return "off"
+	default:
+		return d.String()
+	}
+}
+
+func (t *timeoutValue) Set(s string) error {
+	switch s {
+	case "auto":
+		*t = timeoutValue(sweep.AutoTimeout)
+		return nil
+	case "off", "0":
+		*t = 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration (30m), off or auto")
+	case d <= 0:
+		return errors.New("must be positive, off or auto")
+	}
+	*t = timeoutValue(d)
+	return nil
 }
