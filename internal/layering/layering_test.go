@@ -26,6 +26,7 @@ func TestDeps(t *testing.T) {
 		{"profiles", []string{"net/http/pprof"}},
 		{"latency", []string{"testing"}},
 		{"runstats", []string{"testing"}},
+		{"workload", []string{"testing"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
