@@ -445,7 +445,7 @@ func (sf *sweepFlags) adopt(s *sweep.Session, set []*flag.Flag, ops []string) er
 		s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep", "-resume", "-out", dir}, []string{"--"}, rec.Command)}
 	}
 	if len(rec.Server) > 0 {
-		if err := bench.CanStart(rec.Server[0]); err != nil {
+		if err := canStart(rec.Server[0]); err != nil {
 			return err
 		}
 	}
