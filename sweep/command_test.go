@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 )
@@ -131,7 +132,7 @@ func TestRunnerCommand(t *testing.T) {
 		}
 		// The document on disk is the one kept.
 		d, err := report.ReadFile(filepath.Join(r.Dir, o.File))
-		if err != nil || d.Exec == nil || d.Exec.WallNS != x.WallNS {
+		if err != nil || d.Exec == nil || d.Exec.Wall != x.Wall {
 			t.Errorf("%s: %v", o.File, err)
 		}
 		// The log has the command's own stderr, not its trace.
@@ -288,9 +289,9 @@ func TestRunnerCommandNotStarted(t *testing.T) {
 func TestServerRows(t *testing.T) {
 	p := grid(t, "100", "off")[0]
 	d := testDoc(p, lat(time.Millisecond, 10*mib))
-	d.Operations[0].Corrected = &report.Percentiles{Count: 100, P50: 2 * ms, P99: 8 * ms, P999: 9 * ms, PMax: 10 * ms}
+	d.Operations[0].Corrected = &report.Percentiles{Count: 100, Percentiles: latency.Percentiles{P50: 2 * ms, P99: 8 * ms, P999: 9 * ms, Max: 10 * ms}}
 	d.Server = &report.Exec{PeakRSSBytes: 300 * mib, RSS: report.ExecRSS{Samples: 5}, Success: true,
-		GC: &report.ExecGC{Cycles: 7, CPUPercent: 3, Pauses: report.ExecPauses{MaxNS: int64(400 * time.Microsecond)}, Goal: []report.ExecGoalPoint{{GoalMiB: 64}}}}
+		GC: &report.ExecGC{Cycles: 7, CPUPercent: 3, Pauses: report.ExecPauses{Max: 400 * time.Microsecond}, Goal: []report.ExecGoalPoint{{GoalMiB: 64}}}}
 	outs := []Outcome{{Point: p, Rep: 1, Doc: d}}
 	rows := Summarize(outs)
 	r := rows[0]

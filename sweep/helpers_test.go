@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -75,7 +76,8 @@ func testDoc(p Point, f fig) *report.Document {
 	if p.GOMAXPROCS > 0 {
 		g.GOMAXPROCS = p.GOMAXPROCS
 	}
-	rt := report.Distribution{Count: 100, Kept: 100, Mean: f.mean, P50: f.p50, P99: f.p99, P999: f.p999, Max: f.max, PMax: f.max}
+	rt := report.Distribution{Count: 100, Kept: 100, Mean: f.mean, Max: f.max,
+		Percentiles: latency.Percentiles{P50: f.p50, P99: f.p99, P999: f.p999, Max: f.max}}
 	op := report.Operation{Name: "alloc.list", Params: "size=64", Unit: "objects", Runs: 100,
 		Results: 100 * 64, AvgResults: 64, Runtime: rt, OpsPerSecond: f.tput / 64}
 	d := &report.Document{

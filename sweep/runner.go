@@ -252,7 +252,7 @@ func progressFigures(d *report.Document) string {
 		if x.GC != nil {
 			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
 		}
-		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall()), env.Bytes(x.PeakRSS()), gc)
+		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall), env.Bytes(x.PeakRSS()), gc)
 	}
 	if sv := d.Server; sv != nil {
 		p99 := d.Mix.Runtime.P99

@@ -38,7 +38,7 @@ type sweepFlags struct {
 	// saying why; the other run flags go to every child.
 	refused *flag.FlagSet
 
-	o                          *bench.Flags
+	o                          *benchFlags
 	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
@@ -69,7 +69,7 @@ func sweepRefused() [][2]string {
 		}
 		refused = append(refused, [2]string{f.Name, w})
 	}
-	for _, p := range bench.ProfileFlags {
+	for _, p := range profileFlags {
 		refused = append(refused, [2]string{p.Flag, "-profile DIR profiles every point, each under DIR/POINT/"})
 	}
 	return append(refused,
@@ -85,7 +85,7 @@ func sweepRefused() [][2]string {
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
 func newSweepFlags(list bool) *sweepFlags {
-	sf := &sweepFlags{o: &bench.Flags{}, pointTimeout: timeoutValue(sweep.AutoTimeout)}
+	sf := &sweepFlags{o: &benchFlags{}, pointTimeout: timeoutValue(sweep.AutoTimeout)}
 	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
@@ -117,7 +117,7 @@ func newSweepFlags(list bool) *sweepFlags {
 	// A server's flags, for the children of a sweep OP... -- SERVER:
 	// -ready, -ready-timeout (the others the sweep sets, and refuses).
 	// Declared for gcperf's flags too, which the first parse uses.
-	var srv bench.ServerFlags
+	var srv serverFlags
 	srv.Register(run)
 	if list {
 		size, base, chunk := listFlags(run)
@@ -329,10 +329,10 @@ func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []str
 	ops = s.Ops
 	if server != nil {
 		// What each child would refuse, said once before anything runs.
-		if _, err := bench.ReadyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
+		if _, err := readyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
 			return nil, nil, err
 		}
-		if err := bench.CanStart(server[0]); err != nil {
+		if err := canStart(server[0]); err != nil {
 			return nil, nil, err
 		}
 		s.Server = server
@@ -474,7 +474,7 @@ func (sf *sweepFlags) adopt(s *sweep.Session, set []*flag.Flag, ops []string) er
 		s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep", "-resume", "-out", dir}, []string{"--"}, rec.Command)}
 	}
 	if len(rec.Server) > 0 {
-		if err := bench.CanStart(rec.Server[0]); err != nil {
+		if err := canStart(rec.Server[0]); err != nil {
 			return err
 		}
 	}
