@@ -59,18 +59,54 @@ type Bar interface {
 	Progress(done, total int)
 }
 
-// usageError is bad input found before anything runs: it wraps ErrUsage
-// and its cause.
-type usageError struct {
-	msg string
-	err error
+// A UsageError is bad input that a Session finds before anything runs
+// (Check, Prepare, Merge: its Op): the Field of the session whose Value is
+// wrong, and why (Err: one of the errors below, a *PlanError, or the
+// cause). Limit is the bound the value misses, when there is one: the
+// last shard's index, the grid's points. It wraps ErrUsage and Err. Its
+// text names the session's fields; gcperf names its flags instead.
+type UsageError struct {
+	Op    string // "check", "prepare", "merge"
+	Field string // "Dir", "Dirs" (Merge's), "Resume", "Count", "Shard", "ProfileDir", "Command", "Outputs"
+	Value string
+	Err   error
+	Limit int
 }
 
-func (e *usageError) Error() string   { return e.msg }
-func (e *usageError) Unwrap() []error { return []error{ErrUsage, e.err} }
+func (e *UsageError) Error() string {
+	s := "sweep: " + e.Op + ": " + e.Field
+	if e.Value != "" {
+		s += " " + strconv.Quote(e.Value)
+	}
+	if e.Limit != 0 {
+		s += fmt.Sprintf(" (limit %d)", e.Limit)
+	}
+	return s + ": " + e.Err.Error()
+}
 
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+func (e *UsageError) Unwrap() []error { return []error{ErrUsage, e.Err} }
+
+// The reasons of a UsageError.
+var (
+	ErrResumeOverwrite = errors.New("resuming and overwriting exclude each other")
+	ErrResumeNoDir     = errors.New("resuming needs a Dir")
+	ErrShardIndex      = errors.New("the shard's index is not one of the shards'")
+	ErrTooManyShards   = errors.New("more shards than points")
+	ErrDirStdout       = errors.New("a sweep writes a directory of files, not stdout")
+	ErrNoDirs          = errors.New("no directory to merge")
+	ErrMergeInto       = errors.New("the merged sweep's Dir is one of the directories to merge")
+)
+
+// A PlanError says how a resumed sweep differs from the Plan its
+// directory records: the Part that Plan.Diff names ("program" for another
+// program at the same Path), as recorded and as given.
+type PlanError struct {
+	Part, Recorded, Given string
+	Path                  string // the program's, for "program"
+}
+
+func (e *PlanError) Error() string {
+	return fmt.Sprintf("the sweep records another %s: %s, not %s", e.Part, e.Recorded, e.Given)
 }
 
 func (s *Session) notify(format string, args ...any) {
@@ -111,7 +147,7 @@ func (s *Session) Prepare() error {
 		// once, before anything runs.
 		var se *target.StartError
 		if err := target.CanStart(s.Command.Path); errors.As(err, &se) {
-			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", s.Command.Path, se.Err), err: err}
+			return &UsageError{Op: "prepare", Field: "Command", Value: s.Command.Path, Err: err}
 		}
 		if s.Meta.Env.Host.OS == "" {
 			s.Meta.Env, _ = env.CaptureMachine(context.Background(), "/") // the machine: what it could read
@@ -138,14 +174,14 @@ func (s *Session) Prepare() error {
 			err = safefile.MakeDir(d)
 		}
 		if err != nil {
-			return &usageError{msg: fmt.Sprintf("-profile %s: %v", s.ProfileDir, err), err: err}
+			return &UsageError{Op: "prepare", Field: "ProfileDir", Value: s.ProfileDir, Err: err}
 		}
 		s.ProfileDir = d
 	}
-	if err := checkOutputs(s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
+	if err := checkOutputs("prepare", s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
 		return err
 	}
-	dir, err := prepareDir(s.Dir, s.Resume || s.Overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	dir, err := prepareDir("prepare", s.Dir, s.Resume || s.Overwrite)
 	if err != nil {
 		return err
 	}
@@ -165,7 +201,7 @@ func (s *Session) Prepare() error {
 			}
 			return checkResumed(dir, plan, rec)
 		case !errors.Is(err, ErrNoPlan):
-			return &usageError{msg: "-resume: " + err.Error(), err: err}
+			return &UsageError{Op: "prepare", Field: "Resume", Value: dir, Err: err}
 		}
 	}
 	if err := WritePlan(dir, plan); err != nil {
@@ -208,12 +244,12 @@ func (s *Session) Plan() (Plan, error) {
 // plan differs or whose program is another now.
 func checkResumed(dir string, plan, rec Plan) error {
 	if d := plan.Diff(rec); d != "" {
-		return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", dir, d,
-			quote.Clip(planPart(rec, d)), quote.Clip(planPart(plan, d)))
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: d, Recorded: planPart(rec, d), Given: planPart(plan, d)}}
 	}
 	if !plan.Program.Same(rec.Program) {
-		return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
-			dir, rec.Program, plan.Program.Path, plan.Program)
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: "program", Recorded: rec.Program.String(), Given: plan.Program.String(), Path: plan.Program.Path}}
 	}
 	return nil
 }
@@ -242,17 +278,17 @@ func planPart(p Plan, part string) string {
 func (s *Session) Check() error {
 	switch {
 	case setting.CheckCount(s.Count) != nil:
-		return usagef("%s", setting.CheckCount(s.Count))
+		return &UsageError{Op: "check", Field: "Count", Value: strconv.Itoa(s.Count), Err: setting.CheckCount(s.Count)}
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
-		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
+		return &UsageError{Op: "check", Field: "Shard", Value: fmt.Sprintf("%d/%d", s.Shard, s.Shards), Err: ErrShardIndex, Limit: s.Shards - 1}
 	case s.HTML != "" && s.Page == nil:
 		return errors.New("sweep: Session.HTML needs Page to draw it (report/html.Sweep)")
 	case s.Resume && s.Overwrite:
-		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+		return &UsageError{Op: "check", Field: "Resume", Err: ErrResumeOverwrite}
 	case s.Resume && s.Dir == "":
-		return usagef("-resume needs -out, the directory of the sweep to finish")
+		return &UsageError{Op: "check", Field: "Resume", Err: ErrResumeNoDir}
 	case s.Shards > len(s.points()):
-		return usagef("-shard %d/%d: the grid has %d points, fewer than %d shards", s.Shard, s.Shards, len(s.points()), s.Shards)
+		return &UsageError{Op: "check", Field: "Shard", Value: fmt.Sprintf("%d/%d", s.Shard, s.Shards), Err: ErrTooManyShards, Limit: len(s.points())}
 	case s.SLO != nil && s.Command != nil && s.SLO.ForCommand() != nil:
 		return s.SLO.ForCommand()
 	case s.SLO != nil && s.Command == nil && s.SLO.ForBenchmark() != nil:
@@ -275,7 +311,7 @@ func (s *Session) Repeats() int {
 
 // checkOutputs refuses an HTML file that could not be written at the end
 // or that is one of the files a sweep of points × count writes in dir.
-func checkOutputs(page string, overwrite bool, dir string, points []Point, count int) error {
+func checkOutputs(op, page string, overwrite bool, dir string, points []Point, count int) error {
 	var outs []safefile.Output
 	if page != "" && page != "-" {
 		outs = append(outs, safefile.Output{Label: "-html " + page, Path: page})
@@ -287,25 +323,24 @@ func checkOutputs(page string, overwrite bool, dir string, points []Point, count
 		}
 	}
 	if err := safefile.Check(outs, overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
-		return &usageError{msg: safefile.WithOverwrite(err), err: err}
+		return &UsageError{Op: op, Field: "Outputs", Err: err}
 	}
 	return nil
 }
 
-// prepareDir checks dir and creates it (PrepareDir). notEmpty says what
-// to do about a dir that is not empty.
-func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
+// prepareDir checks dir and creates it (PrepareDir), for op.
+func prepareDir(op, dir string, keep bool) (string, error) {
 	if dir == "-" {
-		return "", usagef("-out -: a sweep writes a directory of files")
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: ErrDirStdout}
 	}
 	d, err := PrepareDir(dir, keep)
 	switch {
 	case errors.Is(err, ErrNotEmpty):
-		return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
 	case err != nil && dir == "":
 		return "", fmt.Errorf("%w (give -out)", err)
 	case err != nil:
-		return "", &usageError{msg: fmt.Sprintf("-out %s: %v", dir, err), err: err}
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
 	}
 	return d, nil
 }
@@ -491,23 +526,23 @@ func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, e
 func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error) {
 	out := s.Dir
 	if len(dirs) == 0 {
-		return true, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR...")
+		return true, &UsageError{Op: "merge", Field: "Dirs", Err: ErrNoDirs}
 	}
 	if out != "" {
 		ost, oerr := os.Stat(out)
 		for _, d := range dirs {
 			dst, derr := os.Stat(d)
 			if filepath.Clean(d) == filepath.Clean(out) || oerr == nil && derr == nil && os.SameFile(ost, dst) {
-				return true, usagef("-out %s is one of the directories to merge", out)
+				return true, &UsageError{Op: "merge", Field: "Dir", Value: out, Err: ErrMergeInto}
 			}
 		}
 	}
-	if err := checkOutputs(s.HTML, s.Overwrite, out, nil, 0); err != nil {
+	if err := checkOutputs("merge", s.HTML, s.Overwrite, out, nil, 0); err != nil {
 		return true, err
 	}
 	sum, err := Merge(dirs...)
 	if err != nil {
-		return true, &usageError{msg: "-merge: " + quote.OneLine(err), err: err}
+		return true, &UsageError{Op: "merge", Field: "Dirs", Err: err}
 	}
 	if s.SLO != nil {
 		check := s.SLO.ForBenchmark
@@ -525,7 +560,7 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		sum.Advice = &a
 	}
 	if out != "" {
-		if _, err := prepareDir(out, s.Overwrite, "-overwrite replaces its files"); err != nil {
+		if _, err := prepareDir("merge", out, s.Overwrite); err != nil {
 			return true, err
 		}
 		// The results are copied, so that the merged directory is a sweep

@@ -18,6 +18,7 @@ import (
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
@@ -365,7 +366,7 @@ func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 // progress.Sweep).
 func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err := s.Prepare(); err != nil {
-		return fail(stderr, err)
+		return fail(stderr, inFlags(err))
 	}
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
@@ -426,7 +427,7 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 func exitStatus(stderr io.Writer, failed bool, err error) int {
 	switch {
 	case err != nil:
-		return fail(stderr, err)
+		return fail(stderr, inFlags(err))
 	case failed:
 		return exitFail
 	}
@@ -638,7 +639,74 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 		return err
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
-	return s.Check()
+	return inFlags(s.Check())
+}
+
+// inFlags is err in gcperf sweep's words: a sweep.UsageError, which names
+// the session's fields, says what it says about the flags that set them.
+// Any other error is err.
+func inFlags(err error) error {
+	var ue *sweep.UsageError
+	if !errors.As(err, &ue) {
+		return err
+	}
+	var pe *sweep.PlanError
+	var se *target.StartError
+	switch ue.Field {
+	case "Command":
+		if errors.As(ue.Err, &se) {
+			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", ue.Value, se.Err), err: err}
+		}
+	case "ProfileDir":
+		return &usageError{msg: fmt.Sprintf("-profile %s: %v", ue.Value, ue.Err), err: err}
+	case "Count":
+		return &usageError{msg: ue.Err.Error(), err: err}
+	case "Outputs":
+		return &usageError{msg: safefile.WithOverwrite(ue.Err), err: err}
+	case "Resume":
+		switch {
+		case errors.Is(ue.Err, sweep.ErrResumeOverwrite):
+			return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+		case errors.Is(ue.Err, sweep.ErrResumeNoDir):
+			return usagef("-resume needs -out, the directory of the sweep to finish")
+		case errors.As(ue.Err, &pe) && pe.Part == "program":
+			return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
+				ue.Value, pe.Recorded, pe.Path, pe.Given)
+		case errors.As(ue.Err, &pe):
+			return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", ue.Value, pe.Part,
+				quote.Clip(pe.Recorded), quote.Clip(pe.Given))
+		}
+		return &usageError{msg: "-resume: " + ue.Err.Error(), err: err}
+	case "Shard":
+		_, shards, _ := strings.Cut(ue.Value, "/")
+		if errors.Is(ue.Err, sweep.ErrTooManyShards) {
+			return usagef("-shard %s: the grid has %d points, fewer than %s shards", ue.Value, ue.Limit, shards)
+		}
+		return usagef("-shard %s: the index must be from 0 to %d", ue.Value, ue.Limit)
+	case "Dir":
+		return &usageError{msg: outDirText(ue), err: err}
+	case "Dirs":
+		if errors.Is(ue.Err, sweep.ErrNoDirs) {
+			return usagef("-merge needs the directories to merge: gcperf sweep -merge DIR...")
+		}
+		return &usageError{msg: "-merge: " + quote.OneLine(ue.Err), err: err}
+	}
+	return err
+}
+
+// outDirText is what a UsageError about the session's Dir says of -out.
+func outDirText(ue *sweep.UsageError) string {
+	switch {
+	case errors.Is(ue.Err, sweep.ErrDirStdout):
+		return "-out -: a sweep writes a directory of files"
+	case errors.Is(ue.Err, sweep.ErrMergeInto):
+		return "-out " + ue.Value + " is one of the directories to merge"
+	case errors.Is(ue.Err, sweep.ErrNotEmpty) && ue.Op == "merge":
+		return "-out " + ue.Value + ": not empty (-overwrite replaces its files)"
+	case errors.Is(ue.Err, sweep.ErrNotEmpty):
+		return "-out " + ue.Value + ": not empty (-resume finishes the sweep there, -overwrite runs it again)"
+	}
+	return fmt.Sprintf("-out %s: %v", ue.Value, ue.Err)
 }
 
 // timeoutValue is -point-timeout, sweep.Runner.Timeout: a positive duration,
