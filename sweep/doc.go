@@ -27,7 +27,9 @@
 // files ([Point.Name], [Point.FileName]) and gives its settings as
 // environment variables ([Point.Env]). [ParseShard] and [Point.InShard] split a grid between
 // machines; [ParseSLO] reads the service level to advise against ([SLO]).
-// Every error about a flag's value is a [FlagError] wrapping [ErrUsage].
+// A value a parser refuses is a [ValueError] naming the field it would set,
+// bad input to a [Session] a [UsageError] (its field, value and reason):
+// both wrap [ErrUsage]; gcperf says them in its flags' words.
 //
 // # Running
 //

@@ -65,10 +65,10 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	}
 	c := &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
-	if c.GOGC, err = setting.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
+	if c.GOGC, err = parseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
 	}
-	if c.GOMEMLIMIT, err = setting.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
+	if c.GOMEMLIMIT, err = parseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
 	}
 	if err := setting.CheckCount(*count); err != nil {

@@ -354,7 +354,7 @@ func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 	if sf.slo != "" {
 		slo, err := sweep.ParseSLO(sf.slo)
 		if err != nil {
-			return nil, err
+			return nil, inFlags(err)
 		}
 		s.SLO = &slo
 	}
@@ -618,25 +618,25 @@ func recGrid(g sweep.Grid) map[string]string {
 func (sf *sweepFlags) session(s *sweep.Session) error {
 	var err error
 	if s.Grid.GOGC, err = sweep.ParseGOGC(sf.gogc); err != nil {
-		return err
+		return inFlags(err)
 	}
 	if s.Grid.MemLimit, err = sweep.ParseMemLimit(sf.memlimit); err != nil {
-		return err
+		return inFlags(err)
 	}
 	if sf.gomaxprocs != "" {
 		if s.Grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
-			return err
+			return inFlags(err)
 		}
 	}
 	s.Count = sf.count
 	if sf.shard != "" {
 		if s.Shard, s.Shards, err = sweep.ParseShard(sf.shard); err != nil {
-			return err
+			return inFlags(err)
 		}
 	}
 	s.Timeout = time.Duration(sf.pointTimeout)
 	if s.MemCap, s.MemNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
-		return err
+		return inFlags(err)
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
 	return inFlags(s.Check())
@@ -646,6 +646,10 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 // the session's fields, says what it says about the flags that set them.
 // Any other error is err.
 func inFlags(err error) error {
+	var ve *sweep.ValueError
+	if errors.As(err, &ve) {
+		return &usageError{msg: "-" + fieldFlags[ve.Field] + ": " + ve.Reason, err: err}
+	}
 	var ue *sweep.UsageError
 	if !errors.As(err, &ue) {
 		return err
@@ -692,6 +696,31 @@ func inFlags(err error) error {
 		return &usageError{msg: "-merge: " + quote.OneLine(ue.Err), err: err}
 	}
 	return err
+}
+
+// fieldFlags are the flags that set the fields a sweep.ValueError names.
+var fieldFlags = map[string]string{"GOGC": "gogc", "MemLimit": "memlimit", "GOMAXPROCS": "gomaxprocs",
+	"Shard": "shard", "SLO": "slo", "MemCap": "point-memory"}
+
+// parseOne reads the one setting that a flag other than the sweep's grid
+// gives (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's
+// parser (sweep.ParseGOGC, sweep.ParseMemLimit): "" for none. Its errors
+// name flag.
+func parseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error)) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	v, err := parse(value)
+	var ve *sweep.ValueError
+	switch {
+	case errors.As(err, &ve):
+		return "", &usageError{msg: "-" + flag + ": " + ve.Reason, err: err}
+	case err != nil:
+		return "", err
+	case len(v) != 1:
+		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
+	}
+	return v[0].String(), nil
 }
 
 // outDirText is what a UsageError about the session's Dir says of -out.

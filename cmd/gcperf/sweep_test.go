@@ -636,3 +636,25 @@ func TestSweepResumeTypedPlan(t *testing.T) {
 		}
 	})
 }
+
+// parseOne reads one grid value for a flag of its own, and its errors name
+// that flag.
+func TestParseOne(t *testing.T) {
+	for _, tc := range []struct {
+		flag, value, want, err string
+	}{
+		{"gogc", "", "", ""},
+		{"gogc", "50", "50", ""},
+		{"server-gogc", "x", "", `-server-gogc: "x" is not off or a percentage`},
+		{"memlimit", "1GB", "", `-memlimit: "1GB" is not off or a size such as 512MiB`},
+		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
+	} {
+		got, err := parseOne(tc.flag, tc.value, sweep.ParseGOGC)
+		if tc.flag == "memlimit" {
+			got, err = parseOne(tc.flag, tc.value, sweep.ParseMemLimit)
+		}
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (err.Error() != tc.err || !errors.As(err, new(*usageError))) {
+			t.Errorf("parseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
+		}
+	}
+}
