@@ -8,14 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
-	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/target"
@@ -45,9 +42,9 @@ type Session struct {
 	// Bar, when set, is a progress bar that the per-point lines go
 	// through (internal/progress.Sweep).
 	Bar Bar
-	// Notify receives the session's lines, without their newline ("" is
-	// none): what runs, where the files are, why a sweep failed.
-	Notify func(string)
+	// Observe, when set, receives what the session has to say: what
+	// runs, where the files are, why a sweep failed (Event).
+	Observe func(Event)
 }
 
 // A Bar is a progress bar of the points and repeats that their lines go
@@ -109,11 +106,64 @@ func (e *PlanError) Error() string {
 	return fmt.Sprintf("the sweep records another %s: %s, not %s", e.Part, e.Recorded, e.Given)
 }
 
-func (s *Session) notify(format string, args ...any) {
-	if s.Notify != nil {
-		s.Notify(fmt.Sprintf(format, args...))
+func (s *Session) observe(e Event) {
+	if s.Observe != nil {
+		s.Observe(e)
 	}
 }
+
+// An EventKind says what an Event reports.
+type EventKind int
+
+// The events of a Session, and the fields of Event each sets.
+const (
+	// Started: the points are about to run. Points (of Of, the grid's,
+	// with Shard), Count, Dir, MemCap and MemNote, Timeout.
+	Started EventKind = iota
+	// Aborted: the sweep was given up before its table; the finished
+	// points' results are in Dir.
+	Aborted
+	// TableFailed: the table could not be written (Err).
+	TableFailed
+	// WriteFailed: some of the sweep's files could not be written (Err,
+	// naming each).
+	WriteFailed
+	// Written: the sweep's own files written in Dir (Files; none when it
+	// could write none).
+	Written
+	// NoAdvice: an SLO asked for advice that a part of the grid cannot
+	// give (Err: ErrOneShard, ErrInterrupted, ErrIncomplete); Shard, and
+	// Repeats of Of for an incomplete merge.
+	NoAdvice
+	// Interrupted: the sweep was interrupted; Repeats finished, kept in Dir.
+	Interrupted
+	// RepeatsFailed: Failed of Repeats failed (Merge set for a merge).
+	RepeatsFailed
+	// Merged: the merged sweep is in Dir.
+	Merged
+)
+
+// An Event is what a Session has to say (Session.Observe): its Kind and
+// the fields that kind sets.
+type Event struct {
+	Kind              EventKind
+	Dir               string
+	Points, Of, Count int
+	Shard             string
+	MemCap            int64
+	MemNote           string
+	Timeout           time.Duration
+	Files             []string
+	Repeats, Failed   int
+	Merge             bool
+	Err               error
+}
+
+// The reasons a sweep gives no advice (an Event of kind NoAdvice).
+var (
+	ErrOneShard   = errors.New("one shard has not seen the whole grid")
+	ErrIncomplete = errors.New("the merged directories do not hold the whole grid")
+)
 
 // points lists the grid's points.
 func (s *Session) points() []Point { return s.Grid.Points() }
@@ -372,34 +422,18 @@ func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (f
 // only are run).
 func (s *Session) Points() []Point { return s.points() }
 
-// Announce says what the session is about to run (Notify): its points and
-// repeats, where, its memory cap and point timeout.
+// Announce says what the session is about to run (Started): its points
+// and repeats, where, its memory cap and point timeout.
 func (s *Session) Announce() {
 	r := &s.Runner
-	n := s.Repeats() / r.Count
-	of := ""
-	if s.shard() != "" {
-		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(s.points()))
-	}
-	timeout := "no point timeout"
-	switch {
-	case r.Timeout == AutoTimeout:
-		timeout = "point timeout auto (-point-timeout)"
-	case r.Timeout > 0:
-		timeout = "point timeout " + r.Timeout.String()
-	}
-	memNote := s.MemNote
-	if memNote == "" && r.MemCap == 0 {
-		memNote = "no memory cap"
-	}
-	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
-		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
+	s.observe(Event{Kind: Started, Points: s.Repeats() / r.Count, Of: len(s.points()), Shard: s.shard(),
+		Count: r.Count, Dir: r.Dir, MemCap: r.MemCap, MemNote: s.MemNote, Timeout: r.Timeout})
 }
 
-// Aborted says that the sweep was given up before its table (Notify).
+// Aborted says that the sweep was given up before its table (Aborted).
 func (s *Session) Aborted() {
-	// Each finished point's result is in Dir already: -resume finds it.
-	s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", s.Dir, s.Dir)
+	// Each finished point's result is in Dir already: Resume finds it.
+	s.observe(Event{Kind: Aborted, Dir: s.Dir})
 }
 
 // Report makes the table of outs, the outcomes of the Runner's Run and
@@ -425,23 +459,22 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 		adv = &a
 	}
 	if werr := Table(stdout, rows, adv); werr != nil {
-		s.notify("writing the table: %v", werr)
+		s.observe(Event{Kind: TableFailed, Err: werr})
 		failed = true
 	}
 	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Command: argv, Outcomes: outs, Rows: rows, Advice: adv}
 	written, werr := s.write(r.Dir, sum, stdout)
 	if werr != nil {
-		s.notify("sweep: %s", quote.OneLine(werr))
+		s.observe(Event{Kind: WriteFailed, Err: werr})
 		failed = true
 	}
 	overhead(stdout, began, outs, interrupted)
 	s.reportWritten(written, interrupted)
 	if interrupted {
-		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
-			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
+		s.observe(Event{Kind: Interrupted, Repeats: len(outs), Dir: r.Dir})
 		failed = true
 	}
-	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
+	if s.reportFailed(outs, false) {
 		failed = true
 	}
 	return failed, nil
@@ -469,25 +502,17 @@ func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted boo
 // reportWritten says where the results are, and why there is no advice
 // when an SLO asked for it.
 func (s *Session) reportWritten(written []string, interrupted bool) {
-	dir := s.Dir
-	switch {
-	case len(written) == 0:
-		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", dir)
-	case slices.Contains(written, BenchFile):
-		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", dir, strings.Join(written, ", "), filepath.Join(dir, BenchFile))
-	default:
-		s.notify("sweep: results in %s: %s", dir, strings.Join(written, ", "))
-	}
+	s.observe(Event{Kind: Written, Dir: s.Dir, Files: written})
 	switch {
 	case s.SLO != nil && s.shard() != "":
-		s.notify("sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
+		s.observe(Event{Kind: NoAdvice, Shard: s.shard(), Err: ErrOneShard})
 	case s.SLO != nil && interrupted:
-		s.notify("sweep: no advice for an interrupted sweep")
+		s.observe(Event{Kind: NoAdvice, Err: ErrInterrupted})
 	}
 }
 
-// reportFailed says how many of outs failed, if any.
-func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
+// reportFailed says how many of outs, merged or not, failed, if any.
+func (s *Session) reportFailed(outs []Outcome, merged bool) bool {
 	failed := 0
 	for _, o := range outs {
 		if !o.Failed.IsZero() {
@@ -495,7 +520,7 @@ func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
 		}
 	}
 	if failed > 0 {
-		s.notify("sweep: %d of %d %s failed", failed, len(outs), repeats)
+		s.observe(Event{Kind: RepeatsFailed, Failed: failed, Repeats: len(outs), Merge: merged})
 	}
 	return failed > 0
 }
@@ -570,28 +595,27 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		}
 	}
 	if err := Table(stdout, sum.Rows, sum.Advice); err != nil {
-		s.notify("writing the table: %v", err)
+		s.observe(Event{Kind: TableFailed, Err: err})
 		failed = true
 	}
 	if out != "" || s.HTML != "" {
 		if _, err := s.write(out, sum, stdout); err != nil {
-			s.notify("sweep: %s", quote.OneLine(err))
+			s.observe(Event{Kind: WriteFailed, Err: err})
 			failed = true
 		}
 	}
 	if out != "" {
-		s.notify("sweep: merged into %s", out)
+		s.observe(Event{Kind: Merged, Dir: out})
 	}
 	switch {
 	case sum.Shard != "":
-		s.notify("sweep: the directories hold shard %s only: the grid is not complete, so no advice", sum.Shard)
+		s.observe(Event{Kind: NoAdvice, Merge: true, Shard: sum.Shard, Err: ErrOneShard})
 		failed = true
 	case !sum.Complete():
-		s.notify("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it",
-			len(sum.Outcomes), len(sum.Grid.Points())*sum.Count)
+		s.observe(Event{Kind: NoAdvice, Merge: true, Repeats: len(sum.Outcomes), Of: len(sum.Grid.Points()) * sum.Count, Err: ErrIncomplete})
 		failed = true
 	}
-	if s.reportFailed(sum.Outcomes, "repeats") {
+	if s.reportFailed(sum.Outcomes, true) {
 		failed = true
 	}
 	return failed, nil

@@ -95,11 +95,17 @@ func TestReadPlanV1(t *testing.T) {
 }
 
 // A session whose context is cancelled reports what finished (nothing
-// here) as an interrupted sweep, through Notify, and fails.
+// here) as an interrupted sweep, through Observe, and fails.
 func TestSessionRunCancelled(t *testing.T) {
-	var lines []string
-	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"},
-		Notify: func(l string) { lines = append(lines, l) }}
+	var kinds []EventKind
+	var interrupted Event
+	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"}, SLO: &SLO{P99: time.Second},
+		Observe: func(e Event) {
+			kinds = append(kinds, e.Kind)
+			if e.Kind == Interrupted {
+				interrupted = e
+			}
+		}}
 	if err := s.Prepare(); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +116,10 @@ func TestSessionRunCancelled(t *testing.T) {
 	if !failed || err != nil {
 		t.Errorf("Run = %t, %v; want failed, no error", failed, err)
 	}
-	if want := "sweep: interrupted: 0 finished repeats kept; -resume -out " + s.Dir + " runs the rest"; !slices.Contains(lines, want) {
-		t.Errorf("Notify got %q, want %q among them", lines, want)
+	if want := []EventKind{Started, Written, NoAdvice, Interrupted}; !slices.Equal(kinds, want) {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+	if interrupted.Repeats != 0 || interrupted.Dir != s.Dir {
+		t.Errorf("the Interrupted event is %+v, want 0 repeats kept in %s", interrupted, s.Dir)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
@@ -350,7 +351,7 @@ func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []str
 // notices go, its SLO.
 func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 	s := &sweep.Session{HTML: sf.o.File("html"), Overwrite: sf.o.Options.Overwrite, Page: html.Sweep,
-		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
+		Observe: func(e sweep.Event) { fmt.Fprintf(stderr, "gcperf: %s\n", sweepLine(e)) }}
 	if sf.slo != "" {
 		slo, err := sweep.ParseSLO(sf.slo)
 		if err != nil {
@@ -696,6 +697,66 @@ func inFlags(err error) error {
 		return &usageError{msg: "-merge: " + quote.OneLine(ue.Err), err: err}
 	}
 	return err
+}
+
+// sweepLine is the line gcperf sweep prints for e, without "gcperf: ".
+func sweepLine(e sweep.Event) string {
+	switch e.Kind {
+	case sweep.Started:
+		of := ""
+		if e.Shard != "" {
+			of = fmt.Sprintf(" (shard %s of %d)", e.Shard, e.Of)
+		}
+		timeout := "no point timeout"
+		switch {
+		case e.Timeout == sweep.AutoTimeout:
+			timeout = "point timeout auto (-point-timeout)"
+		case e.Timeout > 0:
+			timeout = "point timeout " + e.Timeout.String()
+		}
+		memNote := e.MemNote
+		if memNote == "" && e.MemCap == 0 {
+			memNote = "no memory cap"
+		}
+		return fmt.Sprintf("sweep: %d %s%s × %d %s into %s; %s; %s", e.Points, figure.Plural(e.Points, "point", "points"), of,
+			e.Count, figure.Plural(e.Count, "repeat", "repeats"), e.Dir, memNote, timeout)
+	case sweep.Aborted:
+		return fmt.Sprintf("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", e.Dir, e.Dir)
+	case sweep.TableFailed:
+		return fmt.Sprintf("writing the table: %v", e.Err)
+	case sweep.WriteFailed:
+		return "sweep: " + quote.OneLine(e.Err)
+	case sweep.Written:
+		switch {
+		case len(e.Files) == 0:
+			return fmt.Sprintf("sweep: the points' results are in %s; none of the sweep's own files could be written", e.Dir)
+		case slices.Contains(e.Files, sweep.BenchFile):
+			return fmt.Sprintf("sweep: results in %s: %s (benchstat -col /gogc %s)", e.Dir, strings.Join(e.Files, ", "), filepath.Join(e.Dir, sweep.BenchFile))
+		}
+		return fmt.Sprintf("sweep: results in %s: %s", e.Dir, strings.Join(e.Files, ", "))
+	case sweep.NoAdvice:
+		switch {
+		case errors.Is(e.Err, sweep.ErrOneShard) && e.Merge:
+			return fmt.Sprintf("sweep: the directories hold shard %s only: the grid is not complete, so no advice", e.Shard)
+		case errors.Is(e.Err, sweep.ErrOneShard):
+			return "sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards"
+		case errors.Is(e.Err, sweep.ErrIncomplete):
+			return fmt.Sprintf("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it", e.Repeats, e.Of)
+		}
+		return "sweep: no advice for an interrupted sweep"
+	case sweep.Interrupted:
+		return fmt.Sprintf("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
+			e.Repeats, figure.Plural(e.Repeats, "repeat", "repeats"), e.Dir)
+	case sweep.RepeatsFailed:
+		repeats := figure.Plural(e.Repeats, "repeat", "repeats")
+		if e.Merge {
+			repeats = "repeats"
+		}
+		return fmt.Sprintf("sweep: %d of %d %s failed", e.Failed, e.Repeats, repeats)
+	case sweep.Merged:
+		return "sweep: merged into " + e.Dir
+	}
+	return fmt.Sprintf("sweep: %+v", e)
 }
 
 // fieldFlags are the flags that set the fields a sweep.ValueError names.
