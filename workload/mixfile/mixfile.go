@@ -56,9 +56,19 @@ type Reader struct {
 	// IsFlag reports whether a name is one of the command's flags, so that
 	// a flag given among the operations is named as one; nil: none is.
 	IsFlag func(name string) bool
+	// Registry builds the operations by name; nil: the default registry
+	// (workload.DefaultRegistry).
+	Registry *workload.Registry
 }
 
 func (r Reader) isFlag(name string) bool { return r.IsFlag != nil && r.IsFlag(name) }
+
+func (r Reader) registry() *workload.Registry {
+	if r.Registry != nil {
+		return r.Registry
+	}
+	return workload.DefaultRegistry()
+}
 
 // MaxDepth is how deep mix files may nest, the file given to ReadFile
 // being the first.
@@ -218,17 +228,17 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 		case strings.HasPrefix(first, "-") || strings.Contains(first, "="):
 			return at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
 		default:
-			if _, ok := workload.Lookup(first); !ok {
+			if _, ok := r.registry().Lookup(first); !ok {
 				return at("unknown operation %q (gcperf list shows them)", quote.Clip(first))
 			}
-			ot, n, err := scanOp(fields)
+			ot, n, err := scanOp(r.registry(), fields)
 			if err != nil {
 				return at("%v", err)
 			}
 			if n < len(fields) {
 				return at("%s: %s is not a parameter (key=value or -key value): one operation a line", first, quote.Clip(fields[n]))
 			}
-			op, err := workload.New(first, ot.params)
+			op, err := r.registry().New(first, ot.params)
 			if err != nil {
 				switch key := r.engineFlag(ot); {
 				case key == "" || !errors.Is(err, workload.ErrUnknownParam):
