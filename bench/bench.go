@@ -30,6 +30,7 @@ import (
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
@@ -473,7 +474,7 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 		return profCfg, err
 	}
 	prof := profCfg.Footprint(len(mix))
-	if workload.SatAdd(need.Total(), prof) > mem.Available {
+	if sat.Add(need.Total(), prof) > mem.Available {
 		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
 			o.profileRuns(), env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
 	}

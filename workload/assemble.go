@@ -203,7 +203,7 @@ func (e *engine) p99(res *Result, mixRT *latency.Accumulator) {
 		for i, r := range res.Worst {
 			worst[i] = latency.RunTime{Run: r.Run, Time: r.Runtime}
 		}
-		res.P99 = latency.GCPerfP99Bounded(ok, mixRT.Sum(), res.Mix.Runtime.Min(), worst, res.Mix.Runtime, perRun)
+		res.P99 = p99Bounded(ok, mixRT.Sum(), res.Mix.Runtime.Min(), worst, res.Mix.Runtime, perRun)
 		return
 	}
 	p99 := make([]latency.RunTime, 0, len(res.Runs))

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/gcperf/gcperf/internal/offheap"
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/runstats"
 )
@@ -897,7 +898,7 @@ func label(mix Mix, i int) string {
 // operation and two for the mix (three and two with a Rate). A histogram's
 // counts (about 264KiB at 3 significant digits) are allocated zeroed and
 // untouched: only the pages where recorded values fall become resident,
-// so each counts as HistResident. The Go heap holds the whole counts,
+// so each counts as 32KiB (histResident). The Go heap holds the whole counts,
 // resident or not.
 func (c Config) Footprint(n int) int64 {
 	perOp := 2
@@ -907,17 +908,17 @@ func (c Config) Footprint(n int) int64 {
 	kept := int64(c.Kept())
 	return kept*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
 		(kept+int64(min(c.Runs, MaxWorst+1)))*int64(unsafe.Sizeof(RunRecord{})) +
-		int64(max(c.Threads, 1))*(int64(perOp*n+2)*HistResident+StackResident)
+		int64(max(c.Threads, 1))*(int64(perOp*n+2)*histResident+stackResident)
 }
 
-// HistResident is what one latency histogram is expected to keep resident:
+// histResident is what one latency histogram is expected to keep resident:
 // its counts are 8KiB per octave of values, touched a page at a time where
 // values fall; 32KiB holds four octaves densely filled and a sparse tail.
 // (Measured: 20,000 goroutines of noop, one run each, peak at 426MB RSS.)
-const HistResident = 32 << 10
+const histResident = 32 << 10
 
-// StackResident is a worker goroutine's stack, as it starts.
-const StackResident = 8 << 10
+// stackResident is a worker goroutine's stack, as it starts.
+const stackResident = 8 << 10
 
 // A Need is the memory a benchmark needs once it starts, before it
 // allocates any of it: the mix's live set and the engine's records.
@@ -944,9 +945,9 @@ func (c Config) Need(mix Mix) Need {
 		}
 		b := f.LiveBytes()
 		if _, ok := op.(Cloner); ok {
-			b = SatMul(b, int64(max(c.Threads, 1)))
+			b = sat.Mul(b, int64(max(c.Threads, 1)))
 		}
-		n.Live = SatAdd(n.Live, b)
+		n.Live = sat.Add(n.Live, b)
 		if n.Biggest == nil || b > n.Most {
 			n.Biggest, n.Most = op, b
 		}
@@ -955,21 +956,4 @@ func (c Config) Need(mix Mix) Need {
 }
 
 // Total is Live and Engine together, saturating at math.MaxInt64.
-func (n Need) Total() int64 { return SatAdd(n.Live, n.Engine) }
-
-// SatAdd and SatMul add and multiply non-negative sizes, saturating at
-// math.MaxInt64 instead of wrapping.
-func SatAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// SatMul: see SatAdd.
-func SatMul(a, b int64) int64 {
-	if a != 0 && b > math.MaxInt64/a {
-		return math.MaxInt64
-	}
-	return a * b
-}
+func (n Need) Total() int64 { return sat.Add(n.Live, n.Engine) }
