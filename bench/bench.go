@@ -267,7 +267,6 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		if inline != nil {
 			inline.Abandon() // its temporary files, and none started after this
 		}
-		safefile.RemoveTemps()
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {

@@ -112,6 +112,10 @@ type Runner struct {
 	// MemCap as -server-memory), not to the child, which runs with Env
 	// alone; the child starts and stops the server itself.
 	Server []string
+
+	// temps holds the temporary files of the results Run writes itself
+	// (a Command's), which RunUnder removes when it gives up at once.
+	temps *safefile.Temps
 }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the

@@ -81,13 +81,14 @@ func (r *Runner) RunUnder(points []Point, sig <-chan os.Signal, stderr io.Writer
 		r.Stderr, r.Progress = bar, bar.Progress
 		bar.Start()
 	}
+	r.temps = new(safefile.Temps)
 	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
 	if bar != nil {
 		bar.End()
 	}
 	if !ok || !in.Enter(interrupt.Writing) {
 		in.Close()
-		safefile.RemoveTemps()
+		r.temps.Remove()
 		return outs, nil, ErrAborted
 	}
 	return outs, in, err
