@@ -57,7 +57,7 @@ import (
 // figures and a line per result of the benchmarks it printed: see
 // execBenchLines.
 func Bench(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBench(w, d, "", false)
 	}
 	bw := benchfmt.NewWriter(w)
@@ -138,7 +138,7 @@ func writeUnitLines(bw *benchfmt.Writer, units []string) error {
 // that mean, not GCPerfP99's throughput (its best 99% of runs); p50-ns
 // p99-ns p99.9-ns max-ns: every successful run".
 func benchDefinitions(d *Document, lines []benchLine) string {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBenchDefinitions()
 	}
 	var rate string
@@ -173,7 +173,7 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}
 	g := d.Env.Go
@@ -299,7 +299,7 @@ type BenchPart struct {
 
 // write writes the part's document as Bench does, with its Params.
 func (p *BenchPart) write(w io.Writer) error {
-	if p.Doc.Exec != nil {
+	if p.Doc.Kind() == CommandDocument {
 		return execBench(w, p.Doc, p.Params, slices.Contains(p.Drop, "gomaxprocs"))
 	}
 	return Bench(w, p.Doc)

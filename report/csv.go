@@ -48,7 +48,7 @@ import (
 func CSV(w io.Writer, d *Document) error {
 	cw := csv.NewWriter(w)
 	c := &csvDoc{w: cw, d: d}
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		c.exec()
 		cw.Flush()
 		if c.err != nil {
@@ -65,7 +65,7 @@ func CSV(w io.Writer, d *Document) error {
 	c.gcperf()
 	c.causes()
 	c.hiccup()
-	if c.d.Server != nil {
+	if c.d.Kind() == ServerDocument {
 		// The server under load: its run as a command's, under a block
 		// of its own.
 		c.block(csvServer)
@@ -393,7 +393,7 @@ func (c *csvDoc) environment() {
 	c.row("Cgroup CPU Max", cpus)
 	c.row("Cgroup Memory Max Bytes", mem)
 	c.row("Cgroup Memory Current Bytes", csvInt(cg.MemoryCurrent))
-	if c.d.Exec != nil {
+	if c.d.Kind() == CommandDocument {
 		// The command's Go runtime and build are not gcperf's to read.
 		c.row("gcperf Version", c.d.Tool.Version)
 		c.row("Command", shellJoin(c.d.Tool.Command))

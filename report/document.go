@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -64,6 +65,46 @@ type Document struct {
 	// collector. Absent without one. The document's GC and Process are the
 	// load generator's (gcperf's own).
 	Server *Exec `json:"server,omitempty"`
+}
+
+// DocumentKind says what a Document is the result of, and so which of
+// its sections hold the figures.
+type DocumentKind uint8
+
+const (
+	// BenchmarkDocument is a benchmark of gcperf's operations (gcperf,
+	// gcperf run): Operations, Mix, Runs, GCPerfP99, GC and Tail hold
+	// its figures.
+	BenchmarkDocument DocumentKind = iota
+	// ServerDocument is a benchmark of operations against a server under
+	// test (gcperf run OP... -- SERVER): a benchmark whose Server section
+	// holds the server's run.
+	ServerDocument
+	// CommandDocument is the run of a user's command (gcperf exec, a
+	// point of gcperf sweep -- CMD): its Exec section holds the figures,
+	// and the benchmark's sections are empty.
+	CommandDocument
+)
+
+var documentKinds = [...]string{BenchmarkDocument: "benchmark", ServerDocument: "server", CommandDocument: "command"}
+
+func (k DocumentKind) String() string {
+	if int(k) < len(documentKinds) {
+		return documentKinds[k]
+	}
+	return "DocumentKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Kind says what the document is the result of, from the sections it
+// holds: Exec makes it a CommandDocument, Server a ServerDocument.
+func (d *Document) Kind() DocumentKind {
+	switch {
+	case d.Exec != nil:
+		return CommandDocument
+	case d.Server != nil:
+		return ServerDocument
+	}
+	return BenchmarkDocument
 }
 
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping

@@ -196,11 +196,10 @@ type ExecGoalPoint struct {
 // WriteExecText writes the text report of a command's run (gcperf exec):
 // d's Exec section. It is Text's report of such a document.
 func WriteExecText(w io.Writer, doc *Document) error {
-	d := doc.Exec
-	if d == nil {
+	if doc.Kind() != CommandDocument {
 		return errors.New("report: not the result of a command")
 	}
-	return writeExec(w, d, "Command")
+	return writeExec(w, doc.Exec, "Command")
 }
 
 // writeExec writes a command's run, its first line headed head ("Command",

@@ -23,7 +23,7 @@ import (
 // (gcperf exec -count N).
 func isExecSet(s *Set) bool {
 	if docs := s.Results(); len(docs) > 0 {
-		return docs[0].Exec != nil
+		return docs[0].Kind() == CommandDocument
 	}
 	// No run finished (an interrupt during the first): the set's own
 	// command line says whose it is.

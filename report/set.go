@@ -123,7 +123,9 @@ func ReadSet(r io.Reader) (*Set, error) {
 func SetBench(w io.Writer, s *Set) error {
 	// A command's run that did not succeed (gcperf exec -count) is not a
 	// sample: its time is that of a failure.
-	failed := func(p ProcessResult) bool { return p.Result != nil && p.Result.Exec != nil && !p.Result.Exec.Success }
+	failed := func(p ProcessResult) bool {
+		return p.Result != nil && p.Result.Kind() == CommandDocument && !p.Result.Exec.Success
+	}
 	var parts []BenchPart
 	for _, p := range s.Processes {
 		if p.Result != nil && !failed(p) {
@@ -161,7 +163,7 @@ func SamplesOfSet(s *Set, file string) *Samples {
 		out.addResult(p.Result, fmt.Sprintf("%s process %d", file, p.N))
 	}
 	about := "no result"
-	if len(docs) > 0 && docs[0].Exec != nil {
+	if len(docs) > 0 && docs[0].Kind() == CommandDocument {
 		about = "runs of " + quote.Line(shellJoin(docs[0].Exec.Command))
 	} else if len(docs) > 0 {
 		d := docs[0]

@@ -20,7 +20,7 @@ import (
 // operation and of the mix, the GCPerfP99 results and the worst 1% of runs;
 // for a command's document, WriteExecText's report.
 func Text(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return WriteExecText(w, d)
 	}
 	p := &printer{w: w}
@@ -553,7 +553,7 @@ func profileValue(v int64, unit string) string {
 // server writes the program under test's run (gcperf run OP... -- SERVER),
 // and whether the load generator's own collector could have made the tail.
 func (p *printer) server(d *Document) {
-	if d.Server == nil {
+	if d.Kind() != ServerDocument {
 		return
 	}
 	p.f("\n")

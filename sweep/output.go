@@ -380,7 +380,7 @@ func Bench(w io.Writer, outs []Outcome) error {
 			d.Env.Go.GOMAXPROCS = 1 // no -N suffix: the name says gomaxprocs=N
 		}
 		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
-		if d.Exec != nil {
+		if d.Kind() == report.CommandDocument {
 			// A command's result: its benchmarks' names take the settings.
 			parts[i].Params = settings
 			continue
