@@ -6,7 +6,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
-	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/profinfo"
 	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -22,7 +22,7 @@ type Meta struct {
 	Command []string // the command line, when run from one
 	Env     env.Env
 
-	Profiles []profiles.Profile
+	Profiles []profinfo.Profile
 	// Inline is set when the profiles were taken during the measured runs
 	// (-profile-inline), so the figures were measured under a profiler;
 	// otherwise they come from a separate pass of ProfileRuns runs.

@@ -266,7 +266,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 
 	c := *r.Command
 	c.Env = slices.Concat(r.Env, p.Env())
-	c.GOGC, c.GOMEMLIMIT = p.GOGC, p.MemLimit
+	c.GOGC, c.GOMEMLIMIT = p.GOGC.String(), p.MemLimit.String()
 	c.Stdin, c.Stdout, c.Stderr = nil, log, io.MultiWriter(log, tail)
 	c.Interval = r.Poll
 	c.ProcRoot = r.ProcRoot
