@@ -117,7 +117,7 @@ func ReadSet(r io.Reader) (*Set, error) {
 }
 
 // SetBench writes the result of every process in the Go benchmark format
-// (BenchJoin), each labelled "process N": a benchmark's lines are its
+// (benchJoin), each labelled "process N": a benchmark's lines are its
 // samples, one per process, for benchstat and gcperf compare. A process
 // without a result is a comment line.
 func SetBench(w io.Writer, s *Set) error {
@@ -126,13 +126,13 @@ func SetBench(w io.Writer, s *Set) error {
 	failed := func(p ProcessResult) bool {
 		return p.Result != nil && p.Result.Kind() == CommandDocument && !p.Result.Exec.Success
 	}
-	var parts []BenchPart
+	var parts []benchPart
 	for _, p := range s.Processes {
 		if p.Result != nil && !failed(p) {
-			parts = append(parts, BenchPart{Doc: p.Result, Label: "process " + strconv.Itoa(p.N)})
+			parts = append(parts, benchPart{Doc: p.Result, Label: "process " + strconv.Itoa(p.N)})
 		}
 	}
-	if err := BenchJoin(w, parts); err != nil {
+	if err := benchJoin(w, parts); err != nil {
 		return err
 	}
 	for _, p := range s.Processes {

@@ -575,14 +575,14 @@ func (p *printer) server(d *Document) {
 		return
 	}
 	p.f("%s", b.String())
-	p.f("%s\n", ClientGC(d))
+	p.f("%s\n", clientGC(d))
 }
 
-// ClientGC says whether the load generator's own stop-the-world pauses
+// clientGC says whether the load generator's own stop-the-world pauses
 // (gcperf's, the document's GC) could have made the tail of the latency
 // measured against the server: their longest against 1% of the P99 the
 // client measured (the corrected one, open loop).
-func ClientGC(d *Document) string {
+func clientGC(d *Document) string {
 	p99 := d.Mix.Runtime.P99
 	if c := d.CorrectedLatency(); c != nil {
 		p99 = c.P99

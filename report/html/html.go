@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
@@ -25,7 +26,7 @@ func Report(w io.Writer, d *report.Document) error {
 	if d.Kind() == report.CommandDocument {
 		return execReport(w, d)
 	}
-	parts := report.TextParts(d)
+	parts := reportparts.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
 	for _, l := range lines[1:] {
