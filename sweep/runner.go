@@ -338,15 +338,15 @@ func (r *Runner) conflicts(points []Point) error {
 // command.
 func (r *Runner) same(d *report.Document, p Point, rep int, path string) bool {
 	if r.Command != nil {
-		return d.Exec != nil && slices.Equal(d.Exec.Command, r.commandArgv())
+		return d.Kind() == report.CommandDocument && slices.Equal(d.Exec.Command, r.commandArgv())
 	}
-	return d.Exec == nil && sameCommand(d.Tool.Command, append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
+	return d.Kind() != report.CommandDocument && sameCommand(d.Tool.Command, append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
 }
 
 // ran and wants are what a result measured and what the runner would run,
 // as a person reads them.
 func (r *Runner) ran(d *report.Document) []string {
-	if d.Exec != nil {
+	if d.Kind() == report.CommandDocument {
 		return d.Exec.Command
 	}
 	return benchCommand(d.Tool.Command)
@@ -363,10 +363,10 @@ func (r *Runner) wants(p Point, rep int, path string) []string {
 // for: all of -runs, or with -duration as many as the time allowed (-runs
 // then the most, or 0); a command's, whether the command succeeded.
 func complete(d *report.Document) bool {
-	if d.Exec != nil {
+	if d.Kind() == report.CommandDocument {
 		return d.Exec.Success
 	}
-	if d.Server != nil && !d.Server.Success {
+	if d.Kind() == report.ServerDocument && !d.Server.Success {
 		return false
 	}
 	c := d.Config
