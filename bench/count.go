@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
@@ -15,7 +17,7 @@ import (
 
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2 and at most sweep.MaxCount
+	N int // processes, at least 2 and at most setting.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
 	// run's operations): gcperf's command line for one process (the
@@ -51,7 +53,7 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	if c.N < 2 {
 		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
 	}
-	if err := sweep.CheckCount(c.N); err != nil {
+	if err := setting.CheckCount(c.N); err != nil {
 		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
 	}
 	if _, err := o.check(mix); err != nil {
@@ -79,8 +81,8 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	r := &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}
 	notify(fmt.Sprintf("running %s in %d processes, one after another, each writing its result to %s; interrupt stops the running process",
 		mixNames(mix), c.N, dir))
-	outs, in, err := r.RunUnder([]sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
-	if errors.Is(err, sweep.ErrAborted) {
+	outs, in, err := runsweep.Run(r, []sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
 		if temp {
 			os.RemoveAll(dir)
 		}

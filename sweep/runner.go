@@ -114,9 +114,15 @@ type Runner struct {
 	Server []string
 
 	// temps holds the temporary files of the results Run writes itself
-	// (a Command's), which RunUnder removes when it gives up at once.
+	// (a Command's), which RemoveTemps removes when its caller gives up
+	// at once.
 	temps *safefile.Temps
 }
+
+// RemoveTemps removes the temporary files of the results Run is writing
+// itself, for a caller that gives up a Run at once: it leaves no file
+// half-written, and removes no other writer's.
+func (r *Runner) RemoveTemps() { r.temps.Remove() }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
 // longest repeat of the sweep that succeeded so far, at least
@@ -163,6 +169,9 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	}
 	if r.Exe == "" && r.Command == nil {
 		return nil, errors.New("sweep: no executable to run")
+	}
+	if r.temps == nil {
+		r.temps = new(safefile.Temps)
 	}
 	var mine []Point
 	for _, p := range points {
