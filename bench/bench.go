@@ -22,7 +22,6 @@ import (
 	"io"
 	"math"
 	"net"
-	"os"
 	"strings"
 	"time"
 
@@ -98,15 +97,26 @@ type Options struct {
 	// report's Server section.
 	Server *Server
 
-	// Observers watch the measured runs (a progress bar, -v's lines).
+	// Observers watch the measured runs (a progress bar, a line per run).
 	Observers []workload.Observer
 	// Version and Command are recorded in the report.
 	Version string
 	Command []string
-	// Notify receives what the run has to say as it goes, one line each
-	// without its newline: what runs, the profiled pass, warnings. Nil
-	// discards them.
-	Notify func(line string)
+
+	// Stdout receives the outputs and streams whose Path is "-", and the
+	// text report unless one of them goes there; the text report then
+	// goes to Stderr. Nil discards what would go there.
+	Stdout, Stderr io.Writer
+	// Events receives what the benchmark has to say as it goes (Event):
+	// what runs, the profiled pass, warnings, the phases. Nil discards.
+	Events func(Event)
+	// Config.Stop, when closed, stops the measured runs after those in
+	// progress (they are reported); cancelling Run's context cancels the
+	// operations in progress. Abort, when closed during the measured runs,
+	// gives them up at once: Run returns ErrAborted, nothing written.
+	// Abandon, when closed during the profiled pass, abandons it: the
+	// measured runs are reported.
+	Abort, Abandon <-chan struct{}
 }
 
 // An InputError is an option that cannot work, found before anything
@@ -131,9 +141,9 @@ func inputf(flag, format string, args ...any) error {
 	return &InputError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ErrAborted is Run's error when a third interrupt gave up the runs:
-// nothing was written (the gcperf command exits interrupt.ExitAborted).
-var ErrAborted = errors.New("bench: aborted at an interrupt: nothing written")
+// ErrAborted is Run's error when Options.Abort gave up the runs: nothing
+// was written.
+var ErrAborted = errors.New("bench: aborted: nothing written")
 
 // Outcome is what a benchmark that ran came to.
 type Outcome struct {
@@ -141,9 +151,8 @@ type Outcome struct {
 	Doc *report.Document
 	// Set is the report of the processes of RunCount, Doc then nil.
 	Set *report.Set
-	// Stopped is set when the runs stopped before the end: interrupted,
-	// halted (the report says which), or interrupted while the reports
-	// were written (they were, whole).
+	// Stopped is set when the runs stopped before the end: stopped,
+	// halted (the report says which), or the profiled pass abandoned.
 	Stopped bool
 	// AllFailed is set when every run failed.
 	AllFailed bool
@@ -160,164 +169,197 @@ func (o Outcome) Failed() bool {
 	return o.Stopped || o.AllFailed || len(o.WriteErrs) > 0 || o.Err != nil
 }
 
-// Run checks the options, runs mix and writes the reports. Signals on sig
-// are interrupts (package interrupt). Its error is an *InputError, a
-// workload.ConfigError or another error found before anything ran, or
-// ErrAborted; anything after the runs started is in the Outcome.
-func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Signal) (Outcome, error) {
-	notify := o.Notify
-	if notify == nil {
-		notify = func(string) {}
-	}
+// Run checks the options, runs mix and writes the reports. ctx is the
+// operations' context. Its error is an *InputError, a workload.ConfigError
+// or another error found before anything ran, or ErrAborted; anything
+// after the runs started is in the Outcome.
+func Run(ctx context.Context, o Options, mix workload.Mix) (Outcome, error) {
 	profCfg, err := o.check(mix)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if o.HTTP != "" {
-		srv, exposed, err := profiles.ServeLocal(o.HTTP, o.HTTPPublic)
-		if err != nil {
-			return Outcome{}, httpError(o.HTTP, err)
-		}
-		defer srv.Close()
-		if exposed {
-			notify(fmt.Sprintf("warning: -http-public: anyone who can connect to %s reads this process's command line, heap and CPU profiles and goroutine stacks", srv.Addr()))
-		}
-		notify(fmt.Sprintf("serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs", srv.Addr()))
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stop := make(chan struct{})
-	cfg := o.Config
-	cfg.Stop = stop
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, cancel, false)
-	defer in.Close()
-
-	obs := o.Observers
-	var inline *profiles.Profiler
-	if len(o.Profiles) > 0 && o.ProfileInline {
-		inline = profiles.NewProfiler(o.requests())
-		obs = append(obs[:len(obs):len(obs)], inline)
-	}
-	streams, err := o.openStreams(stdout)
-	if err != nil {
-		return Outcome{}, err
-	}
-	defer abortStreams(streams) // those not committed: the runs never ran
-	for _, s := range streams {
-		obs = append(obs[:len(obs):len(obs)], s.obs)
-	}
-	// The environment is captured before the runs: reading it costs
-	// milliseconds and must not disturb them.
-	captured, cerr := env.Capture(context.Background(), "/")
-	if cerr != nil {
-		notify("warning: the environment is incomplete: " + quote.OneLine(cerr))
-	}
-	count := func(n int, d time.Duration, what string) string {
-		switch {
-		case d == 0:
-			return fmt.Sprintf("%d %s", n, what)
-		case n == 0:
-			return what + " for " + d.String()
-		}
-		return fmt.Sprintf("%d %s within %s", n, what, d)
-	}
-	var srv *runningServer
-	if o.Server != nil {
-		srv, err = startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(captured)}, notify, stop)
-		if errors.Is(err, target.ErrNotStarted) {
-			var se *target.StartError
-			if errors.As(err, &se) {
-				return Outcome{}, &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
-			}
-			return Outcome{}, &InputError{Msg: err.Error(), Err: err}
-		}
+		srv, err := o.serveHTTP()
 		if err != nil {
 			return Outcome{}, err
 		}
-		// On every way out before its stop below (a third interrupt):
-		// the kernel kills it with gcperf too (Pdeathsig), but not its
-		// own children, which its SIGTERM lets it stop.
-		defer func() {
-			if srv != nil {
-				srv.r.Stop()
-			}
-		}()
-		// A server that ends during the runs stops them, as an interrupt
-		// does: the load would only count failed connections.
-		runStop := make(chan struct{})
-		finished := make(chan struct{})
-		defer close(finished)
-		go func(done <-chan struct{}) {
-			select {
-			case <-stop:
-			case <-done:
-			case <-finished:
-				return
-			}
-			close(runStop)
-		}(srv.r.Done())
-		cfg.Stop = runStop
+		defer srv.Close()
 	}
-	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
-		mixNames(mix), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
-	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
-	if !ok || !in.Enter(interrupt.Profiling) {
-		if inline != nil {
-			inline.Abandon() // its temporary files, and none started after this
+	b := &benchmark{o: &o, mix: mix, cfg: o.Config, finished: make(chan struct{})}
+	defer b.close()
+	if err := b.prepare(ctx); err != nil {
+		return Outcome{}, err
+	}
+	o.event(Running{Mix: mix, Config: b.cfg})
+	res, err, ok := interrupt.Unless(o.Abort, func() (*workload.Result, error) { return workload.Run(ctx, b.cfg, mix, b.obs...) })
+	if ok {
+		o.event(Profiling)
+		ok = !closed(o.Abort)
+	}
+	if !ok {
+		if b.inline != nil {
+			b.inline.Abandon() // its temporary files, and none started after this
 		}
 		safefile.RemoveTemps()
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {
-		if srv != nil {
-			srv.stop()
-			srv = nil
-		}
-		in.Enter(interrupt.Writing)
+		b.stopServer()
+		o.event(Writing)
 		return Outcome{Err: err}, nil
 	}
-	meta := report.Meta{Version: o.Version, Command: o.Command, Env: captured}
-	if len(o.Profiles) > 0 {
-		var perr error
-		if inline != nil {
-			meta.Profiles, perr = inline.Profiles()
-		} else {
-			notify(fmt.Sprintf("profiling a separate pass of %d runs", profCfg.Runs))
-			meta.Profiles, perr = profiles.Pass(ctx, profCfg, mix, o.requests(), res, in.Abandon())
-		}
-		meta.Inline, meta.ProfileRuns = o.ProfileInline, o.profileRuns()
-		if o.ProfileInline {
-			meta.ProfileRuns = res.Done
-		}
-		if perr != nil {
-			err = errors.Join(err, fmt.Errorf("profiles: %w", perr))
-		}
+	meta, perr := b.profile(ctx, profCfg, res)
+	server, serr := b.stopServer()
+	o.event(Writing)
+	return b.write(res, meta, server, errors.Join(err, perr, serr)), nil
+}
+
+// A benchmark is one Run under way.
+type benchmark struct {
+	o        *Options
+	mix      workload.Mix
+	cfg      workload.Config // o.Config, stopped by a server's end too
+	obs      []workload.Observer
+	inline   *profiles.Profiler // the profiles of the measured runs (ProfileInline)
+	streams  []*stream
+	env      env.Env
+	srv      *runningServer
+	finished chan struct{} // closed when Run returns
+}
+
+// prepare gets the measured runs ready: their observers, the streams'
+// files, the environment, the server under test.
+func (b *benchmark) prepare(ctx context.Context) error {
+	o := b.o
+	b.obs = o.Observers
+	if len(o.Profiles) > 0 && o.ProfileInline {
+		b.inline = profiles.NewProfiler(o.requests())
+		b.obs = append(b.obs[:len(b.obs):len(b.obs)], b.inline)
 	}
-	var server *report.Exec
-	if srv != nil {
-		var serr error
-		server, serr = srv.stop()
-		srv = nil
-		if serr != nil {
-			err = errors.Join(err, serr)
-		}
+	var err error
+	if b.streams, err = o.openStreams(); err != nil {
+		return err
 	}
-	in.Enter(interrupt.Writing)
-	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
+	for _, s := range b.streams {
+		b.obs = append(b.obs[:len(b.obs):len(b.obs)], s.obs)
+	}
+	// The environment is captured before the runs: reading it costs
+	// milliseconds and must not disturb them.
+	var cerr error
+	if b.env, cerr = env.Capture(ctx, "/"); cerr != nil {
+		o.event(EnvIncomplete{cerr})
+	}
+	if o.Server != nil {
+		return b.startServer()
+	}
+	return nil
+}
+
+// startServer starts the server under test and ready. A server that ends
+// during the runs stops them, as Config.Stop does: the load would only
+// count failed connections.
+func (b *benchmark) startServer() error {
+	o := b.o
+	srv, err := startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(b.env)}, o.event, o.Config.Stop)
+	if errors.Is(err, target.ErrNotStarted) {
+		var se *target.StartError
+		if errors.As(err, &se) {
+			return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
+		}
+		return &InputError{Msg: err.Error(), Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	b.srv = srv
+	runStop := make(chan struct{})
+	go func(stop, done <-chan struct{}) {
+		select {
+		case <-stop:
+		case <-done:
+		case <-b.finished:
+			return
+		}
+		close(runStop)
+	}(o.Config.Stop, srv.r.Done())
+	b.cfg.Stop = runStop
+	return nil
+}
+
+// close ends what Run leaves on every way out: the streams' files not
+// committed (the runs never ran), the server not stopped (given up: the
+// kernel kills it with this process too, Pdeathsig, but not its own
+// children, which its SIGTERM lets it stop).
+func (b *benchmark) close() {
+	close(b.finished)
+	abortStreams(b.streams)
+	if b.srv != nil {
+		b.srv.r.Stop()
+	}
+}
+
+// stopServer stops the server under test, if any, and returns its run.
+func (b *benchmark) stopServer() (*report.Exec, error) {
+	if b.srv == nil {
+		return nil, nil
+	}
+	x, err := b.srv.stop()
+	b.srv = nil
+	return x, err
+}
+
+// profile takes the profiles asked for, from the inline profiler or a
+// separate pass, and returns the report's Meta with them.
+func (b *benchmark) profile(ctx context.Context, profCfg workload.Config, res *workload.Result) (report.Meta, error) {
+	o := b.o
+	meta := report.Meta{Version: o.Version, Command: o.Command, Env: b.env}
+	if len(o.Profiles) == 0 {
+		return meta, nil
+	}
+	var err error
+	if b.inline != nil {
+		meta.Profiles, err = b.inline.Profiles()
+	} else {
+		o.event(ProfilingPass{Runs: profCfg.Runs})
+		meta.Profiles, err = profiles.Pass(ctx, profCfg, b.mix, o.requests(), res, o.Abandon)
+	}
+	meta.Inline, meta.ProfileRuns = o.ProfileInline, o.profileRuns()
+	if o.ProfileInline {
+		meta.ProfileRuns = res.Done
+	}
+	if err != nil {
+		err = fmt.Errorf("profiles: %w", err)
+	}
+	return meta, err
+}
+
+// write writes the reports of res and says how the benchmark went.
+func (b *benchmark) write(res *workload.Result, meta report.Meta, server *report.Exec, err error) Outcome {
+	o := b.o
+	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(b.streams)}
 	out.Doc.Server = server
 	streamed := false
-	for _, s := range streams {
+	for _, s := range b.streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone
 	}
-	out.WriteErrs = append(out.WriteErrs, o.writeReports(stdout, stderr, streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
+	out.WriteErrs = append(out.WriteErrs, o.writeReports(streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
 		func(t Output) func(io.Writer) error {
 			return func(w io.Writer) error { return t.Format.Write(w, out.Doc) }
 		})...)
 	out.Err = err
-	out.Stopped = res.Interrupted || res.Halted != "" || in.Interrupted()
+	out.Stopped = res.Interrupted || res.Halted != "" || closed(o.Abandon)
 	out.AllFailed = res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0
-	return out, nil
+	return out
+}
+
+// serveHTTP serves o.HTTP while the benchmark runs.
+func (o *Options) serveHTTP() (*profiles.Server, error) {
+	srv, exposed, err := profiles.ServeLocal(o.HTTP, o.HTTPPublic)
+	if err != nil {
+		return nil, httpError(o.HTTP, err)
+	}
+	o.event(Serving{Addr: srv.Addr(), Exposed: exposed})
+	return srv, nil
 }
 
 // machineOf is the machine's part of an environment: a server's runtime
@@ -328,8 +370,9 @@ func machineOf(e env.Env) env.Env { return env.Env{Host: e.Host, Cgroup: e.Cgrou
 // output or a stream (streamed) goes there, then every output with what
 // write gives it (nil: not written here), and returns the errors, each
 // naming its output.
-func (o *Options) writeReports(stdout, stderr io.Writer, streamed bool, text func(io.Writer) error, write func(Output) func(io.Writer) error) []error {
+func (o *Options) writeReports(streamed bool, text func(io.Writer) error, write func(Output) func(io.Writer) error) []error {
 	var errs []error
+	stdout, stderr := orDiscard(o.Stdout), orDiscard(o.Stderr)
 	to := stdout
 	if streamed {
 		to = stderr
@@ -352,6 +395,14 @@ func (o *Options) writeReports(stdout, stderr io.Writer, streamed bool, text fun
 		}
 	}
 	return errs
+}
+
+// orDiscard is w, or io.Discard for nil.
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // labelled is an output's error, named by its label.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -110,7 +109,8 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 				op = tt.op(c)
 			}
 			var stdout bytes.Buffer
-			out, err := bench.Run(o, workload.Mix{op}, &stdout, io.Discard, nil)
+			o.Stdout = &stdout
+			out, err := bench.Run(context.Background(), o, workload.Mix{op})
 			var ie *bench.InputError
 			switch {
 			case !errors.As(err, &ie):
@@ -134,10 +134,11 @@ func TestRunWritesEveryFormat(t *testing.T) {
 		o.Outputs = append(o.Outputs, bench.Output{Path: filepath.Join(dir, f.File), Format: f})
 	}
 	o.Dirs = []safefile.Output{{Label: "-out " + dir, Path: dir}}
-	var lines []string
-	o.Notify = func(l string) { lines = append(lines, l) }
+	var events []bench.Event
+	o.Events = func(e bench.Event) { events = append(events, e) }
 	var stdout bytes.Buffer
-	out, err := bench.Run(o, workload.Mix{workload.Noop{}}, &stdout, io.Discard, nil)
+	o.Stdout = &stdout
+	out, err := bench.Run(context.Background(), o, workload.Mix{workload.Noop{}})
 	if err != nil || out.Failed() {
 		t.Fatalf("Run: %v, outcome %+v", err, out)
 	}
@@ -149,15 +150,25 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "report.txt")); string(b) != stdout.String() {
 		t.Error("report.txt differs from the text report on stdout")
 	}
-	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "running noop: 0 warmups, 5 timed runs") {
-		t.Errorf("notices %q, want the last to say what runs", lines)
+	// What runs, then the phases (an incomplete environment may be said
+	// first).
+	if len(events) > 0 {
+		if _, ok := events[0].(bench.EnvIncomplete); ok {
+			events = events[1:]
+		}
+	}
+	if len(events) != 3 || events[1] != bench.Profiling || events[2] != bench.Writing {
+		t.Fatalf("events %+v, want Running, Profiling, Writing", events)
+	}
+	if r, ok := events[0].(bench.Running); !ok || r.Config.Runs != 5 || len(r.Mix) != 1 {
+		t.Errorf("first event %+v, want the runs of noop", events[0])
 	}
 }
 
 func ExampleRun() {
 	cfg := workload.DefaultConfig()
 	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Seed = 0, 100, 0, 1
-	out, err := bench.Run(bench.Options{Config: cfg, ProfileRuns: cfg.Runs}, workload.Mix{workload.Noop{}}, io.Discard, io.Discard, nil)
+	out, err := bench.Run(context.Background(), bench.Options{Config: cfg, ProfileRuns: cfg.Runs}, workload.Mix{workload.Noop{}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -169,7 +180,7 @@ func ExampleRun() {
 // RunCount refuses a count it cannot run.
 func TestRunCountRefuses(t *testing.T) {
 	for _, n := range []int{1, sweep.MaxCount + 1} {
-		if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}, io.Discard, io.Discard, nil); err == nil {
+		if _, err := bench.RunCount(context.Background(), options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}); err == nil {
 			t.Errorf("RunCount of %d processes: no error", n)
 		}
 	}

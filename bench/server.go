@@ -59,7 +59,7 @@ type runningServer struct {
 
 // startServer starts s and waits until it is ready. Its error wraps
 // ErrServer (or target.ErrNotStarted) and names the log.
-func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan struct{}) (*runningServer, error) {
+func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan struct{}) (*runningServer, error) {
 	var log *os.File
 	var err error
 	if s.Log == "" {
@@ -83,7 +83,7 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 			}
 		}
 	}
-	notify(fmt.Sprintf("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(c.Path), orDefault(c.GOGC), orDefault(c.GOMEMLIMIT), log.Name()))
+	event(ServerStarting{Path: c.Path, GOGC: c.GOGC, GOMEMLIMIT: c.GOMEMLIMIT, Log: log.Name()})
 	start := time.Now()
 	rs.r, err = sweep.StartCommand(ctx, c, nil, meta)
 	if err != nil {
@@ -104,16 +104,8 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 		}
 		return nil, err
 	}
-	notify(fmt.Sprintf("the server is ready after %s (%s answered)", time.Since(start).Round(time.Millisecond), s.Ready))
+	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
-}
-
-// orDefault says "inherited" for a setting left to the environment.
-func orDefault(v string) string {
-	if v == "" {
-		return "inherited"
-	}
-	return v
 }
 
 // ErrInterrupted is wrapped by startServer's error when an interrupt came

@@ -58,11 +58,11 @@ func (o *Options) streams() []streamSpec {
 // renamed into place by commitStreams once the runs are over, and removed
 // when they never ran, when it could not be written whole, or at an abort
 // (safefile.RemoveTemps). "-" streams to stdout directly.
-func (o *Options) openStreams(stdout io.Writer) ([]*stream, error) {
+func (o *Options) openStreams() ([]*stream, error) {
 	var ss []*stream
 	for _, spec := range o.streams() {
 		s := &stream{label: spec.out.Label, path: spec.out.Path}
-		w := stdout
+		w := orDiscard(o.Stdout)
 		if s.path != "-" {
 			t, err := safefile.CreateTemp(s.path, o.Overwrite)
 			if err != nil {

@@ -110,7 +110,8 @@ func TestRunStreams(t *testing.T) {
 				op = tt.op(o.RunLog)
 			}
 			var stdout, stderr bytes.Buffer
-			out, err := bench.Run(o, workload.Mix{op}, &stdout, &stderr, nil)
+			o.Stdout, o.Stderr = &stdout, &stderr
+			out, err := bench.Run(context.Background(), o, workload.Mix{op})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
