@@ -30,6 +30,7 @@ import (
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/workload"
@@ -353,8 +354,8 @@ func (b *benchmark) write(res *workload.Result, meta report.Meta, server *report
 }
 
 // serveHTTP serves o.HTTP while the benchmark runs.
-func (o *Options) serveHTTP() (*profiles.Server, error) {
-	srv, exposed, err := profiles.ServeLocal(o.HTTP, o.HTTPPublic)
+func (o *Options) serveHTTP() (*pprofhttp.Server, error) {
+	srv, exposed, err := pprofhttp.ServeLocal(o.HTTP, o.HTTPPublic)
 	if err != nil {
 		return nil, httpError(o.HTTP, err)
 	}
@@ -446,7 +447,7 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	case o.HTTP == "" && o.HTTPPublic:
 		return profCfg, inputf("http-public", "goes with -http ADDR")
 	case o.HTTP != "":
-		if err := profiles.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
+		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
 			return profCfg, httpError(o.HTTP, err)
 		}
 	}
@@ -573,7 +574,7 @@ func fits(need workload.Need, threads, ops int, mem env.Memory, hint string) err
 // httpError is err about the -http address, with the flag that allows a
 // public one.
 func httpError(addr string, err error) error {
-	if errors.Is(err, profiles.ErrNotLoopback) {
+	if errors.Is(err, pprofhttp.ErrNotLoopback) {
 		return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v (-http-public allows it)", quote.Clip(addr), err), Err: err}
 	}
 	if oe := (*net.OpError)(nil); errors.As(err, &oe) {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -67,7 +67,7 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 		{name: "public without http", edit: func(o *bench.Options) { o.HTTPPublic = true },
 			flag: "http-public", want: "goes with -http ADDR"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },
-			flag: "http", want: "(-http-public allows it)", errIs: profiles.ErrNotLoopback},
+			flag: "http", want: "(-http-public allows it)", errIs: pprofhttp.ErrNotLoopback},
 		{name: "two on stdout", edit: func(o *bench.Options) {
 			o.Outputs = []bench.Output{{Label: "-json -", Path: "-", Format: json}, {Label: "-csv -", Path: "-", Format: csv}}
 		}, want: "-json - and -csv -: at most one format can go to stdout"},

@@ -197,7 +197,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 				{Value: float64(x.P50), Unit: "p50-ns"},
 				{Value: float64(x.P99), Unit: "p99-ns"},
 				{Value: float64(x.P999), Unit: "p99.9-ns"},
-				{Value: float64(x.PMax), Unit: "max-ns"},
+				{Value: float64(x.Percentiles.Max), Unit: "max-ns"},
 			}}
 		if gc := d.GC; gc != nil {
 			if d.Mix.OpsPerRun == 1 && len(d.Operations) == 1 {
@@ -219,7 +219,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 				benchfmt.Value{Value: float64(c.P50), Unit: "p50-corrected-ns"},
 				benchfmt.Value{Value: float64(c.P99), Unit: "p99-corrected-ns"},
 				benchfmt.Value{Value: float64(c.P999), Unit: "p99.9-corrected-ns"},
-				benchfmt.Value{Value: float64(c.PMax), Unit: "max-corrected-ns"})
+				benchfmt.Value{Value: float64(c.Max), Unit: "max-corrected-ns"})
 		}
 		lines = append(lines, l)
 	}

@@ -204,7 +204,7 @@ func (c *csvDoc) summary() {
 	add("P99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P99 }))
 	add("P99.9 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P999 }))
 	add("P99.99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P9999 }))
-	add("Max Mix Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax }))
+	add("Max Mix Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.Percentiles.Max }))
 	if g := d.GC; g != nil {
 		add("GC Stats", func() string { return g.Mode })
 		add("GC Cycles", func() string { return csvUint(g.Cycles) })
@@ -353,7 +353,7 @@ func (c *csvDoc) operations() {
 			cells = append(cells, csvInt(o.Errors.ByCategory[cat]))
 		}
 		cells = append(cells, csvInt(o.Results), num(o.AvgResults), csvInt(x.Discarded),
-			rt(x.P50), rt(x.P90), rt(x.P99), rt(x.P999), rt(x.P9999), rt(x.PMax))
+			rt(x.P50), rt(x.P90), rt(x.P99), rt(x.P999), rt(x.P9999), rt(x.Percentiles.Max))
 		c.row(cells...)
 	}
 	for i := range d.Operations {

@@ -35,7 +35,7 @@
 //   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
 //   - [Bench]: the Go benchmark format, one line per operation, so that
 //     benchstat compares gcperf runs with each other and with go test
-//     benchmarks that use workload.Benchmark (same units); a comment line
+//     benchmarks that use workload/gotest.Benchmark (same units); a comment line
 //     says what each figure is computed from.
 //
 // # Several processes

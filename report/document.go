@@ -5,7 +5,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
-	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/profinfo"
 	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -21,7 +21,7 @@ type Meta struct {
 	Command []string // the command line, when run from one
 	Env     env.Env
 
-	Profiles []profiles.Profile
+	Profiles []profinfo.Profile
 	// Inline is set when the profiles were taken during the measured runs
 	// (-profile-inline), so the figures were measured under a profiler;
 	// otherwise they come from a separate pass of ProfileRuns runs.
@@ -94,15 +94,10 @@ type OpenLoop struct {
 }
 
 // Percentiles are the standard percentiles of a distribution kept as an
-// HdrHistogram only.
+// HdrHistogram only, with the number of values it holds.
 type Percentiles struct {
-	Count int64         `json:"count"`
-	P50   time.Duration `json:"p50_ns"`
-	P90   time.Duration `json:"p90_ns"`
-	P99   time.Duration `json:"p99_ns"`
-	P999  time.Duration `json:"p999_ns"`
-	P9999 time.Duration `json:"p9999_ns"`
-	PMax  time.Duration `json:"pmax_ns"`
+	Count int64 `json:"count"`
+	latency.Percentiles
 }
 
 // Profiling lists the profiles attached to the result and how they were
@@ -286,25 +281,10 @@ type Harness struct {
 	RunsKept int `json:"runs_kept,omitzero"`
 }
 
-// Distribution is the Summary of runtimes or response times.
-type Distribution struct {
-	Count     int64         `json:"count"`
-	Discarded int           `json:"outliers_discarded"` // at each end, before the mean-based figures
-	Kept      int64         `json:"kept"`
-	Total     time.Duration `json:"total_ns"`
-	Mean      time.Duration `json:"mean_ns"`
-	GeoMean   time.Duration `json:"geomean_ns"`
-	Min       time.Duration `json:"min_ns"`
-	Max       time.Duration `json:"max_ns"`
-	Variance  float64       `json:"variance_ns2"`
-	StdDev    time.Duration `json:"stddev_ns"`
-	P50       time.Duration `json:"p50_ns"`
-	P90       time.Duration `json:"p90_ns"`
-	P99       time.Duration `json:"p99_ns"`
-	P999      time.Duration `json:"p999_ns"`
-	P9999     time.Duration `json:"p9999_ns"`
-	PMax      time.Duration `json:"pmax_ns"` // the maximum of all values, outliers included
-}
+// Distribution is the Summary of runtimes or response times, as latency
+// computed it: its Percentiles.Max (pmax_ns) is the maximum of all values,
+// outliers included.
+type Distribution = latency.Summary
 
 // Errors counts failures.
 type Errors struct {
@@ -313,14 +293,9 @@ type Errors struct {
 	First      map[string]string `json:"first,omitempty"` // first message per category
 }
 
-// Actual holds the multi-threaded figures over wall time.
-type Actual struct {
-	Runtime      time.Duration `json:"runtime_ns"`
-	Mean         time.Duration `json:"mean_ns"`
-	OpsPerSecond float64       `json:"ops_per_sec"`
-	OpsPerHour   float64       `json:"ops_per_hour"`
-	MixesPerHour float64       `json:"mixes_per_hour,omitempty"`
-}
+// Actual holds the multi-threaded figures over wall time, as latency
+// measured them.
+type Actual = latency.Actual
 
 // Operation holds one operation's statistics.
 type Operation struct {
@@ -374,16 +349,9 @@ type P99 struct {
 }
 
 // Span summarises consecutive runs past the kept ones: from run
-// first_run on (or, with -duration, from start_ns on).
-type Span struct {
-	FirstRun int           `json:"first_run,omitzero"`
-	Start    time.Duration `json:"start_ns,omitzero"`
-	Runs     int64         `json:"runs"`
-	Failed   int64         `json:"failed"`
-	Mean     time.Duration `json:"mean_ns"`
-	Max      time.Duration `json:"max_ns"`
-	GCRuns   int64         `json:"gc_runs"` // runs that had the collector beside them, as the gc cause counts them
-}
+// first_run on (or, with -duration, from start_ns on), as the engine
+// summarised them.
+type Span = workload.Span
 
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
@@ -523,9 +491,7 @@ func New(res *workload.Result, meta Meta) *Document {
 		o.Errors.First = op.FirstError
 		o.Histogram = op.Runtime.Buckets()
 		if r := op.Corrected; r != nil {
-			p := op.CorrectedPercentiles
-			o.Corrected = &Percentiles{Count: r.Count(), P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999,
-				P9999: p.P9999, PMax: p.Max}
+			o.Corrected = &Percentiles{Count: r.Count(), Percentiles: op.CorrectedPercentiles}
 		}
 		d.Operations = append(d.Operations, o)
 	}
@@ -552,9 +518,7 @@ func New(res *workload.Result, meta Meta) *Document {
 		}
 		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
 	}
-	for _, sp := range res.Timeline {
-		d.Timeline = append(d.Timeline, Span(sp))
-	}
+	d.Timeline = res.Timeline
 	d.Runs = make([]Run, len(res.Runs))
 	k := c.OpsPerRun(len(res.Operations))
 	for i, r := range res.Runs {
@@ -588,8 +552,8 @@ func operation(s latency.Stats) Operation {
 		Errors:       Errors{Total: s.Errors, ByCategory: s.ErrorsByCategory},
 		Results:      s.Results,
 		AvgResults:   s.AvgResults,
-		Runtime:      distribution(s.Runtime),
-		Response:     distribution(s.Response),
+		Runtime:      s.Runtime,
+		Response:     s.Response,
 		OpsPerSecond: s.OpsPerSecond,
 		OpsPerHour:   s.OpsPerHour,
 	}
@@ -597,20 +561,9 @@ func operation(s latency.Stats) Operation {
 		o.Errors.ByCategory = map[string]int64{}
 	}
 	if a := s.ActualRuntime; a != nil {
-		o.Actual = &Actual{Runtime: a.Runtime, Mean: a.Mean, OpsPerSecond: a.OpsPerSecond,
-			OpsPerHour: a.OpsPerHour, MixesPerHour: a.MixesPerHour}
+		o.Actual = a
 	}
 	return o
-}
-
-func distribution(s latency.Summary) Distribution {
-	p := s.Percentiles
-	return Distribution{
-		Count: s.Count, Discarded: s.Discarded, Kept: s.Kept,
-		Total: s.Total, Mean: s.Mean, GeoMean: s.GeoMean, Min: s.Min, Max: s.Max,
-		Variance: s.Variance, StdDev: s.StdDev,
-		P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999, P9999: p.P9999, PMax: p.Max,
-	}
 }
 
 func haltNames(h workload.HaltPolicy) []string {

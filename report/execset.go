@@ -86,7 +86,7 @@ func execSetText(w io.Writer, s *Set) error {
 		if x.GC == nil {
 			return "-", "-"
 		}
-		return strconv.Itoa(x.GC.Cycles), dur(time.Duration(x.GC.Pauses.MaxNS))
+		return strconv.Itoa(x.GC.Cycles), dur(x.GC.Pauses.Max)
 	}
 	for _, pr := range s.Processes {
 		x := execOf(pr.Result)
@@ -99,7 +99,7 @@ func execSetText(w io.Writer, s *Set) error {
 		if x.Interrupted {
 			status += " (interrupted)"
 		}
-		line(strconv.Itoa(pr.N), status, dur(x.Wall()), dur(x.CPU()), env.Bytes(x.PeakRSS()), cycles, pause)
+		line(strconv.Itoa(pr.N), status, dur(x.Wall), dur(x.CPU()), env.Bytes(x.PeakRSS()), cycles, pause)
 	}
 	if len(ok) > 1 {
 		type fig struct {
@@ -109,11 +109,11 @@ func execSetText(w io.Writer, s *Set) error {
 		}
 		asDur := func(v float64) string { return dur(time.Duration(math.Round(v))) }
 		figs := []fig{
-			{func(x *Exec) float64 { return float64(x.WallNS) }, asDur, false},
+			{func(x *Exec) float64 { return float64(x.Wall) }, asDur, false},
 			{func(x *Exec) float64 { return float64(x.CPU()) }, asDur, false},
 			{func(x *Exec) float64 { return float64(x.PeakRSS()) }, func(v float64) string { return env.Bytes(int64(v)) }, false},
 			{func(x *Exec) float64 { return float64(x.GC.Cycles) }, func(v float64) string { return figure.Num(v) }, true},
-			{func(x *Exec) float64 { return float64(x.GC.Pauses.MaxNS) }, asDur, true},
+			{func(x *Exec) float64 { return float64(x.GC.Pauses.Max) }, asDur, true},
 		}
 		med, spr := []string{"median", ""}, []string{"spread", "(min–max)"}
 		for _, f := range figs {

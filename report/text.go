@@ -233,7 +233,7 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 		row{"P99 Runtime", rt(func(x Distribution) time.Duration { return x.P99 })},
 		row{"P99.9 Runtime", rt(func(x Distribution) time.Duration { return x.P999 })},
 		row{"P99.99 Runtime", rt(func(x Distribution) time.Duration { return x.P9999 })},
-		row{"Max Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax })},
+		row{"Max Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.Percentiles.Max })},
 	)
 	if d.Mix.Actual != nil {
 		act := func(get func(*Actual) string) func(*Operation, bool) string {
@@ -429,7 +429,7 @@ func (p *printer) openLoop(d *Document) {
 		{"P99", func(x *Percentiles) time.Duration { return x.P99 }, func(x Distribution) time.Duration { return x.P99 }},
 		{"P99.9", func(x *Percentiles) time.Duration { return x.P999 }, func(x Distribution) time.Duration { return x.P999 }},
 		{"P99.99", func(x *Percentiles) time.Duration { return x.P9999 }, func(x Distribution) time.Duration { return x.P9999 }},
-		{"Max", func(x *Percentiles) time.Duration { return x.PMax }, func(x Distribution) time.Duration { return x.PMax }},
+		{"Max", func(x *Percentiles) time.Duration { return x.Max }, func(x Distribution) time.Duration { return x.Percentiles.Max }},
 	}
 	for _, r := range rows {
 		cells := []string{r.label + "     "[:6-len(r.label)]}

@@ -57,7 +57,7 @@ func FuzzParseGOGC(f *testing.F) {
 			t.Errorf("ParseGOGC(%q) = %q: %d values of %d items", s, out, len(out), fuzzItems(s))
 		}
 		seen := map[string]bool{}
-		for _, v := range out {
+		for _, v := range strs(out) {
 			if seen[v] {
 				t.Errorf("ParseGOGC(%q) = %q: %q twice", s, out, v)
 			}
@@ -73,7 +73,7 @@ func FuzzParseGOGC(f *testing.F) {
 			}
 		}
 		// The normalised values read back as themselves.
-		back, err := ParseGOGC(strings.Join(out, ","))
+		back, err := ParseGOGC(strings.Join(strs(out), ","))
 		if err != nil || !slices.Equal(back, out) {
 			t.Errorf("ParseGOGC(%q) = %q, which reads back as %q, %v", s, out, back, err)
 		}
@@ -140,7 +140,7 @@ func FuzzParseMemLimit(f *testing.F) {
 			t.Errorf("ParseMemLimit(%q) = %q: %d values of %d items", s, out, len(out), fuzzItems(s))
 		}
 		seen := map[int64]string{}
-		for _, v := range out {
+		for _, v := range strs(out) {
 			n := int64(-1)
 			if v != "off" {
 				var ok bool
@@ -153,7 +153,7 @@ func FuzzParseMemLimit(f *testing.F) {
 			}
 			seen[n] = v
 		}
-		back, err := ParseMemLimit(strings.Join(out, ","))
+		back, err := ParseMemLimit(strings.Join(strs(out), ","))
 		if err != nil || !slices.Equal(back, out) {
 			t.Errorf("ParseMemLimit(%q) = %q, which reads back as %q, %v", s, out, back, err)
 		}
@@ -296,7 +296,7 @@ func FuzzReadSummary(f *testing.F) {
 	f.Add(full)
 	f.Add(full[:len(full)/2])
 	b.Reset()
-	if err := WriteJSON(&b, &Summary{Grid: Grid{GOGC: []string{"100"}, MemLimit: []string{"off"}, GOMAXPROCS: []int{1, 2}}, Count: 1}); err != nil {
+	if err := WriteJSON(&b, &Summary{Grid: Grid{GOGC: gs("100"), MemLimit: mls("off"), GOMAXPROCS: []int{1, 2}}, Count: 1}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.String())

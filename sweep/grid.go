@@ -29,7 +29,7 @@ func (e *FlagError) Unwrap() error { return ErrUsage }
 // ParseOne reads the one setting that a flag other than the grid's gives
 // (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's parser
 // (ParseGOGC, ParseMemLimit): "" for none. Its errors name flag.
-func ParseOne(flag, value string, parse func(string) ([]string, error)) (string, error) {
+func ParseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error)) (string, error) {
 	if value == "" {
 		return "", nil
 	}
@@ -43,7 +43,7 @@ func ParseOne(flag, value string, parse func(string) ([]string, error)) (string,
 	case len(v) != 1:
 		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
 	}
-	return v[0], nil
+	return v[0].String(), nil
 }
 
 func badFlag(flag, format string, args ...any) error {
@@ -58,23 +58,23 @@ func badFlag(flag, format string, args ...any) error {
 // A Grid is the settings a sweep crosses: every GOGC with every GOMEMLIMIT
 // (with every GOMAXPROCS when that is an axis).
 type Grid struct {
-	GOGC       []string `json:"gogc"`
-	MemLimit   []string `json:"memlimit"`
-	GOMAXPROCS []int    `json:"gomaxprocs,omitempty"`
+	GOGC       []GOGC     `json:"gogc"`
+	MemLimit   []MemLimit `json:"memlimit"`
+	GOMAXPROCS []int      `json:"gomaxprocs,omitempty"`
 }
 
 // Points lists the grid's points, GOGC outermost, then GOMEMLIMIT, then
 // GOMAXPROCS, each point's Index its position in the list. An empty GOGC
-// axis is {"100"} and an empty MemLimit axis {"off"}, the runtime's
+// axis is {100} and an empty MemLimit axis {off}, the runtime's
 // defaults: every child is given both explicitly, so that the parent's
 // environment never leaks into it. An empty GOMAXPROCS axis is no axis.
 func (g Grid) Points() []Point {
 	gogc, mem, procs := g.GOGC, g.MemLimit, g.GOMAXPROCS
 	if len(gogc) == 0 {
-		gogc = []string{"100"}
+		gogc = []GOGC{GOGCPercent(100)}
 	}
 	if len(mem) == 0 {
-		mem = []string{"off"}
+		mem = []MemLimit{MemLimitOff}
 	}
 	if len(procs) == 0 {
 		procs = []int{0}
@@ -134,23 +134,17 @@ func digits(s string) bool {
 // runtime's limit of 2³¹-1. Values come back normalised ("OFF" → "off",
 // "0100" → "100"), so that two spellings of one setting are refused as a
 // duplicate.
-func ParseGOGC(s string) ([]string, error) {
+func ParseGOGC(s string) ([]GOGC, error) {
 	parts, err := items("gogc", s)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(parts))
-	seen := map[string]string{} // normalised → as given
+	out := make([]GOGC, 0, len(parts))
+	seen := map[GOGC]string{} // setting → as given
 	for _, p := range parts {
-		v := p
-		if strings.EqualFold(p, "off") {
-			v = "off"
-		} else {
-			n, err := strconv.ParseInt(p, 10, 32)
-			if !digits(p) || err != nil {
-				return nil, badFlag("gogc", "%q is not off or a percentage", p)
-			}
-			v = strconv.FormatInt(n, 10)
+		v, err := parseGOGCItem(p)
+		if err != nil {
+			return nil, badFlag("gogc", "%q is not off or a percentage", p)
 		}
 		if first, ok := seen[v]; ok {
 			return nil, duplicate("gogc", p, first)
@@ -196,31 +190,25 @@ func parseByteCount(s string) (n int64, ok, tooLarge bool) {
 // "4096B"; not "1GB", "1.5GiB" or "1 GiB"). Sizes keep the user's spelling,
 // which names the points; "off" is normalised. Two spellings of one size
 // ("1GiB", "1024MiB") are refused as a duplicate.
-func ParseMemLimit(s string) ([]string, error) {
+func ParseMemLimit(s string) ([]MemLimit, error) {
 	parts, err := items("memlimit", s)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(parts))
+	out := make([]MemLimit, 0, len(parts))
 	seen := map[int64]string{} // bytes (-1 for off) → as given
 	for _, p := range parts {
-		v, n := p, int64(-1)
-		if strings.EqualFold(p, "off") {
-			v = "off"
-		} else {
-			var ok, tooLarge bool
-			n, ok, tooLarge = parseByteCount(p)
-			switch {
-			case tooLarge:
-				return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
-			case !ok:
-				return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
-			}
+		v, err := parseMemLimitItem(p)
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
+		case err != nil:
+			return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
 		}
-		if first, ok := seen[n]; ok {
+		if first, ok := seen[v.bytes]; ok {
 			return nil, duplicate("memlimit", p, first)
 		}
-		seen[n] = p
+		seen[v.bytes] = p
 		out = append(out, v)
 	}
 	return out, nil
@@ -294,7 +282,7 @@ func (p Point) InShard(i, n int) bool { return p.Index%n == i }
 var Inherited = Point{}
 
 // inherits reports whether p is Inherited.
-func (p Point) inherits() bool { return p.GOGC == "" && p.MemLimit == "" && p.GOMAXPROCS == 0 }
+func (p Point) inherits() bool { return p.GOGC.IsZero() && p.MemLimit.IsZero() && p.GOMAXPROCS == 0 }
 
 // Name names the point, in file names and listings:
 // "gogc=100,memlimit=off", with ",gomaxprocs=2" when GOMAXPROCS is an axis;
@@ -303,7 +291,7 @@ func (p Point) Name() string {
 	if p.inherits() {
 		return "process"
 	}
-	s := "gogc=" + p.GOGC + ",memlimit=" + p.MemLimit
+	s := "gogc=" + p.GOGC.String() + ",memlimit=" + p.MemLimit.String()
 	if p.GOMAXPROCS > 0 {
 		s += ",gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
 	}
@@ -326,7 +314,7 @@ func (p Point) Env() []string {
 	if p.inherits() {
 		return nil
 	}
-	e := []string{"GOGC=" + p.GOGC, "GOMEMLIMIT=" + p.MemLimit}
+	e := []string{"GOGC=" + p.GOGC.String(), "GOMEMLIMIT=" + p.MemLimit.String()}
 	if p.GOMAXPROCS > 0 {
 		e = append(e, "GOMAXPROCS="+strconv.Itoa(p.GOMAXPROCS))
 	}
@@ -356,10 +344,10 @@ func CheckApplied(p Point, d *report.Document) error {
 		// A command's or a server's runtime is not read back: what it ran
 		// with is its environment, which gcperf set.
 		var diffs []string
-		if x.Settings.GOGC != p.GOGC {
+		if x.Settings.GOGC != p.GOGC.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the command ran with GOGC=%s", p.GOGC, quote.Clip(x.Settings.GOGC)))
 		}
-		if x.Settings.GOMEMLIMIT != p.MemLimit {
+		if x.Settings.GOMEMLIMIT != p.MemLimit.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the command ran with GOMEMLIMIT=%s", p.MemLimit, quote.Clip(x.Settings.GOMEMLIMIT)))
 		}
 		if len(diffs) > 0 {
@@ -369,26 +357,10 @@ func CheckApplied(p Point, d *report.Document) error {
 	}
 	g := d.Env.Go
 	var diffs []string
-	gogc := -1
-	if p.GOGC != "off" {
-		n, err := strconv.Atoi(p.GOGC)
-		if err != nil {
-			return fmt.Errorf("GOGC %q is not off or a percentage", quote.Clip(p.GOGC))
-		}
-		gogc = n
-	}
-	if g.GOGC != gogc {
+	if g.GOGC != p.GOGC.runtimeValue() {
 		diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the child ran with GOGC=%s", p.GOGC, g.GOGCString()))
 	}
-	limit := int64(math.MaxInt64)
-	if p.MemLimit != "off" {
-		n, ok := MemLimitBytes(p.MemLimit)
-		if !ok {
-			return fmt.Errorf("GOMEMLIMIT %q is not off or a size", quote.Clip(p.MemLimit))
-		}
-		limit = n
-	}
-	if g.GOMEMLIMIT != limit {
+	if g.GOMEMLIMIT != p.MemLimit.runtimeValue() {
 		got := g.GOMEMLIMITString() // "off" or "1GiB"; exact bytes when no unit divides it
 		if strings.Contains(got, ".") {
 			got = strconv.FormatInt(g.GOMEMLIMIT, 10)

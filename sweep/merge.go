@@ -200,9 +200,18 @@ func Merge(dirs ...string) (*Summary, error) {
 	return s, nil
 }
 
+// joinValues is the values comma-separated, as a flag takes them.
+func joinValues[T fmt.Stringer](vs []T) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.String()
+	}
+	return strings.Join(s, ",")
+}
+
 // gridString spells a grid as its flags would: "-gogc 50,100 -memlimit off".
 func gridString(g Grid) string {
-	s := "-gogc " + strings.Join(g.GOGC, ",") + " -memlimit " + strings.Join(g.MemLimit, ",")
+	s := "-gogc " + joinValues(g.GOGC) + " -memlimit " + joinValues(g.MemLimit)
 	if len(g.GOMAXPROCS) > 0 {
 		procs := make([]string, len(g.GOMAXPROCS))
 		for i, n := range g.GOMAXPROCS {

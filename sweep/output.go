@@ -131,7 +131,7 @@ func writeTable(w io.Writer, rows []Row, head []string, cells func(*Row) []strin
 		if r.Frontier {
 			mark = "*"
 		}
-		c := []string{mark, r.Point.GOGC, r.Point.MemLimit}
+		c := []string{mark, r.Point.GOGC.String(), r.Point.MemLimit.String()}
 		if procs {
 			c = append(c, strconv.Itoa(r.Point.GOMAXPROCS))
 		}
@@ -312,12 +312,12 @@ func writeCSV(w io.Writer, rows []Row, head []string, cells func(*Row) []string)
 	for i := range rows {
 		r := &rows[i]
 		p := r.Point
-		limit, ok := MemLimitBytes(p.MemLimit)
+		limit, ok := p.MemLimit.Bytes()
 		procs := ""
 		if p.GOMAXPROCS > 0 {
 			procs = strconv.Itoa(p.GOMAXPROCS)
 		}
-		cw.Write(slices.Concat([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok, strconv.FormatInt(limit, 10)), procs,
+		cw.Write(slices.Concat([]string{strconv.Itoa(p.Index), p.GOGC.String(), p.MemLimit.String(), cell(ok, strconv.FormatInt(limit, 10)), procs,
 			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed)}, cells(r)))
 	}
 	cw.Flush()
@@ -373,7 +373,7 @@ func Bench(w io.Writer, outs []Outcome) error {
 	parts := make([]report.BenchPart, len(sorted))
 	for i, o := range sorted {
 		p := o.Point
-		settings := "gogc=" + p.GOGC + " memlimit=" + p.MemLimit
+		settings := "gogc=" + p.GOGC.String() + " memlimit=" + p.MemLimit.String()
 		d := *o.Doc
 		if procs {
 			settings += " gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)

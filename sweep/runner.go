@@ -252,7 +252,7 @@ func progressFigures(d *report.Document) string {
 		if x.GC != nil {
 			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
 		}
-		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall()), env.Bytes(x.PeakRSS()), gc)
+		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall), env.Bytes(x.PeakRSS()), gc)
 	}
 	if sv := d.Server; sv != nil {
 		p99 := d.Mix.Runtime.P99
@@ -285,7 +285,7 @@ func (r *Runner) childArgs(p Point, rep int, path string) []string {
 		prof = []string{"-profile", filepath.Join(r.ProfileDir, strings.TrimSuffix(p.FileName(rep), ".json"))}
 	}
 	if r.Server != nil {
-		srv := []string{"-server-gogc=" + p.GOGC, "-server-memlimit=" + p.MemLimit,
+		srv := []string{"-server-gogc=" + p.GOGC.String(), "-server-memlimit=" + p.MemLimit.String(),
 			"-server-log=" + filepath.Join(r.Dir, serverLogName(p, rep))}
 		if r.MemCap > 0 {
 			srv = append(srv, "-server-memory="+strconv.FormatInt(r.MemCap, 10)+"B")

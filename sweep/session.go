@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,9 +30,6 @@ type Session struct {
 	// command line (gcperf itself, or a test binary that acts as gcperf).
 	Runner
 	Grid Grid
-	// Plan is what the sweep measures, written to Dir as PlanFile for
-	// -resume (Ops are added to it).
-	Plan Plan
 	// MemNote says how Runner.MemCap was chosen (ParseMemCap).
 	MemNote string
 	// SLO, when set, asks for advice (not for one shard or an interrupted
@@ -186,20 +184,20 @@ func (s *Session) Prepare() error {
 		return err
 	}
 	s.Dir = dir
-	plan := Plan{Args: slices.Concat(s.Plan.Args, s.Ops)}
-	if s.Server != nil {
-		plan.Args = slices.Concat(plan.Args, []string{"--"}, s.Server)
+	plan, err := s.Plan()
+	if err != nil {
+		return err
 	}
 	if s.Resume {
 		// A resumed sweep measures what the directory's plan records:
 		// the plan is not replaced by another.
 		rec, err := ReadPlan(dir)
 		switch {
-		case err == nil && !slices.Equal(rec.Args, plan.Args):
-			return usagef("-resume -out %s: the sweep there records %s, not %s", dir,
-				quote.Clip(strings.Join(rec.Args, " ")), quote.Clip(strings.Join(plan.Args, " ")))
 		case err == nil:
-			return nil
+			if s.SLO == nil {
+				s.SLO = rec.SLO // the sweep's advice is that of its SLO
+			}
+			return checkResumed(dir, plan, rec)
 		case !errors.Is(err, ErrNoPlan):
 			return &usageError{msg: "-resume: " + err.Error(), err: err}
 		}
@@ -208,6 +206,68 @@ func (s *Session) Prepare() error {
 		return fmt.Errorf("sweep: %v", err)
 	}
 	return nil
+}
+
+// Plan is what the session measures, as Prepare records it in Dir: its
+// grid, count and shard, the Runner's children or command, the program
+// it measures as it is now, and the SLO.
+func (s *Session) Plan() (Plan, error) {
+	p := Plan{Grid: s.Grid, Count: s.Count, Args: s.Args, Ops: s.Ops, Server: s.Server,
+		ProfileDir: s.ProfileDir, SLO: s.SLO}
+	if s.Shards > 1 {
+		p.Shard, p.Shards = s.Shard, s.Shards
+	}
+	prog := s.Exe
+	switch {
+	case s.Command != nil:
+		p.Command, prog = s.commandArgv(), s.Command.Path
+	case s.Server != nil:
+		prog = s.Server[0]
+	}
+	if s.Command != nil || s.Server != nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return Plan{}, fmt.Errorf("sweep: %w", err)
+		}
+		p.WorkDir = wd
+	}
+	var err error
+	if p.Program, err = ProgramAt(prog); err != nil {
+		return Plan{}, fmt.Errorf("sweep: the program to measure: %w", err)
+	}
+	return p, nil
+}
+
+// checkResumed refuses to resume in dir, whose plan is rec, a sweep whose
+// plan differs or whose program is another now.
+func checkResumed(dir string, plan, rec Plan) error {
+	if d := plan.Diff(rec); d != "" {
+		return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", dir, d,
+			quote.Clip(planPart(rec, d)), quote.Clip(planPart(plan, d)))
+	}
+	if !plan.Program.Same(rec.Program) {
+		return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
+			dir, rec.Program, plan.Program.Path, plan.Program)
+	}
+	return nil
+}
+
+// planPart is the part of p that Diff names, as a person reads it.
+func planPart(p Plan, part string) string {
+	switch part {
+	case "grid":
+		return gridString(p.Grid)
+	case "count":
+		return strconv.Itoa(p.Count)
+	case "shard":
+		return fmt.Sprintf("%d/%d", p.Shard, p.Shards)
+	case "profile_dir":
+		return p.ProfileDir
+	case "workdir":
+		return p.WorkDir
+	}
+	v := map[string][]string{"args": p.Args, "ops": p.Ops, "server": p.Server, "command": p.Command}[part]
+	return strings.Join(v, " ")
 }
 
 // MaxCount is the most repeats of a point (-count) a sweep, or gcperf

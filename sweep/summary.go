@@ -212,7 +212,7 @@ func Summarize(outs []Outcome) []Row {
 			}
 			rt := d.Mix.Runtime
 			mean, p50, p99 = append(mean, rt.Mean), append(p50, rt.P50), append(p99, rt.P99)
-			p999, pmax = append(p999, rt.P999), append(pmax, rt.PMax)
+			p999, pmax = append(p999, rt.P999), append(pmax, rt.Percentiles.Max)
 			tput = append(tput, d.GCPerfP99.Throughput)
 			if r.Unit == "" {
 				r.Unit = d.GCPerfP99.Unit
@@ -227,13 +227,13 @@ func Summarize(outs []Outcome) []Row {
 					tput[len(tput)-1] = ol.Achieved
 				}
 				if c := d.CorrectedLatency(); c != nil {
-					p50[len(p50)-1], p99[len(p99)-1], p999[len(p999)-1], pmax[len(pmax)-1] = c.P50, c.P99, c.P999, c.PMax
+					p50[len(p50)-1], p99[len(p99)-1], p999[len(p999)-1], pmax[len(pmax)-1] = c.P50, c.P99, c.P999, c.Max
 				}
 				rss = append(rss, uint64(sv.PeakRSS()))
 				if g := sv.GC; g != nil {
 					cycles = append(cycles, float64(g.Cycles))
 					cpu = append(cpu, float64(g.CPUPercent))
-					stw = append(stw, time.Duration(g.Pauses.MaxNS))
+					stw = append(stw, time.Duration(g.Pauses.Max))
 					if n := len(g.Goal); n > 0 {
 						goal = append(goal, g.Goal[n-1].GoalMiB<<20)
 					}
@@ -272,10 +272,10 @@ type commandFigures struct {
 }
 
 func (c *commandFigures) add(x *report.Exec) {
-	c.wall, c.cpu = append(c.wall, x.Wall()), append(c.cpu, x.CPU())
+	c.wall, c.cpu = append(c.wall, x.Wall), append(c.cpu, x.CPU())
 	if g := x.GC; g != nil {
 		c.cycles, c.gcCPU = append(c.cycles, float64(g.Cycles)), append(c.gcCPU, float64(g.CPUPercent))
-		c.p99, c.pmax = append(c.p99, time.Duration(g.Pauses.P99NS)), append(c.pmax, time.Duration(g.Pauses.MaxNS))
+		c.p99, c.pmax = append(c.p99, time.Duration(g.Pauses.P99)), append(c.pmax, time.Duration(g.Pauses.Max))
 		if n := len(g.Goal); n > 0 {
 			c.goal = append(c.goal, g.Goal[n-1].GoalMiB<<20)
 		}
@@ -395,7 +395,7 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 	if c := d.CorrectedLatency(); d.Server != nil && c != nil {
 		// A server's rows weigh the client's corrected latency: so does
 		// its SLO.
-		rt.P99, rt.P999, rt.PMax = c.P99, c.P999, c.PMax
+		rt.P99, rt.P999, rt.Percentiles.Max = c.P99, c.P999, c.Max
 	}
 	switch b.key {
 	case "throughput":
@@ -406,7 +406,7 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 	case "p999":
 		return b.over(rt.P999), float64(rt.P999)
 	case "max":
-		return b.over(rt.PMax), float64(rt.PMax)
+		return b.over(rt.Percentiles.Max), float64(rt.Percentiles.Max)
 	}
 	// A command's bound on a benchmark's result (ForBenchmark refuses
 	// it): not met, not judged.
@@ -421,14 +421,14 @@ func (b bound) over(v time.Duration) float64 { return float64(v-b.limit) / float
 func (b bound) missCommand(x *report.Exec) (miss, value float64) {
 	switch {
 	case b.key == "wall":
-		return b.over(x.Wall()), float64(x.Wall())
+		return b.over(x.Wall), float64(x.Wall)
 	case b.key == "cpu":
 		return b.over(x.CPU()), float64(x.CPU())
 	case b.key == "pause-max":
 		if x.GC == nil {
 			return math.Inf(1), math.NaN()
 		}
-		return b.over(time.Duration(x.GC.Pauses.MaxNS)), float64(x.GC.Pauses.MaxNS)
+		return b.over(time.Duration(x.GC.Pauses.Max)), float64(x.GC.Pauses.Max)
 	case b.metric != nil:
 		miss, value = math.Inf(-1), math.NaN()
 		for i := range x.Benchmarks {

@@ -173,7 +173,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 			set.Interrupted = true
 			break
 		}
-		set.Processes = append(set.Processes, report.ProcessResult{N: k, Wall: doc.Exec.Wall(), Result: doc})
+		set.Processes = append(set.Processes, report.ProcessResult{N: k, Wall: doc.Exec.Wall, Result: doc})
 	}
 	if log != nil {
 		if err := log.Commit(); err != nil {

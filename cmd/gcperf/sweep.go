@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -182,7 +183,7 @@ var sweepUsage string
 
 // sweepCmd is gcperf sweep.
 func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	return sweepWith(time.Now(), args, false, stdout, stderr, sig)
+	return sweepWith(time.Now(), args, stdout, stderr, sig)
 }
 
 // parseSweep parses gcperf sweep's command line. The run flags are gcperf's
@@ -202,9 +203,8 @@ func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code i
 	return sf, -1
 }
 
-// sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
-// plan with the command line's own flags, so that it never adopts twice.
-func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// sweepWith is gcperf sweep.
+func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	var server []string // the server after -- that the operations load, nil without one
 	if i := slices.Index(args, "--"); i >= 0 {
 		pre, code := parseSweep(args[:i], stdout, stderr)
@@ -292,13 +292,6 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	if err := o.Options.Config.Validate(len(mix)); err != nil {
 		return fail(stderr, err)
 	}
-	// What the sweep measures, as its plan records it: -resume compares it
-	// with the directory's, or takes the directory's.
-	for _, f := range set {
-		if sf.loose.Lookup(f.Name) == nil && f.Value.String() != f.DefValue {
-			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+sf.value(f))
-		}
-	}
 	ops := s.Ops
 	if server != nil {
 		// What each child would refuse, said once before anything runs.
@@ -311,17 +304,20 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		s.Server = server
 		ops = slices.Concat(s.Ops, []string{"--"}, server)
 	}
-	if sf.resume && !adopted {
-		return sf.resumeWith(began, set, ops, stdout, stderr, sig)
+	if f := sf.fs.Lookup("profile"); f != nil && slices.Contains(set, f) {
+		s.ProfileDir = f.Value.String() // each point's profiles go under it
+	}
+	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
+	if sf.resume {
+		if err := sf.adopt(s, set, ops); err != nil {
+			return fail(stderr, err)
+		}
+		return runSession(s, o.Quiet, began, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
 	if _, err := o.Options.CheckMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
-	if f := sf.fs.Lookup("profile"); f != nil && slices.Contains(set, f) {
-		s.ProfileDir = f.Value.String() // each point's profiles go under it
-	}
-	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
 	return runSession(s, o.Quiet, began, stdout, stderr, sig)
 }
 
@@ -392,14 +388,6 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		return fail(stderr, err)
 	}
 	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
-	// What the sweep measures, as its plan records it: the defining flags
-	// and the command. -resume finishes only the same.
-	for _, f := range set {
-		if sf.defining.Lookup(f.Name) != nil && f.Value.String() != f.DefValue {
-			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+f.Value.String())
-		}
-	}
-	s.Plan.Args = slices.Concat(s.Plan.Args, []string{"--"}, argv)
 	return runSession(s, o.Quiet, began, stdout, stderr, sig)
 }
 
@@ -427,39 +415,49 @@ func (sf *sweepFlags) value(f *flag.Flag) string {
 	return v
 }
 
-// resumeWith finishes the sweep in -out as its plan records it, with this
-// command line's loose flags (-q, -slo, -point-timeout...); a flag or
-// operation that would measure something else is refused.
-func (sf *sweepFlags) resumeWith(began time.Time, set []*flag.Flag, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// adopt makes s, the session of a -resume command line whose flags set
+// are given, the sweep that -out's plan records, with this command line's
+// loose flags (-q, -slo, -point-timeout...); a flag or operation that
+// would measure something else is refused. ops are the operations given,
+// with -- and the server.
+func (sf *sweepFlags) adopt(s *sweep.Session, set []*flag.Flag, ops []string) error {
 	dir := sf.o.Dir
 	rec, err := sweep.ReadPlan(dir)
 	if err != nil {
-		return fail(stderr, resumeError(dir, err))
+		return resumeError(dir, err)
 	}
 	for _, a := range rec.Args {
 		// A plan records what the sweep measures, never where its files
 		// go: a plan that says otherwise was not written by gcperf.
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && sf.loose.Lookup(name) != nil {
-			return fail(stderr, usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
-				dir, sweep.PlanFile, quote.Clip(name)))
+			return usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
+				dir, sweep.PlanFile, quote.Clip(name))
 		}
 	}
-	if msg := sf.resumeDiff(set, ops, rec.Args); msg != "" {
-		return fail(stderr, usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)", msg, dir, dir))
+	if msg := sf.resumeDiff(s, set, ops, rec); msg != "" {
+		return usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)", msg, dir, dir)
 	}
-	var own []string
-	for _, f := range set {
-		if sf.loose.Lookup(f.Name) != nil && f.Name != "mix" {
-			own = append(own, "-"+f.Name+"="+f.Value.String())
+	s.Grid, s.Count, s.Shard, s.Shards = rec.Grid, rec.Count, rec.Shard, rec.Shards
+	s.Args, s.Ops, s.Server, s.ProfileDir = rec.Args, rec.Ops, rec.Server, rec.ProfileDir
+	if len(rec.Command) > 0 {
+		s.Command = &target.Command{Path: rec.Command[0], Args: rec.Command[1:]}
+		s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep", "-resume", "-out", dir}, []string{"--"}, rec.Command)}
+	}
+	if len(rec.Server) > 0 {
+		if err := canStart(rec.Server[0]); err != nil {
+			return err
 		}
 	}
-	return sweepWith(began, slices.Concat(own, rec.Args), true, stdout, stderr, sig)
+	return nil
 }
 
 // resumeError says why -resume cannot read the plan of dir.
 func resumeError(dir string, err error) error {
-	if !errors.Is(err, sweep.ErrNoPlan) {
+	switch {
+	case errors.Is(err, sweep.ErrOldPlan):
+		return usagef("-resume -out %s: the sweep there was planned by an earlier gcperf, which recorded its flags, not its plan: run it again with -overwrite", dir)
+	case !errors.Is(err, sweep.ErrNoPlan):
 		return usagef("-resume: %v", err)
 	}
 	if _, serr := os.Stat(filepath.Join(dir, sweep.SummaryFile)); serr == nil {
@@ -468,16 +466,14 @@ func resumeError(dir string, err error) error {
 	return usagef("-resume -out %s: no sweep to finish there (no %s)", dir, sweep.PlanFile)
 }
 
-// resumeDiff says how the flags set on a -resume command line, and its
-// operations ops when given, differ from the sweep recorded as rec ("" when
-// they ask for nothing else): the first flag whose value differs from the
-// recorded one (a flag not given takes the recorded value), or the
+// resumeDiff says how the flags set on a -resume command line, whose
+// session is s, and its operations ops when given, differ from the sweep
+// recorded as rec ("" when they ask for nothing else): the first flag
+// whose value makes the plan another (a flag not given takes the recorded
+// value, a flag given at its default value is the plan's default), or the
 // operations.
-func (sf *sweepFlags) resumeDiff(set []*flag.Flag, ops, rec []string) string {
-	recSF, code := parseSweep(rec, io.Discard, io.Discard)
-	if code >= 0 {
-		return fmt.Sprintf("%s cannot be read as a sweep's flags:", quote.Clip(strings.Join(rec, " ")))
-	}
+func (sf *sweepFlags) resumeDiff(s *sweep.Session, set []*flag.Flag, ops []string, rec sweep.Plan) string {
+	recFlags := newSweepFlags(len(rec.Ops) == 0) // the recorded sweep's flags, for their defaults
 	shown := func(s string) string {
 		if s == "" {
 			return `""`
@@ -488,22 +484,104 @@ func (sf *sweepFlags) resumeDiff(set []*flag.Flag, ops, rec []string) string {
 		if sf.loose.Lookup(f.Name) != nil {
 			continue
 		}
-		r := recSF.fs.Lookup(f.Name)
+		r := recFlags.fs.Lookup(f.Name)
 		if r == nil {
 			return fmt.Sprintf("-%s is not a flag of the benchmark", f.Name)
 		}
-		if v, rv := sf.value(f), r.Value.String(); v != rv {
-			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(v), f.Name, shown(rv))
+		want := withFlag(s, rec, f.Name, sf.value(f), r.DefValue)
+		if want.Diff(rec) != "" {
+			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(sf.value(f)), f.Name, shown(recordedFlag(rec, f.Name, r.DefValue)))
 		}
 	}
-	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recSF.fs.Args()) {
+	recOps := rec.Ops
+	if rec.Server != nil {
+		recOps = slices.Concat(rec.Ops, []string{"--"}, rec.Server)
+	}
+	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recOps) {
 		what := "gcperf's alloc.list"
-		if recSF.fs.NArg() > 0 {
-			what = strings.Join(recSF.fs.Args(), " ")
+		if len(recOps) > 0 {
+			what = strings.Join(recOps, " ")
 		}
 		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(what))
 	}
 	return ""
+}
+
+// withFlag is the plan rec with the part that flag name sets taken from
+// s, the session of the command line that gives it as value; a child's
+// flag given at its default value def is not in the plan's Args, as
+// when it is not given.
+func withFlag(s *sweep.Session, rec sweep.Plan, name, value, def string) sweep.Plan {
+	switch name {
+	case "gogc":
+		rec.Grid.GOGC = s.Grid.GOGC
+	case "memlimit":
+		rec.Grid.MemLimit = s.Grid.MemLimit
+	case "gomaxprocs":
+		rec.Grid.GOMAXPROCS = s.Grid.GOMAXPROCS
+	case "count":
+		rec.Count = s.Count
+	case "shard":
+		rec.Shard, rec.Shards = 0, 0
+		if s.Shards > 1 {
+			rec.Shard, rec.Shards = s.Shard, s.Shards
+		}
+	case "profile":
+		rec.ProfileDir = value
+	default:
+		args := slices.DeleteFunc(slices.Clone(rec.Args), func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
+		if i := slices.IndexFunc(rec.Args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") }); i >= 0 || value != def {
+			// In its place, or where a flag given anew goes: the plan
+			// differs either way unless the value is the recorded one.
+			if i < 0 {
+				i = len(args)
+			}
+			args = slices.Insert(args, i, "-"+name+"="+value)
+		}
+		rec.Args = args
+	}
+	return rec
+}
+
+// recordedFlag is the value of flag name in the plan rec, def when the
+// plan does not record it.
+func recordedFlag(rec sweep.Plan, name, def string) string {
+	switch name {
+	case "gogc", "memlimit", "gomaxprocs":
+		g := recGrid(rec.Grid)
+		return g[name]
+	case "count":
+		return strconv.Itoa(rec.Count)
+	case "shard":
+		if rec.Shards > 1 {
+			return fmt.Sprintf("%d/%d", rec.Shard, rec.Shards)
+		}
+		return ""
+	case "profile":
+		return rec.ProfileDir
+	}
+	for _, a := range rec.Args {
+		if v, ok := strings.CutPrefix(a, "-"+name+"="); ok {
+			return v
+		}
+	}
+	return def
+}
+
+// recGrid is g's axes as the flags spell them.
+func recGrid(g sweep.Grid) map[string]string {
+	join := func(vs []string) string { return strings.Join(vs, ",") }
+	var gogc, mem, procs []string
+	for _, v := range g.GOGC {
+		gogc = append(gogc, v.String())
+	}
+	for _, v := range g.MemLimit {
+		mem = append(mem, v.String())
+	}
+	for _, n := range g.GOMAXPROCS {
+		procs = append(procs, strconv.Itoa(n))
+	}
+	return map[string]string{"gogc": join(gogc), "memlimit": join(mem), "gomaxprocs": join(procs)}
 }
 
 // session checks the sweep's own flags into s.

@@ -563,13 +563,13 @@ func points(s *sweep.Summary) []point {
 	}
 	var pts []point
 	for _, r := range s.Rows {
-		limit := r.Point.MemLimit
+		limit := r.Point.MemLimit.String()
 		if r.Point.GOMAXPROCS > 0 {
 			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
 			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
 		}
 		pt := point{
-			GOGC: r.Point.GOGC, MemLimit: limit,
+			GOGC: r.Point.GOGC.String(), MemLimit: limit,
 			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
 			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
 			Server: r.Server,

@@ -36,7 +36,7 @@ func execRSSPlot(d *report.Document) (*plot.Plot, error) {
 	p.Y.Tick.Marker = byteTicks{}
 	var xys plotter.XYs
 	for _, s := range e.RSS.Points {
-		xys = append(xys, plotter.XY{X: float64(s.AtNS) / 1e9, Y: float64(s.RSSBytes)})
+		xys = append(xys, plotter.XY{X: float64(s.At) / 1e9, Y: float64(s.RSSBytes)})
 	}
 	if err := addPlainLine(p, "RSS", xys, 0, false); err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func execGoalPlot(d *report.Document) (*plot.Plot, error) {
 	p.Y.Tick.Marker = byteTicks{}
 	var xys plotter.XYs
 	for _, g := range e.GC.Goal {
-		xys = append(xys, plotter.XY{X: float64(g.AtNS) / 1e9, Y: float64(g.GoalMiB << 20)})
+		xys = append(xys, plotter.XY{X: float64(g.At) / 1e9, Y: float64(g.GoalMiB << 20)})
 	}
 	l, err := plotter.NewLine(xys)
 	if err != nil {
