@@ -1,17 +1,39 @@
-// Package bench runs one benchmark the way the gcperf command does, from
-// options that a command line or a program fills. Before anything runs it
-// checks that the mix and the engine's records fit in memory (with those
-// of a separate profiled pass), that every output can be written at the
-// end, and that the -http address is one it may serve; then it captures
-// the environment, runs the mix (workload.Run) under an interrupt watcher,
-// profiles a separate pass, and writes the report in every format asked
-// for. A long benchmark is never lost to an output that cannot be written.
+// Package bench runs one benchmark end to end, as the gcperf command does:
+//
+//	cfg := workload.DefaultConfig()
+//	cfg.Runs = 1000
+//	json, _ := bench.LookupFormat("json")
+//	var text bytes.Buffer
+//	out, err := bench.Run(ctx, bench.Options{
+//		Config:  cfg,
+//		Outputs: []bench.Output{{Path: "result.json", Format: json}},
+//		Stdout:  &text, // the text report
+//	}, workload.Mix{op})
+//	if err != nil {
+//		return err // an option that cannot work: nothing ran
+//	}
+//	if out.Failed() {
+//		// stopped, halted, every run failed, or a report not written
+//	}
+//
+// Before anything runs, Run checks that the mix and the engine's records
+// fit in memory (with those of a separate profiled pass), that every
+// output can be written at the end, and that the HTTP address is one it
+// may serve; then it captures the environment, starts the server under
+// test if there is one, runs the mix (workload.Run), profiles a separate
+// pass, and writes the report in every format asked for. A long benchmark
+// is never lost to an output that cannot be written.
+//
+// Run takes a context (the operations'), typed Options and the controls a
+// caller needs to stop it (Config.Stop, Abort, Abandon), and says what it
+// has to say as Events: what runs, the server starting and ready, the
+// phases. It never reads signals or writes to the process's stdout or
+// stderr; the gcperf command gives interrupts their meaning on top of it.
 //
 // RunCount runs the same benchmark in several fresh processes instead
-// (gcperf -count N), through the sweep's child runner, and writes every
-// process's result (report.Set).
+// (gcperf -count N) and writes every process's result (report.Set).
 //
-// Options are named in errors by the gcperf flags that set them, as
+// Errors found before anything runs are *InputError values, as
 // workload.ConfigError names Config's fields.
 package bench
 

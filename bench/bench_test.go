@@ -17,6 +17,7 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
+	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -165,16 +166,38 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	}
 }
 
+// Run measures a mix and writes its report: the JSON result to a file,
+// the text report to a buffer.
 func ExampleRun() {
-	cfg := workload.DefaultConfig()
-	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Seed = 0, 100, 0, 1
-	out, err := bench.Run(context.Background(), bench.Options{Config: cfg, ProfileRuns: cfg.Runs}, workload.Mix{workload.Noop{}})
+	dir, err := os.MkdirTemp("", "bench-example-")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(out.Doc.Config.Runs, "runs; failed:", out.Failed())
-	// Output: 100 runs; failed: false
+	defer os.RemoveAll(dir)
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Seed = 0, 100, 0, 1
+	json, _ := bench.LookupFormat("json")
+	var text bytes.Buffer
+	out, err := bench.Run(context.Background(), bench.Options{
+		Config:  cfg,
+		Outputs: []bench.Output{{Path: filepath.Join(dir, "result.json"), Format: json}},
+		Stdout:  &text,
+	}, workload.Mix{workload.Noop{}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc, err := report.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(doc.Config.Runs, "runs; failed:", out.Failed())
+	fmt.Println("the text report names the operation:", strings.Contains(text.String(), "noop"))
+	// Output:
+	// 100 runs; failed: false
+	// the text report names the operation: true
 }
 
 // RunCount refuses a count it cannot run.
