@@ -33,8 +33,12 @@
 // RunCount runs the same benchmark in several fresh processes instead
 // (gcperf -count N) and writes every process's result (report.Set).
 //
-// Errors found before anything runs are *InputError values, as
-// workload.ConfigError names Config's fields.
+// Errors found before anything runs are typed: an *InputError names the
+// option (a field of Options), its value and the reason, as
+// workload.ConfigError names Config's fields; a *MemoryError holds what
+// the benchmark needs and what is available. The gcperf command turns
+// them into lines that name its flags; files are named by the labels the
+// caller gave them (Output.Label, File.Label).
 package bench
 
 import (
@@ -42,14 +46,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/interrupt"
-	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
@@ -58,10 +60,21 @@ import (
 	"github.com/gcperf/gcperf/workload"
 )
 
+// A File is a file or a directory the benchmark writes, named in errors
+// by its Label, the caller's ("" names it by its Path).
+type File struct{ Path, Label string }
+
+func (f File) name() string {
+	if f.Label == "" {
+		return f.Path
+	}
+	return f.Label
+}
+
 // Output is one file of the result.
 type Output struct {
-	Label  string // what errors name it by: "-csv out.csv", "-out dir: dir/result.csv"
-	Path   string // "-" for stdout; the text report then goes to stderr
+	Label  string // what errors name it by, the caller's ("": its Path)
+	Path   string // "-" for Options.Stdout; the text report then goes to Options.Stderr
 	Format Format
 	// With -count (RunCount): Process is the process whose result the
 	// file holds (process-2.csv), 0 for every process's (Format.WriteSet);
@@ -72,7 +85,7 @@ type Output struct {
 }
 
 // Profile is one profile asked for, with the label errors name it by
-// ("-cpuprofile c.pprof", "-profile dir: dir/cpu.pprof").
+// (the caller's; "" names it by its Path).
 type Profile struct {
 	profiles.Request
 	Label string
@@ -81,17 +94,12 @@ type Profile struct {
 // Options are one benchmark's settings, outputs and profiles.
 type Options struct {
 	Config workload.Config
-	// MemHint names what sets the mix's memory, for the error when it does
-	// not fit ("-size 1024 with -base 512 and -chunk 32"); "" names the
-	// operation that needs the most, with its parameters.
-	MemHint string
-
 	// Outputs are the result's files; the text report goes to stdout
 	// unless one of them does. Dirs are the directories they and the
 	// profiles go to, checked with them and created when every check
 	// passed. Overwrite replaces existing files.
 	Outputs   []Output
-	Dirs      []safefile.Output
+	Dirs      []File
 	Overwrite bool
 
 	// RunLog and HistogramLog are files written during the measured runs,
@@ -99,7 +107,7 @@ type Options struct {
 	// (report.RunLog), and the mix runtimes as an HdrHistogram interval
 	// log (report.HistogramLog), every HistogramLogInterval (0: a second,
 	// at least report.MinHistogramLogInterval). "-" is stdout.
-	RunLog, HistogramLog string
+	RunLog, HistogramLog File
 	HistogramLogInterval time.Duration
 
 	// Profiles are taken from a separate pass of ProfileRuns runs (0:
@@ -143,25 +151,52 @@ type Options struct {
 }
 
 // An InputError is an option that cannot work, found before anything
-// runs. Flag names the option as the gcperf command spells it
-// ("profile-runs"), or is "" when Msg names it (an output's label).
+// runs: the option (Field), its value and the reason. Reasons about a
+// file name it by its label (Output.Label, File.Label), the caller's.
 type InputError struct {
-	Flag string
-	Msg  string
-	Err  error // the cause, when there is one (errors.Is(err, safefile.ErrExists))
+	// Field is the option: a field of Options ("ProfileRuns", "HTTP",
+	// "HTTPPublic", "HistogramLogInterval", "Outputs", "Dirs", "RunLog",
+	// "HistogramLog", "Server") or of Count ("N", "ProfileDir").
+	Field string
+	Value any
+	// Reason says why, in one line; With is the option it needs, when
+	// that is why ("HTTP" for HTTPPublic).
+	Reason string
+	With   string
+	Err    error // the cause, when there is one (errors.Is(err, safefile.ErrExists))
 }
 
-func (e *InputError) Error() string {
-	if e.Flag == "" {
-		return e.Msg
-	}
-	return "-" + e.Flag + " " + e.Msg
-}
+func (e *InputError) Error() string { return "bench: " + e.Field + ": " + e.Reason }
 
 func (e *InputError) Unwrap() error { return e.Err }
 
-func inputf(flag, format string, args ...any) error {
-	return &InputError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
+// inputf is an *InputError of field and value.
+func inputf(field string, value any, format string, args ...any) *InputError {
+	return &InputError{Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+}
+
+// A MemoryError is a benchmark that does not fit in the memory available
+// (Options.CheckMemory), found before any of it is allocated.
+type MemoryError struct {
+	// Need is the mix's and the engine's (workload.Config.Need), with
+	// Config's Threads and the mix's number of operations (Ops).
+	Need         workload.Need
+	Threads, Ops int
+	Memory       env.Memory
+	// Pass, when above 0, is what the records of the profiled pass of
+	// ProfileRuns runs need, which does not fit beside the measured runs'
+	// (Need.Engine) although the measured runs alone fit.
+	Pass        int64
+	ProfileRuns int
+}
+
+func (e *MemoryError) Error() string {
+	if e.Pass > 0 {
+		return fmt.Sprintf("bench: the profiled pass of %d runs needs %s for its records beside the measured runs' %s, but only %s is available",
+			e.ProfileRuns, env.Bytes(e.Pass), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
+	}
+	return fmt.Sprintf("bench: the mix needs %s live plus %s for the engine's records, but only %s is available",
+		env.Bytes(e.Need.Live), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
 }
 
 // ErrAborted is Run's error when Options.Abort gave up the runs: nothing
@@ -287,9 +322,9 @@ func (b *benchmark) startServer() error {
 	if errors.Is(err, target.ErrNotStarted) {
 		var se *target.StartError
 		if errors.As(err, &se) {
-			return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
+			return &InputError{Field: "Server", Value: se.Path, Reason: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
 		}
-		return &InputError{Msg: err.Error(), Err: err}
+		return &InputError{Field: "Server", Value: o.Server.Command.Path, Reason: err.Error(), Err: err}
 	}
 	if err != nil {
 		return err
@@ -414,7 +449,7 @@ func (o *Options) writeReports(streamed bool, text func(io.Writer) error, write 
 			continue
 		}
 		if err := safefile.Write(t.Path, stdout, o.Overwrite, w); err != nil {
-			errs = append(errs, &labelled{t.Label, strings.TrimPrefix(err.Error(), t.Path+": "), err})
+			errs = append(errs, &labelled{File{t.Path, t.Label}.name(), strings.TrimPrefix(err.Error(), t.Path+": "), err})
 		}
 	}
 	return errs
@@ -467,64 +502,73 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	}
 	switch {
 	case o.HTTP == "" && o.HTTPPublic:
-		return profCfg, inputf("http-public", "goes with -http ADDR")
+		return profCfg, &InputError{Field: "HTTPPublic", Value: true, Reason: "goes with HTTP", With: "HTTP"}
 	case o.HTTP != "":
 		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
 			return profCfg, httpError(o.HTTP, err)
 		}
 	}
 	if i := o.HistogramLogInterval; i < 0 || i > 0 && i < report.MinHistogramLogInterval {
-		return profCfg, inputf("hlog-interval", "must be at least %v, got %v", report.MinHistogramLogInterval, i)
+		return profCfg, inputf("HistogramLogInterval", i, "must be at least %v, got %v", report.MinHistogramLogInterval, i)
 	}
+	return profCfg, o.checkOutputs()
+}
+
+// checkOutputs refuses, before anything runs, an output that could not be
+// written at the end, then creates the output directories.
+func (o *Options) checkOutputs() error {
 	var toStdout []string
 	for _, t := range o.Outputs {
 		if t.Path == "-" {
-			toStdout = append(toStdout, "-"+t.Format.Name)
+			toStdout = append(toStdout, File{t.Path, t.Label}.name())
 		}
 	}
 	streams := o.streams()
 	for _, s := range streams {
 		if s.out.Path == "-" {
-			toStdout = append(toStdout, strings.TrimSuffix(s.out.Label, " -"))
+			toStdout = append(toStdout, s.out.Label)
 		}
 	}
 	if len(toStdout) > 1 {
-		return profCfg, inputf("", "%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
+		return inputf("Outputs", "-", "%s and %s: at most one format can go to stdout", toStdout[0], toStdout[1])
 	}
+	var dirs []safefile.Output
 	for _, d := range o.Dirs {
 		if d.Path == "-" {
-			return profCfg, inputf("", "%s: - is stdout, not a directory", d.Label)
+			return inputf("Dirs", d.Path, "%s: - is stdout, not a directory", d.name())
 		}
+		dirs = append(dirs, safefile.Output{Label: d.name(), Path: d.Path})
 	}
 	var outs []safefile.Output
 	for _, t := range o.Outputs {
-		outs = append(outs, safefile.Output{Label: t.Label, Path: t.Path})
+		outs = append(outs, safefile.Output{Label: File{t.Path, t.Label}.name(), Path: t.Path})
 	}
 	for _, p := range o.Profiles {
-		outs = append(outs, safefile.Output{Label: p.Label, Path: p.Path})
+		outs = append(outs, safefile.Output{Label: File{p.Path, p.Label}.name(), Path: p.Path})
 	}
 	for _, s := range streams {
 		outs = append(outs, s.out)
 	}
-	if err := safefile.Check(outs, o.Overwrite, o.Dirs...); err != nil {
-		return profCfg, &InputError{Msg: err.Error(), Err: err}
+	if err := safefile.Check(outs, o.Overwrite, dirs...); err != nil {
+		return &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
 	}
 	for _, d := range o.Dirs {
 		if err := safefile.MakeDir(d.Path); err != nil {
-			return profCfg, &InputError{Msg: d.Label + ": " + err.Error(), Err: err}
+			return &InputError{Field: "Dirs", Value: d.Path, Reason: d.name() + ": " + err.Error(), Err: err}
 		}
 	}
-	return profCfg, nil
+	return nil
 }
 
 // CheckMemory checks, before anything runs, that mix fits in memory with
 // the engine's records, then with those of the separate profiled pass too
 // (the measured runs' stay alive during it), and returns that pass's
 // configuration (Runs 0 when there is none). Off Linux, or without /proc,
-// there is nothing to check against and it passes.
+// there is nothing to check against and it passes. Its error is an
+// *InputError, a *MemoryError or a workload.ConfigError.
 func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	if o.ProfileRuns < 0 {
-		return workload.Config{}, inputf("profile-runs", "must be at least 1, got %d", o.ProfileRuns)
+		return workload.Config{}, inputf("ProfileRuns", o.ProfileRuns, "must be at least 1, got %d", o.ProfileRuns)
 	}
 	var profCfg workload.Config
 	profPass := len(o.Profiles) > 0 && !o.ProfileInline
@@ -533,7 +577,7 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 		if err := profCfg.Validate(len(mix)); err != nil {
 			var ce *workload.ConfigError
 			if errors.As(err, &ce) && ce.Field == "runs" {
-				return profCfg, inputf("profile-runs", "%s", ce.Msg)
+				return profCfg, &InputError{Field: "ProfileRuns", Value: o.ProfileRuns, Reason: ce.Msg, Err: err}
 			}
 			return profCfg, err
 		}
@@ -542,65 +586,25 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	if err != nil {
 		return profCfg, nil // not Linux, or no /proc: nothing to check against
 	}
-	need := o.Config.Need(mix)
-	if err := fits(need, o.Config.Threads, len(mix), mem, o.MemHint); err != nil || !profPass {
-		return profCfg, err
+	me := &MemoryError{Need: o.Config.Need(mix), Threads: o.Config.Threads, Ops: len(mix), Memory: mem}
+	if me.Need.Total() > mem.Available {
+		return profCfg, me
+	}
+	if !profPass {
+		return profCfg, nil
 	}
 	prof := profCfg.Footprint(len(mix))
-	if workload.SatAdd(need.Total(), prof) > mem.Available {
-		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
-			o.profileRuns(), env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
+	if workload.SatAdd(me.Need.Total(), prof) > mem.Available {
+		me.Pass, me.ProfileRuns = prof, o.profileRuns()
+		return profCfg, me
 	}
 	return profCfg, nil
 }
 
-// fits refuses a benchmark whose need (workload.Config.Need) does not fit
-// in the memory available, before allocating any of it. hint names what
-// sets the mix's memory; when it is "" the operation needing the most is
-// named, with its parameters.
-func fits(need workload.Need, threads, ops int, mem env.Memory, hint string) error {
-	if need.Total() <= mem.Available {
-		return nil
-	}
-	where := "on this machine"
-	if mem.Limit == "cgroup" {
-		where = "under this cgroup's memory.max"
-	}
-	size := func(n int64) string {
-		if n == math.MaxInt64 {
-			return "more than 8EiB"
-		}
-		return env.Bytes(n)
-	}
-	live := need.Live
-	if hint == "" && need.Biggest != nil {
-		hint = need.Biggest.Name()
-		if d, ok := need.Biggest.(workload.Describer); ok {
-			hint += " " + quote.Clip(d.Describe())
-		}
-		if _, ok := need.Biggest.(workload.Cloner); ok && threads > 1 {
-			hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
-		}
-		if ops > 1 && need.Most != need.Live {
-			hint += fmt.Sprintf(" (the mix: %s live in all)", size(need.Live))
-		}
-		live = need.Most
-	}
-	if hint == "" {
-		hint = "the mix"
-	}
-	return inputf("", "%s needs %s live plus %s for the engine's records, but only %s is available %s",
-		hint, size(live), env.Bytes(need.Engine), env.Bytes(mem.Available), where)
-}
-
-// httpError is err about the -http address, with the flag that allows a
-// public one.
+// httpError is err about the HTTP address.
 func httpError(addr string, err error) error {
-	if errors.Is(err, pprofhttp.ErrNotLoopback) {
-		return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v (-http-public allows it)", quote.Clip(addr), err), Err: err}
-	}
-	if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+	if oe := (*net.OpError)(nil); errors.As(err, &oe) && !errors.Is(err, pprofhttp.ErrNotLoopback) {
 		err = oe.Err // "address already in use", without the operation and address
 	}
-	return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v", quote.Clip(addr), err), Err: err}
+	return &InputError{Field: "HTTP", Value: addr, Reason: err.Error(), Err: err}
 }

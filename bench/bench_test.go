@@ -56,44 +56,47 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 		name    string
 		edit    func(o *bench.Options)
 		op      func(c counting) workload.Operation
-		flag    string // the InputError's Flag
-		want    string // in its message
+		field   string // the InputError's Field ("": a *MemoryError)
+		want    string // in its reason
 		errIs   error
 		linuxOK bool // the check needs /proc
 	}{
 		{name: "profile runs", edit: func(o *bench.Options) { o.ProfileRuns = -1 },
-			flag: "profile-runs", want: "must be at least 1, got -1"},
-		{name: "out is stdout", edit: func(o *bench.Options) { o.Dirs = []safefile.Output{{Label: "-out -", Path: "-"}} },
-			want: "-out -: - is stdout, not a directory"},
+			field: "ProfileRuns", want: "must be at least 1, got -1"},
+		{name: "out is stdout", edit: func(o *bench.Options) { o.Dirs = []bench.File{{Path: "-", Label: "the output directory"}} },
+			field: "Dirs", want: "the output directory: - is stdout, not a directory"},
 		{name: "public without http", edit: func(o *bench.Options) { o.HTTPPublic = true },
-			flag: "http-public", want: "goes with -http ADDR"},
+			field: "HTTPPublic", want: "goes with HTTP"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },
-			flag: "http", want: "(-http-public allows it)", errIs: pprofhttp.ErrNotLoopback},
+			field: "HTTP", errIs: pprofhttp.ErrNotLoopback},
 		{name: "two on stdout", edit: func(o *bench.Options) {
-			o.Outputs = []bench.Output{{Label: "-json -", Path: "-", Format: json}, {Label: "-csv -", Path: "-", Format: csv}}
-		}, want: "-json - and -csv -: at most one format can go to stdout"},
+			o.Outputs = []bench.Output{{Label: "the JSON", Path: "-", Format: json}, {Label: "the CSV", Path: "-", Format: csv}}
+		}, field: "Outputs", want: "the JSON and the CSV: at most one format can go to stdout"},
 		{name: "existing", edit: func(o *bench.Options) {
-			o.Outputs = []bench.Output{{Label: "-json " + existing, Path: existing, Format: json}}
-		}, want: "-json " + existing + ": file exists", errIs: safefile.ErrExists},
+			o.Outputs = []bench.Output{{Path: existing, Format: json}}
+		}, field: "Outputs", want: existing + ": file exists", errIs: safefile.ErrExists},
 		{name: "one file twice", edit: func(o *bench.Options) {
 			p := filepath.Join(dir, "r")
 			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}, {Label: "-csv r", Path: p, Format: csv}}
-		}, want: "the same file as"},
-		{name: "runlog exists", edit: func(o *bench.Options) { o.RunLog = existing },
-			want: "-runlog " + existing + ": file exists", errIs: safefile.ErrExists},
-		{name: "hlog is a directory", edit: func(o *bench.Options) { o.HistogramLog = dir },
-			want: "-hlog " + dir + ": is a directory", errIs: safefile.ErrNotRegular},
+		}, field: "Outputs", want: "the same file as"},
+		{name: "runlog exists", edit: func(o *bench.Options) { o.RunLog = bench.File{Path: existing, Label: "the run log"} },
+			field: "Outputs", want: "the run log: file exists", errIs: safefile.ErrExists},
+		{name: "hlog is a directory", edit: func(o *bench.Options) { o.HistogramLog = bench.File{Path: dir} },
+			field: "Outputs", want: dir + ": is a directory", errIs: safefile.ErrNotRegular},
 		{name: "hlog and json one file", edit: func(o *bench.Options) {
 			p := filepath.Join(dir, "r")
 			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}}
-			o.HistogramLog = p
-		}, want: "-hlog " + filepath.Join(dir, "r") + ": the same file as -json r", errIs: safefile.ErrSameFile},
-		{name: "runlog and hlog on stdout", edit: func(o *bench.Options) { o.RunLog, o.HistogramLog = "-", "-" },
-			want: "-runlog - and -hlog -: at most one format can go to stdout"},
-		{name: "hlog interval", edit: func(o *bench.Options) { o.HistogramLog, o.HistogramLogInterval = "-", time.Microsecond },
-			flag: "hlog-interval", want: "must be at least 1ms, got 1µs"},
+			o.HistogramLog = bench.File{Path: p}
+		}, field: "Outputs", want: filepath.Join(dir, "r") + ": the same file as -json r", errIs: safefile.ErrSameFile},
+		{name: "runlog and hlog on stdout", edit: func(o *bench.Options) {
+			o.RunLog, o.HistogramLog = bench.File{Path: "-", Label: "the run log"}, bench.File{Path: "-", Label: "the histogram log"}
+		}, field: "Outputs", want: "the run log and the histogram log: at most one format can go to stdout"},
+		{name: "hlog interval", edit: func(o *bench.Options) {
+			o.HistogramLog, o.HistogramLogInterval = bench.File{Path: "-"}, time.Microsecond
+		},
+			field: "HistogramLogInterval", want: "must be at least 1ms, got 1µs"},
 		{name: "does not fit", op: func(c counting) workload.Operation { return huge{c} },
-			want: "huge -n 1 needs", linuxOK: true},
+			want: "the mix needs", linuxOK: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,11 +116,17 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 			o.Stdout = &stdout
 			out, err := bench.Run(context.Background(), o, workload.Mix{op})
 			var ie *bench.InputError
+			var me *bench.MemoryError
 			switch {
+			case tt.field == "" && !errors.As(err, &me):
+				t.Fatalf("error %v (%T), want a *MemoryError", err, err)
+			case tt.field == "" && (me.Ops != 1 || me.Need.Biggest == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("MemoryError %+v (%v), want the need of one operation, saying %q", me, err, tt.want)
+			case tt.field == "":
 			case !errors.As(err, &ie):
 				t.Fatalf("error %v (%T), want an *InputError", err, err)
-			case ie.Flag != tt.flag || !strings.Contains(ie.Msg, tt.want):
-				t.Errorf("InputError{Flag: %q, Msg: %q}, want Flag %q and a message holding %q", ie.Flag, ie.Msg, tt.flag, tt.want)
+			case ie.Field != tt.field || !strings.Contains(ie.Reason, tt.want):
+				t.Errorf("InputError{Field: %q, Reason: %q}, want Field %q and a reason holding %q", ie.Field, ie.Reason, tt.field, tt.want)
 			case tt.errIs != nil && !errors.Is(err, tt.errIs):
 				t.Errorf("%v does not wrap %v", err, tt.errIs)
 			}
@@ -134,7 +143,7 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	for _, f := range bench.Formats {
 		o.Outputs = append(o.Outputs, bench.Output{Path: filepath.Join(dir, f.File), Format: f})
 	}
-	o.Dirs = []safefile.Output{{Label: "-out " + dir, Path: dir}}
+	o.Dirs = []bench.File{{Path: dir}}
 	var events []bench.Event
 	o.Events = func(e bench.Event) { events = append(events, e) }
 	var stdout bytes.Buffer

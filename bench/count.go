@@ -46,11 +46,11 @@ type Count struct {
 // before anything ran, or ErrAborted; the rest is in the Outcome, whose
 // Err says how many processes failed.
 func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcome, error) {
-	if c.N < 2 {
-		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
-	}
-	if err := sweep.CheckCount(c.N); err != nil {
-		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
+	switch {
+	case c.N < 2:
+		return Outcome{}, inputf("N", c.N, "RunCount runs at least 2 processes, got %d", c.N)
+	case c.N > sweep.MaxCount:
+		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", sweep.MaxCount, c.N)
 	}
 	if _, err := o.check(mix); err != nil {
 		return Outcome{}, err
@@ -115,7 +115,7 @@ func (c *Count) runner() (r *sweep.Runner, temp bool, err error) {
 	}
 	if c.ProfileDir != "" {
 		if err := safefile.MakeDir(c.ProfileDir); err != nil {
-			return nil, false, &InputError{Msg: "-profile " + c.ProfileDir + ": " + err.Error(), Err: err}
+			return nil, false, &InputError{Field: "ProfileDir", Value: c.ProfileDir, Reason: c.ProfileDir + ": " + err.Error(), Err: err}
 		}
 	}
 	return &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}, temp, nil

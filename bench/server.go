@@ -128,7 +128,7 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rs.s.Ready, nil)
 		if err != nil {
 			cancel()
-			return fmt.Errorf("%w: -ready %s: %v", ErrServer, quote.Clip(rs.s.Ready), err)
+			return fmt.Errorf("%w: the readiness URL %s: %v", ErrServer, quote.Clip(rs.s.Ready), err)
 		}
 		resp, err := client.Do(req)
 		cancel()

@@ -29,23 +29,24 @@ type observer interface {
 
 // streamSpec is a stream asked for: its output and its observer.
 type streamSpec struct {
-	out safefile.Output
-	obs func(io.Writer) observer
+	field string // RunLog, HistogramLog
+	out   safefile.Output
+	obs   func(io.Writer) observer
 }
 
 // streams are the streams asked for.
 func (o *Options) streams() []streamSpec {
 	var specs []streamSpec
-	if o.RunLog != "" {
-		specs = append(specs, streamSpec{safefile.Output{Label: "-runlog " + o.RunLog, Path: o.RunLog},
+	if o.RunLog.Path != "" {
+		specs = append(specs, streamSpec{"RunLog", safefile.Output{Label: o.RunLog.name(), Path: o.RunLog.Path},
 			func(w io.Writer) observer { return report.NewRunLog(w) }})
 	}
-	if o.HistogramLog != "" {
+	if o.HistogramLog.Path != "" {
 		interval := o.HistogramLogInterval
 		if interval == 0 {
 			interval = DefaultHistogramLogInterval
 		}
-		specs = append(specs, streamSpec{safefile.Output{Label: "-hlog " + o.HistogramLog, Path: o.HistogramLog},
+		specs = append(specs, streamSpec{"HistogramLog", safefile.Output{Label: o.HistogramLog.name(), Path: o.HistogramLog.Path},
 			func(w io.Writer) observer { return report.NewHistogramLog(w, interval) }})
 	}
 	return specs
@@ -67,7 +68,7 @@ func (o *Options) openStreams() ([]*stream, error) {
 			t, err := safefile.CreateTemp(s.path, o.Overwrite)
 			if err != nil {
 				abortStreams(ss)
-				return nil, &InputError{Msg: s.label + ": " + strings.TrimPrefix(err.Error(), s.path+": "), Err: err}
+				return nil, &InputError{Field: spec.field, Value: s.path, Reason: s.label + ": " + strings.TrimPrefix(err.Error(), s.path+": "), Err: err}
 			}
 			s.temp, w = t, t.File
 		}

@@ -20,7 +20,7 @@ import (
 
 // execute runs the benchmark (bench.Run; with -count, bench.RunCount) and
 // says how it went. memHint names the flags that set the mix's memory
-// (bench.Options.MemHint); args and ops are each process's command line
+// (benchMemory); args and ops are each process's command line
 // with -count, before and after its result flag. Signals on sig are
 // interrupts (package interrupt), given their meaning here through the
 // options' controls and the benchmark's phases.
@@ -33,7 +33,7 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 	}
 	stderr = &lockedWriter{w: stderr}
 	o := &f.Options
-	o.MemHint, o.Version = memHint, version
+	f.memHint, o.Version = memHint, version
 	o.Stdout, o.Stderr = stdout, stderr
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -71,17 +71,17 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 		}
 		out, err = bench.Run(ctx, *o, mix)
 	}
-	return outcome(stderr, out, err, in.Interrupted())
+	return outcome(stderr, out, err, f.memHint, in.Interrupted())
 }
 
 // outcome says how a benchmark went and returns its exit status;
 // interrupted is set when an interrupt came.
-func outcome(stderr io.Writer, out bench.Outcome, err error, interrupted bool) int {
+func outcome(stderr io.Writer, out bench.Outcome, err error, memHint string, interrupted bool) int {
 	switch {
 	case errors.Is(err, bench.ErrAborted):
 		return interrupt.ExitAborted
 	case err != nil:
-		return fail(stderr, err)
+		return fail(stderr, benchError(err, memHint))
 	case out.Doc == nil && out.Set == nil:
 		return fail(stderr, out.Err)
 	}

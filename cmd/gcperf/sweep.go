@@ -277,7 +277,7 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 			return fail(stderr, err)
 		}
 		mix = workload.Mix{l}
-		o.Options.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
+		o.memHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 	} else {
 		s.Args = []string{"run"}
 		// A mix file is read once, here: its operations go to every child
@@ -315,7 +315,7 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 		return runSession(s, o.Quiet, began, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
-	if _, err := o.Options.CheckMemory(mix); err != nil {
+	if err := o.checkMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
 	return runSession(s, o.Quiet, began, stdout, stderr, sig)
