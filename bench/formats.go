@@ -2,7 +2,6 @@ package bench
 
 import (
 	"io"
-	"strings"
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
@@ -39,13 +38,4 @@ func LookupFormat(name string) (Format, bool) {
 		}
 	}
 	return Format{}, false
-}
-
-// FormatNames lists the formats' names: "json, csv, ... or text".
-func FormatNames() string {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = f.Name
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -29,7 +29,7 @@ type Server struct {
 	// a sweep's grid sets); its Stdout and Stderr are replaced by Log.
 	Command target.Command
 	// Ready is polled until it gives any HTTP response, every
-	// ReadyPoll, for at most ReadyTimeout (0: DefaultReadyTimeout).
+	// readyPoll, for at most ReadyTimeout (0: DefaultReadyTimeout).
 	Ready        string
 	ReadyTimeout time.Duration
 	// Log receives the server's output but for its trace lines: a file
@@ -40,8 +40,8 @@ type Server struct {
 	MemCap int64
 }
 
-// ReadyPoll is the time between two readiness requests.
-const ReadyPoll = 20 * time.Millisecond
+// readyPoll is the time between two readiness requests.
+const readyPoll = 20 * time.Millisecond
 
 // ErrServer is wrapped by the error of a server that did not become
 // ready, or that ended or outgrew its memory cap before it was stopped.
@@ -143,7 +143,7 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 			return fmt.Errorf("%w: exited before it was ready", ErrServer)
 		case <-stop:
 			return fmt.Errorf("%w: %w", ErrServer, ErrInterrupted)
-		case <-time.After(ReadyPoll):
+		case <-time.After(readyPoll):
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
