@@ -217,3 +217,49 @@ func TestRunCountRefuses(t *testing.T) {
 		}
 	}
 }
+
+// The controls: closing Config.Stop stops the runs, which are reported;
+// closing Abort first gives them up, nothing written; the phases come as
+// events.
+func TestRunControls(t *testing.T) {
+	for _, abort := range []bool{false, true} {
+		t.Run(fmt.Sprintf("abort=%v", abort), func(t *testing.T) {
+			dir := t.TempDir()
+			json, _ := bench.LookupFormat("json")
+			o := options(1_000_000)
+			o.Outputs = []bench.Output{{Path: filepath.Join(dir, "r.json"), Format: json}}
+			o.RunLog = bench.File{Path: filepath.Join(dir, "runs.csv")}
+			stop, abortc := make(chan struct{}), make(chan struct{})
+			o.Config.Stop, o.Abort = stop, abortc
+			var phases []bench.Phase
+			o.Events = func(e bench.Event) {
+				switch e := e.(type) {
+				case bench.Running:
+					go func() {
+						time.Sleep(10 * time.Millisecond)
+						if abort {
+							close(abortc)
+						}
+						close(stop) // the runs Abort left behind end too
+					}()
+				case bench.Phase:
+					phases = append(phases, e)
+				}
+			}
+			out, err := bench.Run(context.Background(), o, workload.Mix{&workload.Sleep{D: time.Millisecond}})
+			entries, _ := os.ReadDir(dir)
+			if abort {
+				if !errors.Is(err, bench.ErrAborted) || out.Doc != nil || len(entries) != 0 {
+					t.Errorf("Run: %v, doc %v, files %v: want ErrAborted and nothing written", err, out.Doc != nil, entries)
+				}
+				return
+			}
+			if err != nil || out.Doc == nil || !out.Stopped || len(entries) != 2 {
+				t.Fatalf("Run: %v, outcome %+v, files %v: want a stopped benchmark reported", err, out, entries)
+			}
+			if len(phases) != 2 || phases[0] != bench.Profiling || phases[1] != bench.Writing {
+				t.Errorf("phases %v, want Profiling, Writing", phases)
+			}
+		})
+	}
+}
