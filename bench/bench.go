@@ -76,7 +76,7 @@ type Output struct {
 	Label  string // what errors name it by, the caller's ("": its Path)
 	Path   string // "-" for Options.Stdout; the text report then goes to Options.Stderr
 	Format Format
-	// With -count (RunCount): Process is the process whose result the
+	// With RunCount: Process is the process whose result the
 	// file holds (process-2.csv), 0 for every process's (Format.WriteSet);
 	// Child is set for the files a process writes itself (its JSON result
 	// and its log), checked with the others but not written here.
@@ -94,7 +94,7 @@ type Profile struct {
 // Options are one benchmark's settings, outputs and profiles.
 type Options struct {
 	Config workload.Config
-	// Outputs are the result's files; the text report goes to stdout
+	// Outputs are the result's files; the text report goes to Stdout
 	// unless one of them does. Dirs are the directories they and the
 	// profiles go to, checked with them and created when every check
 	// passed. Overwrite replaces existing files.
@@ -106,7 +106,7 @@ type Options struct {
 	// checked with the outputs: every timed run as it ends
 	// (report.RunLog), and the mix runtimes as an HdrHistogram interval
 	// log (report.HistogramLog), every HistogramLogInterval (0: a second,
-	// at least report.MinHistogramLogInterval). "-" is stdout.
+	// at least report.MinHistogramLogInterval). "-" is Stdout.
 	RunLog, HistogramLog File
 	HistogramLogInterval time.Duration
 

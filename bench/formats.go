@@ -9,7 +9,7 @@ import (
 
 // Format is one way of writing a result.
 type Format struct {
-	Name  string // the flag (-csv) and gcperf report -format's name
+	Name  string // "csv": gcperf's flag (-csv) and report -format name
 	File  string // the file's name in an output directory
 	Doc   string // what the format holds, for a usage text
 	Write func(io.Writer, *report.Document) error

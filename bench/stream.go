@@ -10,11 +10,12 @@ import (
 	"github.com/gcperf/gcperf/workload"
 )
 
-// DefaultHistogramLogInterval is -hlog-interval's default.
+// DefaultHistogramLogInterval is the interval of Options.HistogramLog's
+// histograms when HistogramLogInterval is 0.
 const DefaultHistogramLogInterval = time.Second
 
 // A stream is a file written during the measured runs by an observer:
-// -runlog's report.RunLog, -hlog's report.HistogramLog.
+// RunLog's report.RunLog, HistogramLog's report.HistogramLog.
 type stream struct {
 	label, path string
 	temp        *safefile.Temp // nil for stdout
