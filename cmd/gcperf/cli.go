@@ -61,13 +61,23 @@ func helpCmd(_ []string, stdout, _ io.Writer, _ <-chan os.Signal) int {
 //go:embed help/gcperf-help.txt
 var topUsage string
 
-// usageError is bad input: one line on stderr, exit status 2.
-type usageError struct{ msg string }
+// usageError is bad input: one line on stderr, exit status 2. err is
+// its cause, when there is one.
+type usageError struct {
+	msg string
+	err error
+}
 
 func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return e.err }
+
+// flagError is bad input to the flag name: "-name " + the message.
+func flagError(name, format string, args ...any) error {
+	return usagef("-"+name+" "+format, args...)
+}
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // fail prints err as one line and returns the exit status it deserves.
@@ -75,15 +85,16 @@ func fail(stderr io.Writer, err error) int {
 	var ue *usageError
 	var ce *workload.ConfigError
 	var ie *bench.InputError
+	var me *bench.MemoryError
+	if errors.As(err, &ie) || errors.As(err, &me) {
+		err = benchError(err, "")
+	}
 	switch {
 	case errors.Is(err, sweep.ErrUsage):
 		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
 		return exitUsage
-	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(safefile.WithOverwrite(ie)))
-		return exitUsage
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(ue.msg))
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(safefile.WithOverwrite(ue)))
 		return exitUsage
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, quote.Line(ce.Msg))
