@@ -88,7 +88,7 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 	}
 	notify(fmt.Sprintf("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(c.Path), orDefault(c.GOGC), orDefault(c.GOMEMLIMIT), log.Name()))
 	start := time.Now()
-	rs.r, err = sweep.StartCommand(ctx, c, nil, meta)
+	rs.r, err = sweep.StartCommand(ctx, c, meta)
 	if err != nil {
 		log.Close()
 		cancel(nil)
