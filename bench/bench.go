@@ -295,9 +295,11 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		}
 	}
 	var server *report.Exec
+	var failed *report.Failure
 	if srv != nil {
 		var serr error
 		server, serr = srv.stop()
+		failed = srv.failed
 		srv = nil
 		if serr != nil {
 			err = errors.Join(err, serr)
@@ -305,7 +307,7 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 	}
 	in.Enter(interrupt.Writing)
 	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
-	out.Doc.Server = server
+	out.Doc.Server, out.Doc.Failed = server, failed
 	streamed := false
 	for _, s := range streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone

@@ -326,7 +326,10 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	switch cause := context.Cause(cctx); {
 	case x.Stopped == "":
 		if !x.Success {
-			o.Failed = ParseFailure(x.Status)
+			o.Failed = failure(Exited, "%s", x.Status)
+			if x.Signal != "" {
+				o.Failed.Reason = Killed
+			}
 		}
 	case cause == ErrInterrupted || ctx.Err() != nil:
 		return o, cause
