@@ -258,7 +258,6 @@ func Run(ctx context.Context, o Options, mix workload.Mix) (Outcome, error) {
 		if b.inline != nil {
 			b.inline.Abandon() // its temporary files, and none started after this
 		}
-		safefile.RemoveTemps()
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {

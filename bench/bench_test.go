@@ -16,9 +16,9 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
-	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -211,7 +211,7 @@ func ExampleRun() {
 
 // RunCount refuses a count it cannot run.
 func TestRunCountRefuses(t *testing.T) {
-	for _, n := range []int{1, sweep.MaxCount + 1} {
+	for _, n := range []int{1, setting.MaxCount + 1} {
 		if _, err := bench.RunCount(context.Background(), options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}); err == nil {
 			t.Errorf("RunCount of %d processes: no error", n)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
@@ -16,7 +17,7 @@ import (
 
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2 and at most sweep.MaxCount
+	N int // processes, at least 2 and at most setting.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
 	// run's operations): gcperf's command line for one process.
@@ -49,8 +50,8 @@ func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcom
 	switch {
 	case c.N < 2:
 		return Outcome{}, inputf("N", c.N, "RunCount runs at least 2 processes, got %d", c.N)
-	case c.N > sweep.MaxCount:
-		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", sweep.MaxCount, c.N)
+	case c.N > setting.MaxCount:
+		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", setting.MaxCount, c.N)
 	}
 	if _, err := o.check(mix); err != nil {
 		return Outcome{}, err
@@ -62,7 +63,7 @@ func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcom
 	o.event(RunningProcesses{Mix: mix, N: c.N, Dir: r.Dir})
 	outs, err := c.run(ctx, r, o.Config.Stop, o.Abort)
 	o.event(Writing)
-	if errors.Is(err, sweep.ErrAborted) || closed(o.Abort) {
+	if errors.Is(err, ErrAborted) || closed(o.Abort) {
 		if temp {
 			os.RemoveAll(r.Dir)
 		}
@@ -123,7 +124,7 @@ func (c *Count) runner() (r *sweep.Runner, temp bool, err error) {
 
 // run runs the processes with r until stop or abort is closed: the first
 // stops the running process, the second gives up at once with
-// sweep.ErrAborted, the temporary files removed.
+// ErrAborted, the runner's temporary files removed.
 func (c *Count) run(ctx context.Context, r *sweep.Runner, stop, abort <-chan struct{}) ([]sweep.Outcome, error) {
 	r.Stderr, r.Stop = c.Log, stop
 	if c.Bar != nil {
@@ -135,8 +136,8 @@ func (c *Count) run(ctx context.Context, r *sweep.Runner, stop, abort <-chan str
 		c.Bar.End()
 	}
 	if !ok {
-		safefile.RemoveTemps()
-		return outs, sweep.ErrAborted
+		r.RemoveTemps()
+		return outs, ErrAborted
 	}
 	return outs, err
 }

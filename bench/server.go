@@ -99,7 +99,7 @@ func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan str
 		switch {
 		case rs.overMem != nil:
 			err = fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())
-		case doc != nil && doc.Exec != nil && doc.Exec.Stopped == "":
+		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
 			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
 		}
 		return nil, err

@@ -340,7 +340,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	if !o.Failed.IsZero() {
 		name = FailedName(file)
 	}
-	if werr := report.WriteFile(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
+	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
 			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -246,7 +247,7 @@ func processName(k int) string {
 // It refuses the flags of one process's files and terminal.
 func (f *benchFlags) finishCount(given map[string]bool) error {
 	n := f.Count
-	if err := sweep.CheckCount(n); err != nil {
+	if err := setting.CheckCount(n); err != nil {
 		return &usageError{msg: err.Error(), err: err}
 	}
 	for _, ff := range bench.Formats {
@@ -405,14 +406,14 @@ func (sf *serverFlags) Server(flags *flag.FlagSet, argv, ops []string) (*bench.S
 	if s.ReadyTimeout <= 0 {
 		return nil, flagError("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	if s.Command.GOGC, err = sweep.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+	if s.Command.GOGC, err = setting.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
-	if s.Command.GOMEMLIMIT, err = sweep.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+	if s.Command.GOMEMLIMIT, err = setting.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
 	if sf.memory != "" {
-		n, ok := sweep.MemLimitBytes(sf.memory)
+		n, ok := setting.MemLimitBytes(sf.memory)
 		if !ok || n <= 0 {
 			return nil, flagError("server-memory", "%q is not a size such as 4GiB", quote.Clip(sf.memory))
 		}

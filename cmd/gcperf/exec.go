@@ -13,6 +13,7 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -64,13 +65,13 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	}
 	c := &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
-	if c.GOGC, err = sweep.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
+	if c.GOGC, err = setting.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
 	}
-	if c.GOMEMLIMIT, err = sweep.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
+	if c.GOMEMLIMIT, err = setting.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
 	}
-	if err := sweep.CheckCount(*count); err != nil {
+	if err := setting.CheckCount(*count); err != nil {
 		return fail(stderr, usagef("exec: %v", err))
 	}
 	n := *count
