@@ -281,7 +281,8 @@ type benchmark struct {
 	streams  []*stream
 	env      env.Env
 	srv      *runningServer
-	finished chan struct{} // closed when Run returns
+	failed   *report.Failure // the server's failure, once stopped: the result's own
+	finished chan struct{}   // closed when Run returns
 }
 
 // prepare gets the measured runs ready: their observers, the streams'
@@ -361,6 +362,7 @@ func (b *benchmark) stopServer() (*report.Exec, error) {
 		return nil, nil
 	}
 	x, err := b.srv.stop()
+	b.failed = b.srv.failed
 	b.srv = nil
 	return x, err
 }
@@ -394,7 +396,7 @@ func (b *benchmark) profile(ctx context.Context, profCfg workload.Config, res *w
 func (b *benchmark) write(res *workload.Result, meta report.Meta, server *report.Exec, err error) Outcome {
 	o := b.o
 	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(b.streams)}
-	out.Doc.Server = server
+	out.Doc.Server, out.Doc.Failed = server, b.failed
 	streamed := false
 	for _, s := range b.streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone

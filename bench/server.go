@@ -55,6 +55,9 @@ type runningServer struct {
 	stopped bool  // Stop was called, by us
 	overMem error // the cap's cause, when it stopped the server
 	cancel  context.CancelCauseFunc
+	// failed is why the server failed the run, once stopped: the
+	// result's own Failed, so that a sweep reads the reason there.
+	failed *report.Failure
 }
 
 // startServer starts s and waits until it is ready. Its error wraps
@@ -85,7 +88,7 @@ func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan str
 	}
 	event(ServerStarting{Path: c.Path, GOGC: c.GOGC, GOMEMLIMIT: c.GOMEMLIMIT, Log: log.Name()})
 	start := time.Now()
-	rs.r, err = sweep.StartCommand(ctx, c, nil, meta)
+	rs.r, err = sweep.StartCommand(ctx, c, meta)
 	if err != nil {
 		log.Close()
 		cancel(nil)
@@ -175,10 +178,14 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 	switch {
 	case rs.overMem != nil:
 		x.Success = false
-		err = errors.Join(err, fmt.Errorf("%w: %v; its output: %s", ErrServer, rs.overMem, rs.log.Name()))
+		serr := fmt.Errorf("%w: %v; its output: %s", ErrServer, rs.overMem, rs.log.Name())
+		rs.failed = &report.Failure{Reason: sweep.OverMemory.String(), Text: serr.Error()}
+		err = errors.Join(err, serr)
 	case !rs.stopped:
 		x.Success = false
-		err = errors.Join(err, fmt.Errorf("%w: ended during the runs (%s); its output: %s", ErrServer, x.Status, rs.log.Name()))
+		serr := fmt.Errorf("%w: ended during the runs (%s); its output: %s", ErrServer, x.Status, rs.log.Name())
+		rs.failed = &report.Failure{Reason: sweep.Exited.String(), Text: serr.Error()}
+		err = errors.Join(err, serr)
 	default:
 		x.Success = true
 		x.Stopped = "by gcperf after the runs"

@@ -59,7 +59,7 @@ func (o *Options) streams() []streamSpec {
 // is written to a temporary file in its directory (safefile.CreateTemp),
 // renamed into place by commitStreams once the runs are over, and removed
 // when they never ran, when it could not be written whole, or at an abort
-// (abortStreams). "-" streams to Stdout directly.
+// (abortStreams). "-" streams to o.Stdout directly.
 func (o *Options) openStreams() ([]*stream, error) {
 	var ss []*stream
 	for _, spec := range o.streams() {
