@@ -31,7 +31,16 @@ type Count struct {
 	// Log receives a line per process as it ends (nil: none); Bar, when
 	// set, draws the progress of the processes and takes their lines.
 	Log io.Writer
-	Bar sweep.Bar
+	Bar Bar
+}
+
+// A Bar is a progress bar of RunCount's processes that their lines go
+// through (gcperf's internal/progress.Sweep).
+type Bar interface {
+	io.Writer
+	Start()
+	End()
+	Progress(done, total int)
 }
 
 // RunCount runs the benchmark of o c.N times, each in a fresh process,
