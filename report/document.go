@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -54,6 +55,8 @@ type Document struct {
 	OpenLoop    *OpenLoop  `json:"open_loop"` // null without -rate
 	Interrupted bool       `json:"interrupted"`
 	Halted      string     `json:"halted,omitempty"`
+	// Failed is why the run failed, when the process knew it (Failure).
+	Failed *Failure `json:"failed,omitempty"`
 	// Exec is the run of a user's command (gcperf exec, gcperf sweep --
 	// CMD), absent from a benchmark's document; with it, the document
 	// holds no benchmark (see Exec).
@@ -64,6 +67,46 @@ type Document struct {
 	// collector. Absent without one. The document's GC and Process are the
 	// load generator's (gcperf's own).
 	Server *Exec `json:"server,omitempty"`
+}
+
+// DocumentKind says what a Document is the result of, and so which of
+// its sections hold the figures.
+type DocumentKind uint8
+
+const (
+	// BenchmarkDocument is a benchmark of gcperf's operations (gcperf,
+	// gcperf run): Operations, Mix, Runs, GCPerfP99, GC and Tail hold
+	// its figures.
+	BenchmarkDocument DocumentKind = iota
+	// ServerDocument is a benchmark of operations against a server under
+	// test (gcperf run OP... -- SERVER): a benchmark whose Server section
+	// holds the server's run.
+	ServerDocument
+	// CommandDocument is the run of a user's command (gcperf exec, a
+	// point of gcperf sweep -- CMD): its Exec section holds the figures,
+	// and the benchmark's sections are empty.
+	CommandDocument
+)
+
+var documentKinds = [...]string{BenchmarkDocument: "benchmark", ServerDocument: "server", CommandDocument: "command"}
+
+func (k DocumentKind) String() string {
+	if int(k) < len(documentKinds) {
+		return documentKinds[k]
+	}
+	return "DocumentKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Kind says what the document is the result of, from the sections it
+// holds: Exec makes it a CommandDocument, Server a ServerDocument.
+func (d *Document) Kind() DocumentKind {
+	switch {
+	case d.Exec != nil:
+		return CommandDocument
+	case d.Server != nil:
+		return ServerDocument
+	}
+	return BenchmarkDocument
 }
 
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
@@ -442,50 +485,90 @@ func New(res *workload.Result, meta Meta) *Document {
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes),
 			Machine:      res.Machine},
+		Timeline:    res.Timeline,
+		Hiccup:      hiccupOf(res.Hiccup),
+		OpenLoop:    openLoopOf(res.OpenLoop),
+		Profiling:   profilingOf(meta),
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
 	}
-	if h := res.Hiccup; h != nil {
-		p := h.Percentiles
-		d.Hiccup = &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
-			P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
-	}
-	if ol := res.OpenLoop; ol != nil {
-		d.OpenLoop = &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
-			MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
-	}
-	if len(meta.Profiles) > 0 {
-		d.Profiling = &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
-		for _, p := range meta.Profiles {
-			x := Profile{Kind: string(p.Kind), File: p.File, Duration: p.Duration,
-				SampleType: p.Top.SampleType, Unit: p.Top.Unit, Total: p.Top.Total, Top: []ProfileFunc{}}
-			for _, f := range p.Top.Funcs {
-				x.Top = append(x.Top, ProfileFunc{Name: f.Name, Flat: f.Flat, FlatPct: f.FlatPct, Cum: f.Cum, CumPct: f.CumPct})
-			}
-			d.Profiling.Profiles = append(d.Profiling.Profiles, x)
-		}
-	}
 	if c.GCStats != workload.GCStatsOff {
-		g := res.GC
-		d.GC = &GC{Mode: c.GCStats.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
-			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-			AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
-			GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
-			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
-			AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+		d.GC = gcOf(c.GCStats, &res.GC)
 	}
 	if c.GCStats == workload.GCStatsRun {
-		t := res.Tail
-		d.Tail = &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
-			Scope: t.Scope.String(), Alpha: workload.TailAlpha}
-		for _, ct := range t.Causes {
-			d.Tail.Causes = append(d.Tail.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
-				Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
-				P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
-				KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
-		}
+		d.Tail = tailOf(&res.Tail)
 	}
-	for _, op := range res.Operations {
+	if res.Summarised() {
+		d.Harness.RunsKept = len(res.Runs)
+	}
+	d.Operations = operationsOf(res.Operations)
+	ms := res.Mix.Stats
+	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
+	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
+	d.Mix.Histogram = res.Mix.Runtime.Buckets()
+	d.GCPerfP99 = gcperfP99Of(res)
+	d.Runs = runsOf(res)
+	return d
+}
+
+func hiccupOf(h *workload.Hiccup) *Hiccup {
+	if h == nil {
+		return nil
+	}
+	p := h.Percentiles
+	return &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
+		P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
+}
+
+func openLoopOf(ol *workload.OpenLoop) *OpenLoop {
+	if ol == nil {
+		return nil
+	}
+	return &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
+		MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
+}
+
+// profilingOf is the profiles of meta, nil without one.
+func profilingOf(meta Meta) *Profiling {
+	if len(meta.Profiles) == 0 {
+		return nil
+	}
+	pr := &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
+	for _, p := range meta.Profiles {
+		x := Profile{Kind: string(p.Kind), File: p.File, Duration: p.Duration,
+			SampleType: p.Top.SampleType, Unit: p.Top.Unit, Total: p.Top.Total, Top: []ProfileFunc{}}
+		for _, f := range p.Top.Funcs {
+			x.Top = append(x.Top, ProfileFunc{Name: f.Name, Flat: f.Flat, FlatPct: f.FlatPct, Cum: f.Cum, CumPct: f.CumPct})
+		}
+		pr.Profiles = append(pr.Profiles, x)
+	}
+	return pr
+}
+
+func gcOf(mode workload.GCStats, g *workload.GCSummary) *GC {
+	return &GC{Mode: mode.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
+		PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
+		AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
+		GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
+		AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
+		AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+}
+
+func tailOf(t *workload.Tail) *Tail {
+	x := &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
+		Scope: t.Scope.String(), Alpha: workload.TailAlpha}
+	for _, ct := range t.Causes {
+		x.Causes = append(x.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
+			Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
+			P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
+			KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
+	}
+	return x
+}
+
+func operationsOf(ops []workload.OpResult) []Operation {
+	var out []Operation
+	for _, op := range ops {
 		o := operation(op.Stats)
 		o.Name, o.Params, o.Unit = op.Name, op.Params, op.Unit
 		o.Errors.First = op.FirstError
@@ -493,57 +576,65 @@ func New(res *workload.Result, meta Meta) *Document {
 		if r := op.Corrected; r != nil {
 			o.Corrected = &Percentiles{Count: r.Count(), Percentiles: op.CorrectedPercentiles}
 		}
-		d.Operations = append(d.Operations, o)
+		out = append(out, o)
 	}
-	ms := res.Mix.Stats
-	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
-	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
-	d.Mix.Histogram = res.Mix.Runtime.Buckets()
+	return out
+}
+
+// gcperfP99Of is GCPerfP99's figures, each of the worst runs with what the
+// collector did during it (-gcstats run).
+func gcperfP99Of(res *workload.Result) P99 {
 	f := res.P99
-	d.GCPerfP99 = P99{
+	p := P99{
 		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
 		Total: f.Total, MeanPerRun: f.MeanPerRun,
 		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
 		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
 		Worst: []Worst{}, Estimated: f.Estimated,
 	}
-	if res.Summarised() {
-		d.Harness.RunsKept = len(res.Runs)
-	}
 	for _, w := range f.Worst {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
-		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
+		if r := res.Run(w.Run); r != nil && res.Config.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 			x.Causes = causesOf(&res.Tail, r)
 		}
-		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
+		p.Worst = append(p.Worst, x)
 	}
-	d.Timeline = res.Timeline
-	d.Runs = make([]Run, len(res.Runs))
+	return p
+}
+
+// runsOf is every kept run, with its operations in run order when the mix
+// holds more than one.
+func runsOf(res *workload.Result) []Run {
+	c := res.Config
+	runs := make([]Run, len(res.Runs))
 	k := c.OpsPerRun(len(res.Operations))
 	for i, r := range res.Runs {
-		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
+		runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
 			Response: r.Response, Results: r.Results, Errors: r.Errors}
 		if c.GCStats == workload.GCStatsRun {
-			d.Runs[i].GCDelta = &res.Runs[i].GC
-			d.Runs[i].RunDelta = &res.Runs[i].Causes
+			runs[i].GCDelta = &res.Runs[i].GC
+			runs[i].RunDelta = &res.Runs[i].Causes
 		}
 		if k == 1 && len(res.Operations) == 1 && res.Executions[i].Failed() {
-			d.Runs[i].Error = res.Categories[res.Executions[i].Category]
+			runs[i].Error = res.Categories[res.Executions[i].Category]
 		}
 		if k > 1 || len(res.Operations) > 1 {
-			ops := make([]RunOp, k)
-			for j, x := range res.Executions[i*k : (i+1)*k] {
-				ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response,
-					Results: x.Results}
-				if x.Failed() {
-					ops[j].Error = res.Categories[x.Category]
-				}
-			}
-			d.Runs[i].Ops = ops
+			runs[i].Ops = runOps(res, res.Executions[i*k:(i+1)*k])
 		}
 	}
-	return d
+	return runs
+}
+
+func runOps(res *workload.Result, xs []workload.Execution) []RunOp {
+	ops := make([]RunOp, len(xs))
+	for j, x := range xs {
+		ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response, Results: x.Results}
+		if x.Failed() {
+			ops[j].Error = res.Categories[x.Category]
+		}
+	}
+	return ops
 }
 
 func operation(s latency.Stats) Operation {

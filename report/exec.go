@@ -196,11 +196,10 @@ type ExecGoalPoint struct {
 // WriteExecText writes the text report of a command's run (gcperf exec):
 // d's Exec section. It is Text's report of such a document.
 func WriteExecText(w io.Writer, doc *Document) error {
-	d := doc.Exec
-	if d == nil {
+	if doc.Kind() != CommandDocument {
 		return errors.New("report: not the result of a command")
 	}
-	return writeExec(w, d, "Command")
+	return writeExec(w, doc.Exec, "Command")
 }
 
 // writeExec writes a command's run, its first line headed head ("Command",
@@ -209,23 +208,7 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	ns := dur
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", head, quote.Line(shellJoin(d.Command)))
-	status := d.Status
-	if d.Interrupted {
-		status += " (interrupted)"
-	}
-	if d.Stopped != "" {
-		status += ", stopped: " + d.Stopped
-	}
-	if d.Killed {
-		status += ", SIGKILL needed"
-	}
-	if d.Leftovers > 0 {
-		status += fmt.Sprintf(", %d %s left running %s stopped", d.Leftovers, figure.Plural(d.Leftovers, "process", "processes"), figure.Plural(d.Leftovers, "was", "were"))
-	}
-	if d.Unkilled > 0 {
-		status += fmt.Sprintf(", %d %s survived SIGKILL and %s still running", d.Unkilled, figure.Plural(d.Unkilled, "process", "processes"), figure.Plural(d.Unkilled, "is", "are"))
-	}
-	fmt.Fprintf(&b, "Status: %s\n", status)
+	fmt.Fprintf(&b, "Status: %s\n", execStatus(d))
 	if d.Log != "" {
 		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
 	}
@@ -244,42 +227,11 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	}
 	fmt.Fprintf(&b, "Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(d.Settings.GOGC), unset(d.Settings.GOMEMLIMIT), unset(d.Settings.GODEBUG))
 	if g := d.GC; g != nil {
-		fmt.Fprintf(&b, "GC: %d %s (%d forced", g.Cycles, figure.Plural(g.Cycles, "cycle", "cycles"), g.Forced)
-		if g.Truncated > 0 {
-			fmt.Fprintf(&b, ", %d cut short", g.Truncated)
-		}
-		b.WriteString(")")
-		if g.Sequences > 1 {
-			fmt.Fprintf(&b, " from %d processes", g.Sequences)
-		}
-		fmt.Fprintf(&b, "; GC CPU %d%% (the trace's, rounded down), %s\n", g.CPUPercent, ns(g.CPU))
-		p := g.Pauses
-		fmt.Fprintf(&b, "   %d stop-the-world pauses totalling %s: P50 %s, P90 %s, P99 %s, max %s\n",
-			p.Count, ns(p.Total), ns(p.P50), ns(p.P90), ns(p.P99), ns(p.Max))
-		fmt.Fprintf(&b, "   Heap (MiB, rounded down): peak %d, peak live %d", g.PeakHeapMiB, g.PeakLiveMiB)
-		if n := len(g.Goal); n > 0 {
-			fmt.Fprintf(&b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, n)
-		}
-		b.WriteString("\n")
+		writeExecGC(&b, g)
 	} else {
 		fmt.Fprintf(&b, "GC figures unavailable: %s\n", d.GCUnavailable)
 	}
-	if len(d.Benchmarks) > 0 {
-		b.WriteString("Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n")
-		for _, x := range d.Benchmarks {
-			name := x.Name
-			if x.Pkg != "" {
-				name = x.Pkg + " " + name
-			}
-			var ms []string
-			n := 0
-			for _, m := range x.Metrics {
-				ms = append(ms, benchunit.Scale(m.Median, benchunit.ClassOf(m.Unit))+" "+m.Unit)
-				n = max(n, len(m.Values)+m.Dropped)
-			}
-			fmt.Fprintf(&b, "   %s: %s (%d %s)\n", quote.Line(name), quote.Line(strings.Join(ms, ", ")), n, figure.Plural(n, "result", "results"))
-		}
-	}
+	writeExecBenchmarks(&b, d.Benchmarks)
 	if d.SkippedBenchmarkLines > 0 {
 		fmt.Fprintf(&b, "   %d benchmark %s of the command's stdout could not be read\n", d.SkippedBenchmarkLines, figure.Plural(d.SkippedBenchmarkLines, "line", "lines"))
 	}
@@ -288,4 +240,69 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// execStatus says how the command ended and what stopping it took.
+func execStatus(d *Exec) string {
+	status := d.Status
+	if d.Interrupted {
+		status += " (interrupted)"
+	}
+	if d.Stopped != "" {
+		status += ", stopped: " + d.Stopped
+	}
+	if d.Killed {
+		status += ", SIGKILL needed"
+	}
+	if d.Leftovers > 0 {
+		status += fmt.Sprintf(", %d %s left running %s stopped", d.Leftovers, figure.Plural(d.Leftovers, "process", "processes"), figure.Plural(d.Leftovers, "was", "were"))
+	}
+	if d.Unkilled > 0 {
+		status += fmt.Sprintf(", %d %s survived SIGKILL and %s still running", d.Unkilled, figure.Plural(d.Unkilled, "process", "processes"), figure.Plural(d.Unkilled, "is", "are"))
+	}
+	return status
+}
+
+// writeExecGC writes the collector as the command's trace showed it.
+func writeExecGC(b *strings.Builder, g *ExecGC) {
+	ns := dur
+	fmt.Fprintf(b, "GC: %d %s (%d forced", g.Cycles, figure.Plural(g.Cycles, "cycle", "cycles"), g.Forced)
+	if g.Truncated > 0 {
+		fmt.Fprintf(b, ", %d cut short", g.Truncated)
+	}
+	b.WriteString(")")
+	if g.Sequences > 1 {
+		fmt.Fprintf(b, " from %d processes", g.Sequences)
+	}
+	fmt.Fprintf(b, "; GC CPU %d%% (the trace's, rounded down), %s\n", g.CPUPercent, ns(g.CPU))
+	p := g.Pauses
+	fmt.Fprintf(b, "   %d stop-the-world pauses totalling %s: P50 %s, P90 %s, P99 %s, max %s\n",
+		p.Count, ns(p.Total), ns(p.P50), ns(p.P90), ns(p.P99), ns(p.Max))
+	fmt.Fprintf(b, "   Heap (MiB, rounded down): peak %d, peak live %d", g.PeakHeapMiB, g.PeakLiveMiB)
+	if n := len(g.Goal); n > 0 {
+		fmt.Fprintf(b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, n)
+	}
+	b.WriteString("\n")
+}
+
+// writeExecBenchmarks writes the benchmarks the command printed, the
+// median of each metric.
+func writeExecBenchmarks(b *strings.Builder, benchmarks []ExecBenchmark) {
+	if len(benchmarks) == 0 {
+		return
+	}
+	b.WriteString("Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n")
+	for _, x := range benchmarks {
+		name := x.Name
+		if x.Pkg != "" {
+			name = x.Pkg + " " + name
+		}
+		var ms []string
+		n := 0
+		for _, m := range x.Metrics {
+			ms = append(ms, benchunit.Scale(m.Median, benchunit.ClassOf(m.Unit))+" "+m.Unit)
+			n = max(n, len(m.Values)+m.Dropped)
+		}
+		fmt.Fprintf(b, "   %s: %s (%d %s)\n", quote.Line(name), quote.Line(strings.Join(ms, ", ")), n, figure.Plural(n, "result", "results"))
+	}
 }

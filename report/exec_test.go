@@ -148,7 +148,7 @@ func TestClientGC(t *testing.T) {
 		{"open loop, corrected", Document{GC: &GC{STWMax: 500 * time.Microsecond}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: ms}}}}},
 			"paused up to 500µs, 2.5% of the P99 (20.0ms): part of the tail may be the client's"},
 	} {
-		got := ClientGC(&tc.d)
+		got := clientGC(&tc.d)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q in it", tc.name, got, tc.want)
 		}

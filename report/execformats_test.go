@@ -102,19 +102,19 @@ func TestExecBenchReadBack(t *testing.T) {
 	d, _ := readFixture(t, "exec.json")
 	for _, tc := range []struct {
 		name  string
-		parts []BenchPart
+		parts []benchPart
 		want  []string // the names, in order
 		cfg   map[string]string
 	}{
 		{
 			name:  "one",
-			parts: []BenchPart{{Doc: d}},
+			parts: []benchPart{{Doc: d}},
 			want:  []string{"Exec/cmd=alloc.test", "Workloads/list-2", "Workloads/list-2", "Workloads/list-2"},
 			cfg:   map[string]string{"gogc": "100", "gomemlimit": "off", "goos": "linux", "goarch": "amd64"},
 		},
 		{
 			name: "sweep points",
-			parts: []BenchPart{
+			parts: []benchPart{
 				{Doc: d, Label: "a", Params: "gogc=100 memlimit=off", Drop: []string{"gogc", "gomemlimit"}},
 				{Doc: d, Label: "b", Params: "gogc=200 memlimit=off", Drop: []string{"gogc", "gomemlimit"}},
 			},
@@ -127,7 +127,7 @@ func TestExecBenchReadBack(t *testing.T) {
 		},
 		{
 			name: "gomaxprocs axis",
-			parts: []BenchPart{
+			parts: []benchPart{
 				{Doc: d, Label: "a", Params: "gogc=100 memlimit=off gomaxprocs=2", Drop: []string{"gogc", "gomemlimit", "gomaxprocs"}},
 			},
 			want: []string{
@@ -138,7 +138,7 @@ func TestExecBenchReadBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := BenchJoin(&b, tc.parts); err != nil {
+			if err := benchJoin(&b, tc.parts); err != nil {
 				t.Fatal(err)
 			}
 			res, units := readBench(t, b.Bytes())

@@ -34,7 +34,7 @@ import (
 // A command's result (gcperf exec) has no distribution: HGRM writes
 // nothing and returns an error wrapping ErrNoDistribution.
 func HGRM(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return fmt.Errorf("hgrm: %w", ErrNoDistribution)
 	}
 	ops := make([]*Operation, 0, len(d.Operations)+1)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
@@ -354,7 +355,7 @@ func secs(have bool, d time.Duration) string { return cell(have, figure.Decimal(
 // command's own figures as BenchmarkExec/gogc=100/memlimit=off/cmd=PROG
 // and the benchmarks it printed with the settings last, before their -N
 // suffix: BenchmarkWorkloads/list/gogc=100/memlimit=off-2
-// (report.BenchPart's Params).
+// (reportparts.BenchPart's Params).
 func Bench(w io.Writer, outs []Outcome) error {
 	procs := gomaxprocsAxis(outcomePoints(outs))
 	drop := []string{"gogc", "gomemlimit"}
@@ -370,7 +371,7 @@ func Bench(w io.Writer, outs []Outcome) error {
 	slices.SortStableFunc(sorted, func(a, b *Outcome) int {
 		return cmp.Or(cmp.Compare(a.Point.Index, b.Point.Index), cmp.Compare(a.Rep, b.Rep))
 	})
-	parts := make([]report.BenchPart, len(sorted))
+	parts := make([]reportparts.BenchPart[report.Document], len(sorted))
 	for i, o := range sorted {
 		p := o.Point
 		settings := "gogc=" + p.GOGC.String() + " memlimit=" + p.MemLimit.String()
@@ -379,8 +380,8 @@ func Bench(w io.Writer, outs []Outcome) error {
 			settings += " gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
 			d.Env.Go.GOMAXPROCS = 1 // no -N suffix: the name says gomaxprocs=N
 		}
-		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
-		if d.Exec != nil {
+		parts[i] = reportparts.BenchPart[report.Document]{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
+		if d.Kind() == report.CommandDocument {
 			// A command's result: its benchmarks' names take the settings.
 			parts[i].Params = settings
 			continue
@@ -390,5 +391,5 @@ func Bench(w io.Writer, outs []Outcome) error {
 			d.Operations[i].Params = strings.TrimSpace(settings + " " + d.Operations[i].Params)
 		}
 	}
-	return report.BenchJoin(w, parts)
+	return reportparts.BenchJoin(w, parts)
 }

@@ -392,7 +392,7 @@ func (b bound) miss(d *report.Document) (miss, value float64) {
 		return b.missCommand(x)
 	}
 	rt := d.Mix.Runtime
-	if c := d.CorrectedLatency(); d.Server != nil && c != nil {
+	if c := d.CorrectedLatency(); d.Kind() == report.ServerDocument && c != nil {
 		// A server's rows weigh the client's corrected latency: so does
 		// its SLO.
 		rt.P99, rt.P999, rt.Percentiles.Max = c.P99, c.P999, c.Max

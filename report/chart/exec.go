@@ -25,10 +25,10 @@ func ExecRSS(w io.Writer, d *report.Document, format Format) error {
 }
 
 func execRSSPlot(d *report.Document) (*plot.Plot, error) {
-	e := d.Exec
-	if e == nil {
+	if d.Kind() != report.CommandDocument {
 		return nil, errors.New("chart: not the result of a command (gcperf exec)")
 	}
+	e := d.Exec
 	if len(e.RSS.Points) == 0 {
 		return nil, errors.New("chart: no RSS sample (the command ended within the first sampling interval)")
 	}
@@ -66,10 +66,10 @@ func ExecGoal(w io.Writer, d *report.Document, format Format) error {
 }
 
 func execGoalPlot(d *report.Document) (*plot.Plot, error) {
-	e := d.Exec
-	if e == nil {
+	if d.Kind() != report.CommandDocument {
 		return nil, errors.New("chart: not the result of a command (gcperf exec)")
 	}
+	e := d.Exec
 	if e.GC == nil || len(e.GC.Goal) == 0 {
 		why := "no GC cycle in its trace"
 		if e.GCUnavailable != "" {

@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/gcperf/gcperf/internal/interrupt"
-	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/sweep"
 )
 
@@ -40,7 +39,7 @@ func Run(r *sweep.Runner, points []sweep.Point, sig <-chan os.Signal, stderr io.
 	}
 	if !ok || !in.Enter(interrupt.Writing) {
 		in.Close()
-		safefile.RemoveTemps()
+		r.RemoveTemps()
 		return outs, nil, ErrAborted
 	}
 	return outs, in, err
