@@ -95,8 +95,9 @@ var (
 )
 
 // A PlanError says how a resumed sweep differs from the Plan its
-// directory records: the Part that Plan.Diff names ("program" for another
-// program at the same Path), as recorded and as given.
+// directory records: the Part that Plan.Diff names, or "program" (another
+// program's path; with Path, another program at the same path), as
+// recorded and as given.
 type PlanError struct {
 	Part, Recorded, Given string
 	Path                  string // the program's, for "program"
@@ -296,6 +297,10 @@ func checkResumed(dir string, plan, rec Plan) error {
 	if d := plan.Diff(rec); d != "" {
 		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
 			Err: &PlanError{Part: d, Recorded: planPart(rec, d), Given: planPart(plan, d)}}
+	}
+	if plan.Program.Path != rec.Program.Path {
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: "program", Recorded: rec.Program.Path, Given: plan.Program.Path}}
 	}
 	if !plan.Program.Same(rec.Program) {
 		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,

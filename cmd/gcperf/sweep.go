@@ -674,7 +674,7 @@ func inFlags(err error) error {
 			return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
 		case errors.Is(ue.Err, sweep.ErrResumeNoDir):
 			return usagef("-resume needs -out, the directory of the sweep to finish")
-		case errors.As(ue.Err, &pe) && pe.Part == "program":
+		case errors.As(ue.Err, &pe) && pe.Part == "program" && pe.Path != "":
 			return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
 				ue.Value, pe.Recorded, pe.Path, pe.Given)
 		case errors.As(ue.Err, &pe):

@@ -658,3 +658,27 @@ func TestParseOne(t *testing.T) {
 		}
 	}
 }
+
+// A command rebuilt behind the same path is another program: -resume
+// refuses it, in one line, and runs nothing.
+func TestSweepResumeAnotherProgram(t *testing.T) {
+	tmp := t.TempDir()
+	prog := filepath.Join(tmp, "prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "out")
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-gogc", "100", "-out", dir, "--", prog); code != 0 {
+		t.Fatalf("the sweep: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir); code != 0 {
+		t.Fatalf("-resume of the same program: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0 # rebuilt\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir)
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, prog+" is now another program") {
+		t.Errorf("-resume of a rebuilt program: exit %d, stderr %q", code, stderr)
+	}
+}
