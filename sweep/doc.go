@@ -15,7 +15,8 @@
 //
 // A Runner without Command runs gcperf's own benchmark in each child (Exe
 // and Args: gcperf's command line). A [Session] runs a whole sweep as
-// gcperf sweep does: checks, a plan for resuming, the table, the files.
+// gcperf sweep does: checks, a [Plan] for resuming, the table, the files,
+// telling its caller what happens as [Event] values (ExampleSession_Run).
 //
 // # The grid
 //

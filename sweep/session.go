@@ -19,8 +19,10 @@ import (
 )
 
 // A Session is one sweep as gcperf sweep runs it, from the checks before
-// the first point to the table and files after the last. Its errors name
-// its fields by the gcperf sweep flags that set them (-out, -html).
+// the first point to the table and files after the last: Prepare, then Run
+// under a context (or Announce, the Runner's Run, Report, as gcperf does to
+// run the points under its interrupts). Bad input is a UsageError naming
+// the session's field; what happens reaches Observe as Events.
 type Session struct {
 	// Dir "" runs the sweep in a new temporary directory. Exe "" runs
 	// this executable as every point's child: it must take gcperf's
