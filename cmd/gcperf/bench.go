@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/bench"
-	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -39,13 +38,13 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 	defer cancel()
 	stop := make(chan struct{})
 	o.Config.Stop = stop
-	var in *interrupt.Watcher
+	var in *watcher
 	if f.Count > 1 {
 		// The runner says so on its line when it stops a process; there is
 		// nothing more to cancel after that.
-		in = interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
+		in = watchInterrupts(sig, stderr, func() { close(stop) }, nil, true)
 	} else {
-		in = interrupt.Watch(sig, stderr, func() { close(stop) }, cancel, false)
+		in = watchInterrupts(sig, stderr, func() { close(stop) }, cancel, false)
 	}
 	defer in.Close()
 	o.Abort, o.Abandon = in.Abort(), in.Abandon()
@@ -79,7 +78,7 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 func outcome(stderr io.Writer, out bench.Outcome, err error, memHint string, interrupted bool) int {
 	switch {
 	case errors.Is(err, bench.ErrAborted):
-		return interrupt.ExitAborted
+		return exitAborted
 	case err != nil:
 		return fail(stderr, benchError(err, memHint))
 	case out.Doc == nil && out.Set == nil:
@@ -102,7 +101,7 @@ func outcome(stderr io.Writer, out bench.Outcome, err error, memHint string, int
 
 // benchEvent says on stderr what a benchmark has to say, and moves the
 // interrupts' meaning with its phases.
-func benchEvent(stderr io.Writer, in *interrupt.Watcher, e bench.Event) {
+func benchEvent(stderr io.Writer, in *watcher, e bench.Event) {
 	say := func(format string, args ...any) { fmt.Fprintf(stderr, "gcperf: "+format+"\n", args...) }
 	switch e := e.(type) {
 	case bench.Serving:
@@ -128,9 +127,9 @@ func benchEvent(stderr io.Writer, in *interrupt.Watcher, e bench.Event) {
 	case bench.Phase:
 		switch e {
 		case bench.Profiling:
-			in.Enter(interrupt.Profiling)
+			in.Enter(phaseProfiling)
 		case bench.Writing:
-			in.Enter(interrupt.Writing)
+			in.Enter(phaseWriting)
 		}
 	}
 }

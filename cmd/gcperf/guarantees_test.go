@@ -35,7 +35,6 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/env"
 
-	"github.com/gcperf/gcperf/internal/interrupt"
 )
 
 // guarBuffer is a buffer that a test reads while the command writes it.
@@ -784,7 +783,7 @@ func TestGuarantee06Inputs(t *testing.T) {
 func TestGuarantee07Interrupts(t *testing.T) {
 	tmp := t.TempDir() // of the test, not of a subtest: a command given up at the third interrupt may still be finishing its run
 	guarSweep(t)
-	want := map[int]int{1: 1, 2: 1, 3: interrupt.ExitAborted}
+	want := map[int]int{1: 1, 2: 1, 3: exitAborted}
 	got := map[string]map[int]int{}
 	for _, cmd := range []string{"run", "gcperf", "sweep", "count"} {
 		got[cmd] = map[int]int{}

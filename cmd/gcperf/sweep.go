@@ -16,8 +16,6 @@ import (
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/interrupt"
-	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -373,10 +371,10 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
 	s.Announce()
-	outs, in, err := runsweep.Run(&s.Runner, s.Points(), sig, stderr, s.Bar)
-	if errors.Is(err, runsweep.ErrAborted) {
+	outs, in, err := runPoints(&s.Runner, s.Points(), sig, stderr, s.Bar)
+	if errors.Is(err, errAborted) {
 		s.Aborted()
-		return interrupt.ExitAborted
+		return exitAborted
 	}
 	defer in.Close()
 	failed, err := s.Report(began, outs, err, stdout)
