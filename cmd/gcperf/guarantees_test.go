@@ -34,7 +34,6 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/env"
-
 )
 
 // guarBuffer is a buffer that a test reads while the command writes it.
