@@ -31,6 +31,7 @@ import (
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/workload"
@@ -174,7 +175,7 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		return Outcome{}, err
 	}
 	if o.HTTP != "" {
-		srv, exposed, err := profiles.ServeLocal(o.HTTP, o.HTTPPublic)
+		srv, exposed, err := pprofhttp.ServeLocal(o.HTTP, o.HTTPPublic)
 		if err != nil {
 			return Outcome{}, httpError(o.HTTP, err)
 		}
@@ -266,7 +267,6 @@ func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Si
 		if inline != nil {
 			inline.Abandon() // its temporary files, and none started after this
 		}
-		safefile.RemoveTemps()
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {
@@ -397,7 +397,7 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	case o.HTTP == "" && o.HTTPPublic:
 		return profCfg, inputf("http-public", "goes with -http ADDR")
 	case o.HTTP != "":
-		if err := profiles.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
+		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
 			return profCfg, httpError(o.HTTP, err)
 		}
 	}
@@ -524,7 +524,7 @@ func fits(need workload.Need, threads, ops int, mem env.Memory, hint string) err
 // httpError is err about the -http address, with the flag that allows a
 // public one.
 func httpError(addr string, err error) error {
-	if errors.Is(err, profiles.ErrNotLoopback) {
+	if errors.Is(err, pprofhttp.ErrNotLoopback) {
 		return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v (-http-public allows it)", quote.Clip(addr), err), Err: err}
 	}
 	if oe := (*net.OpError)(nil); errors.As(err, &oe) {

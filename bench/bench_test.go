@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -18,8 +17,8 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/profiles"
-	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/internal/setting"
+	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -69,7 +68,7 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 		{name: "public without http", edit: func(o *bench.Options) { o.HTTPPublic = true },
 			flag: "http-public", want: "goes with -http ADDR"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },
-			flag: "http", want: "(-http-public allows it)", errIs: profiles.ErrNotLoopback},
+			flag: "http", want: "(-http-public allows it)", errIs: pprofhttp.ErrNotLoopback},
 		{name: "two on stdout", edit: func(o *bench.Options) {
 			o.Outputs = []bench.Output{{Label: "-json -", Path: "-", Format: json}, {Label: "-csv -", Path: "-", Format: csv}}
 		}, want: "-json - and -csv -: at most one format can go to stdout"},
@@ -131,7 +130,9 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 func TestRunWritesEveryFormat(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out") // created by Run
 	o := options(5)
-	o.Outputs = bench.DirOutputs(dir, "-out "+dir)
+	for _, f := range bench.Formats {
+		o.Outputs = append(o.Outputs, bench.Output{Path: filepath.Join(dir, f.File), Format: f})
+	}
 	o.Dirs = []safefile.Output{{Label: "-out " + dir, Path: dir}}
 	var lines []string
 	o.Notify = func(l string) { lines = append(lines, l) }
@@ -165,79 +166,11 @@ func ExampleRun() {
 	// Output: 100 runs; failed: false
 }
 
-// A program of its own takes gcperf run's flags and runs its operations
-// as gcperf does.
-func ExampleFlags() {
-	fs := flag.NewFlagSet("mybench", flag.ContinueOnError)
-	var f bench.Flags
-	f.Register(fs, workload.DefaultConfig())
-	if err := fs.Parse([]string{"-runs", "100", "-warmup", "0", "-seed", "7", "-gcstats", "total"}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	if err := f.Finish(fs); err != nil {
-		fmt.Println(err)
-		return
-	}
-	out, err := bench.Run(f.Options, workload.Mix{workload.Noop{}}, io.Discard, io.Discard, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%d runs, seed %d, failed: %v\n", out.Doc.Config.Runs, f.Options.Config.Seed, out.Failed())
-	// Output: 100 runs, seed 7, failed: false
-}
-
-// TestCountFlags: what -count gives each process, and what -out DIR holds
-// with it.
-func TestCountFlags(t *testing.T) {
-	var f bench.Flags
-	fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
-	f.Register(fs, workload.DefaultConfig())
-	for name, want := range map[string]bool{
-		"runs": true, "seed": true, "gcstats": true, "profile-runs": true, "duration": true,
-		"count": false, "out": false, "overwrite": false, "profile": false, "q": false, "json": false, "bench": false, "csv": false,
-	} {
-		if fs.Lookup(name) == nil {
-			t.Fatalf("no flag -%s", name)
-		}
-		if got := f.ForProcess(name); got != want {
-			t.Errorf("ForProcess(%q) = %v, want %v", name, got, want)
-		}
-	}
-	var names []string
-	for _, o := range bench.CountDirOutputs("d", "-out d", 2) {
-		names = append(names, filepath.Base(o.Path))
-		ext := filepath.Ext(o.Path)
-		child := o.Process > 0 && (ext == ".json" || ext == ".log")
-		set := o.Process == 0 && o.Format.WriteSet != nil
-		own := o.Process > 0 && !child && o.Format.Write != nil
-		if o.Label != "-out d: "+o.Path || o.Child != child || !set && !own && !child {
-			t.Errorf("%s: label %q, process %d, child %v, format %q", o.Path, o.Label, o.Process, o.Child, o.Format.Name)
-		}
-	}
-	want := "result.json bench.txt report.txt process-1.json process-1.log process-1.csv process-1.xml process-1.hgrm process-1.html process-1.txt " +
-		"process-2.json process-2.log process-2.csv process-2.xml process-2.hgrm process-2.html process-2.txt"
-	if got := strings.Join(names, " "); got != want {
-		t.Errorf("-out d with -count 2 holds\n%s\nwant\n%s", got, want)
-	}
-	for _, n := range []int{1, sweep.MaxCount + 1} {
+// RunCount refuses a count it cannot run.
+func TestRunCountRefuses(t *testing.T) {
+	for _, n := range []int{1, setting.MaxCount + 1} {
 		if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}, io.Discard, io.Discard, nil); err == nil {
 			t.Errorf("RunCount of %d processes: no error", n)
-		}
-	}
-	// A count is refused before the files of its processes are listed: a
-	// billion of them exhausted the memory before anything ran.
-	for _, args := range [][]string{{"-count", "10001"}, {"-count", "20000", "-out", t.TempDir()}} {
-		var f bench.Flags
-		fs := flag.NewFlagSet("gcperf", flag.ContinueOnError)
-		f.Register(fs, workload.DefaultConfig())
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		want := "-count must be at most 10000, got " + args[1] + " (every process's result is kept for the report)"
-		if err := f.Finish(fs); err == nil || err.Error() != want || len(f.Options.Outputs) != 0 {
-			t.Errorf("%v: error %v and %d outputs, want %q and none", args, err, len(f.Options.Outputs), want)
 		}
 	}
 }

@@ -5,122 +5,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
-// processName is the name of process k's files without their extension:
-// "process-2", as the sweep's Runner names them (sweep.Inherited).
-func processName(k int) string {
-	return strings.TrimSuffix(sweep.Inherited.FileName(k), ".json")
-}
-
-// finishCount derives the options of a benchmark of f.Count processes
-// (-count): the outputs of every process's result, -out's files (CountDirOutputs),
-// each process's profiles under -profile DIR/process-N, for the checks.
-// It refuses the flags of one process's files and terminal.
-func (f *Flags) finishCount(given map[string]bool) error {
-	n := f.Count
-	if err := sweep.CheckCount(n); err != nil {
-		return &InputError{Msg: err.Error(), Err: err}
-	}
-	for _, ff := range Formats {
-		p := f.files[ff.Name]
-		switch {
-		case p == nil || *p == "":
-		case ff.WriteSet == nil:
-			return &InputError{Flag: ff.Name, Msg: fmt.Sprintf("%s: one process's file, not for -count %d: -out DIR holds each process's (%s%s, ...)",
-				quote.Clip(*p), n, processName(1), filepath.Ext(ff.File))}
-		default:
-			f.Options.Outputs = append(f.Options.Outputs, Output{Label: "-" + ff.Name + " " + *p, Path: *p, Format: ff})
-		}
-	}
-	for _, pf := range ProfileFlags {
-		if v := *f.profile[pf.Kind]; v != "" {
-			return &InputError{Flag: pf.Flag, Msg: fmt.Sprintf("%s: one process's profile, not for -count %d: -profile DIR profiles each process under DIR/process-N/",
-				quote.Clip(v), n)}
-		}
-	}
-	o := &f.Options
-	switch {
-	case o.RunLog != "":
-		return inputf("runlog", "%s: streams the runs of one process, not for -count %d", quote.Clip(o.RunLog), n)
-	case o.HistogramLog != "":
-		return inputf("hlog", "%s: streams the runtimes of one process, not for -count %d", quote.Clip(o.HistogramLog), n)
-	case o.HTTP != "":
-		return inputf("http", "%s: serves one process, not for -count %d, whose processes run one after another", quote.Clip(o.HTTP), n)
-	case given["http-public"]:
-		return inputf("http-public", "goes with -http, which is not for -count %d", n)
-	case f.Verbose:
-		return inputf("v", "prints the runs of one process, not for -count %d: each process's output goes to its log (process-N.log in -out DIR)", n)
-	}
-	if f.Dir != "" {
-		o.Outputs = append(o.Outputs, CountDirOutputs(f.Dir, "-out "+f.Dir, n)...)
-		o.Dirs = append(o.Dirs, safefile.Output{Label: "-out " + f.Dir, Path: f.Dir})
-	}
-	if f.ProfileDir != "" {
-		label := "-profile " + f.ProfileDir
-		o.Dirs = append(o.Dirs, safefile.Output{Label: label, Path: f.ProfileDir})
-		for k := 1; k <= n; k++ {
-			dir := filepath.Join(f.ProfileDir, processName(k))
-			o.Profiles = append(o.Profiles, DirProfiles(dir, label)...)
-			o.Dirs = append(o.Dirs, safefile.Output{Label: label + ": " + dir, Path: dir})
-		}
-	}
-	return nil
-}
-
-// ForProcess reports whether the flag name goes to each process of
-// -count: all but -count itself, the outputs and -profile (which the
-// parent gives each process its own) and -q.
-func (f *Flags) ForProcess(name string) bool {
-	switch name {
-	case "count", "out", "overwrite", "profile", "q":
-		return false
-	}
-	_, format := f.files[name]
-	return !format
-}
-
-// CountDirOutputs are the files of an output directory of n processes
-// (-out DIR with -count n): every process's result in the formats that
-// hold them all (result.json, bench.txt, report.txt), each labelled
-// label + ": " + its path; then each process's own: its JSON result and
-// its log, which the process writes (process-N.json, process-N.log), and
-// its other formats (process-N.csv, .xml, .hgrm, .html, .txt).
-func CountDirOutputs(dir, label string, n int) []Output {
-	var outs []Output
-	add := func(name string, o Output) {
-		o.Path = filepath.Join(dir, name)
-		o.Label = label + ": " + o.Path
-		outs = append(outs, o)
-	}
-	for _, f := range Formats {
-		if f.WriteSet != nil {
-			add(f.File, Output{Format: f})
-		}
-	}
-	for k := 1; k <= n; k++ {
-		add(processName(k)+".json", Output{Process: k, Child: true})
-		add(processName(k)+".log", Output{Process: k, Child: true})
-		for _, f := range Formats {
-			if f.Name != "json" && f.Name != "bench" {
-				add(processName(k)+filepath.Ext(f.File), Output{Format: f, Process: k})
-			}
-		}
-	}
-	return outs
-}
-
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2 and at most sweep.MaxCount
+	N int // processes, at least 2 and at most setting.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
 	// run's operations): gcperf's command line for one process (the
@@ -156,7 +53,7 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	if c.N < 2 {
 		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
 	}
-	if err := sweep.CheckCount(c.N); err != nil {
+	if err := setting.CheckCount(c.N); err != nil {
 		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
 	}
 	if _, err := o.check(mix); err != nil {
@@ -184,8 +81,8 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 	r := &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}
 	notify(fmt.Sprintf("running %s in %d processes, one after another, each writing its result to %s; interrupt stops the running process",
 		mixNames(mix), c.N, dir))
-	outs, in, err := r.RunUnder([]sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
-	if errors.Is(err, sweep.ErrAborted) {
+	outs, in, err := runsweep.Run(r, []sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
 		if temp {
 			os.RemoveAll(dir)
 		}

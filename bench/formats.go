@@ -2,10 +2,8 @@ package bench
 
 import (
 	"io"
-	"path/filepath"
 	"strings"
 
-	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
 )
@@ -50,26 +48,4 @@ func FormatNames() string {
 		names[i] = f.Name
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// DirOutputs are the outputs of every format in dir, each labelled
-// label + ": " + its path.
-func DirOutputs(dir, label string) []Output {
-	outs := make([]Output, len(Formats))
-	for i, f := range Formats {
-		path := filepath.Join(dir, f.File)
-		outs[i] = Output{Label: label + ": " + path, Path: path, Format: f}
-	}
-	return outs
-}
-
-// DirProfiles are the profiles of every kind in dir, under their fixed
-// names (profiles.FileName), each labelled label + ": " + its path.
-func DirProfiles(dir, label string) []Profile {
-	ps := make([]Profile, len(profiles.Kinds))
-	for i, k := range profiles.Kinds {
-		path := filepath.Join(dir, profiles.FileName(k))
-		ps[i] = Profile{Request: profiles.Request{Kind: k, Path: path}, Label: label + ": " + path}
-	}
-	return ps
 }

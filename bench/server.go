@@ -3,13 +3,10 @@ package bench
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -105,7 +102,7 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 		switch {
 		case rs.overMem != nil:
 			err = fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())
-		case doc != nil && doc.Exec != nil && doc.Exec.Stopped == "":
+		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
 			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
 		}
 		return nil, err
@@ -202,109 +199,4 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		x.Stopped = "by gcperf after the runs"
 	}
 	return x, err
-}
-
-// ServerFlags are gcperf run's flags for a server under test (gcperf run
-// [flags] OP... -- SERVER [ARGS...]).
-type ServerFlags struct {
-	ready, log, gogc, memlimit, memory string
-	readyTimeout                       time.Duration
-}
-
-// Register declares the server's flags on fs.
-func (sf *ServerFlags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&sf.ready, "ready", "", "with -- SERVER: poll `url` until the server gives any HTTP response before the warmups (default: the first operation's -url)")
-	fs.DurationVar(&sf.readyTimeout, "ready-timeout", DefaultReadyTimeout, "with -- SERVER: how long the server has to answer -ready")
-	fs.StringVar(&sf.log, "server-log", "", "with -- SERVER: write the server's output (but its gctrace lines) to `file` (default: a new temporary file, named in the report)")
-	fs.StringVar(&sf.gogc, "server-gogc", "", "with -- SERVER: run the server with GOGC=`value` (a percentage or off; default: the environment's)")
-	fs.StringVar(&sf.memlimit, "server-memlimit", "", "with -- SERVER: run the server with GOMEMLIMIT=`limit` (256MiB, off; default: the environment's)")
-	fs.StringVar(&sf.memory, "server-memory", "", "with -- SERVER: stop the server, a failed run, when its process tree's RSS grows above `size` (4GiB; default: no cap)")
-}
-
-// Server checks the server's flags against the command after -- (argv,
-// nil without one) and the operations' arguments (ops, for the default
-// -ready: the first -url), and returns the Server to run, nil without
-// one. fs is the flag set Register declared them on.
-func (sf *ServerFlags) Server(flags *flag.FlagSet, argv, ops []string) (*Server, error) {
-	var set []string
-	flags.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "ready", "ready-timeout", "server-log", "server-gogc", "server-memlimit", "server-memory":
-			set = append(set, f.Name)
-		}
-	})
-	if argv == nil {
-		if len(set) > 0 {
-			return nil, inputf(set[0], "goes with a server to load: gcperf run [flags] OP... -- SERVER [ARGS...]")
-		}
-		return nil, nil
-	}
-	if len(argv) == 0 || argv[0] == "" {
-		return nil, &InputError{Msg: "no server after --"}
-	}
-	s := &Server{Command: target.Command{Path: argv[0], Args: argv[1:]}, Ready: sf.ready, ReadyTimeout: sf.readyTimeout, Log: sf.log}
-	var err error
-	if s.Ready, err = ReadyURL(sf.ready, ops); err != nil {
-		return nil, err
-	}
-	if s.ReadyTimeout <= 0 {
-		return nil, inputf("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
-	}
-	if s.Command.GOGC, err = sweep.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
-		return nil, &InputError{Msg: err.Error(), Err: err}
-	}
-	if s.Command.GOMEMLIMIT, err = sweep.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
-		return nil, &InputError{Msg: err.Error(), Err: err}
-	}
-	if sf.memory != "" {
-		n, ok := sweep.MemLimitBytes(sf.memory)
-		if !ok || n <= 0 {
-			return nil, inputf("server-memory", "%q is not a size such as 4GiB", quote.Clip(sf.memory))
-		}
-		s.MemCap = n
-	}
-	if err := CanStart(argv[0]); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// ReadyURL is the readiness URL of a server: ready (-ready), or the first
-// -url of the operations' arguments; an error names -ready.
-func ReadyURL(ready string, ops []string) (string, error) {
-	if ready == "" {
-		ready = firstURL(ops)
-		if ready == "" {
-			return "", inputf("ready", "is needed: no operation before -- has a -url to poll")
-		}
-	}
-	if u, err := url.Parse(ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", inputf("ready", "%q is not an http or https URL", quote.Clip(ready))
-	}
-	return ready, nil
-}
-
-// CanStart refuses a server that cannot be started (not found, not
-// executable), in one line, before anything runs.
-func CanStart(path string) error {
-	var se *target.StartError
-	if err := target.CanStart(path); errors.As(err, &se) {
-		return &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", path, se.Err), Err: err}
-	}
-	return nil
-}
-
-// firstURL is the value of the first -url in the operations' arguments.
-func firstURL(ops []string) string {
-	for i, a := range ops {
-		switch {
-		case (a == "-url" || a == "--url") && i+1 < len(ops):
-			return ops[i+1]
-		case strings.HasPrefix(a, "-url="):
-			return strings.TrimPrefix(a, "-url=")
-		case strings.HasPrefix(a, "--url="):
-			return strings.TrimPrefix(a, "--url=")
-		}
-	}
-	return ""
 }

@@ -57,7 +57,7 @@ func (o *Options) streams() []streamSpec {
 // is written to a temporary file in its directory (safefile.CreateTemp),
 // renamed into place by commitStreams once the runs are over, and removed
 // when they never ran, when it could not be written whole, or at an abort
-// (safefile.RemoveTemps). "-" streams to stdout directly.
+// (abortStreams). "-" streams to stdout directly.
 func (o *Options) openStreams(stdout io.Writer) ([]*stream, error) {
 	var ss []*stream
 	for _, spec := range o.streams() {

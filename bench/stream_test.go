@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,40 +167,6 @@ func TestRunStreams(t *testing.T) {
 			}
 			if !strings.Contains(text.String(), "noop") {
 				t.Errorf("no text report where it belongs:\n%s", text)
-			}
-		})
-	}
-}
-
-// The flags fill the options, and -hlog-interval goes with -hlog.
-func TestStreamFlags(t *testing.T) {
-	tests := []struct {
-		args    []string
-		runlog  string
-		hlog    string
-		wantErr string
-	}{
-		{args: []string{"-runlog", "r.csv", "-hlog", "r.hlog", "-hlog-interval", "5s"}, runlog: "r.csv", hlog: "r.hlog"},
-		{args: []string{"-hlog-interval", "5s"}, wantErr: "-hlog-interval goes with -hlog FILE"},
-	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			fs := flag.NewFlagSet("run", flag.ContinueOnError)
-			fs.SetOutput(io.Discard)
-			var f bench.Flags
-			f.Register(fs, workload.DefaultConfig())
-			if err := fs.Parse(tt.args); err != nil {
-				t.Fatal(err)
-			}
-			err := f.Finish(fs)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Errorf("Finish: %v, want %s", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || f.Options.RunLog != tt.runlog || f.Options.HistogramLog != tt.hlog || f.Options.HistogramLogInterval.String() != "5s" {
-				t.Errorf("Finish: %v; options %q %q %v", err, f.Options.RunLog, f.Options.HistogramLog, f.Options.HistogramLogInterval)
 			}
 		})
 	}

@@ -12,7 +12,12 @@ var Quantiles = [...]float64{0.50, 0.90, 0.99, 0.999, 0.9999}
 // successful execution (no outlier is discarded: the tail is the point).
 // Each is within 0.1% of the exact value (SignificantDigits); Max is exact.
 type Percentiles struct {
-	P50, P90, P99, P999, P9999, Max time.Duration
+	P50   time.Duration `json:"p50_ns"`
+	P90   time.Duration `json:"p90_ns"`
+	P99   time.Duration `json:"p99_ns"`
+	P999  time.Duration `json:"p999_ns"`
+	P9999 time.Duration `json:"p9999_ns"`
+	Max   time.Duration `json:"pmax_ns"` // of every value, as the histogram holds it
 }
 
 // PercentilesOf reads the standard percentiles from r.
@@ -34,18 +39,21 @@ func PercentilesOf(r *Recorder) Percentiles {
 // in floating point) over the Kept values that remain. Percentiles are read
 // from the HdrHistogram of all Count values.
 type Summary struct {
-	Count     int64         // values measured
-	Discarded int           // values dropped as outliers at each end
-	Kept      int64         // Count - 2*Discarded
-	Total     time.Duration // sum of kept values
-	Mean      time.Duration // arithmetic mean of kept values
-	GeoMean   time.Duration // geometric mean of kept values (a 0 counts as 1ns)
-	Min       time.Duration // smallest kept value
-	Max       time.Duration // largest kept value
-	Variance  float64       // population variance of kept values, in ns²
-	StdDev    time.Duration // population standard deviation, sqrt(Variance)
+	Count     int64         `json:"count"`              // values measured
+	Discarded int           `json:"outliers_discarded"` // values dropped as outliers at each end
+	Kept      int64         `json:"kept"`               // Count - 2*Discarded
+	Total     time.Duration `json:"total_ns"`           // sum of kept values
+	Mean      time.Duration `json:"mean_ns"`            // arithmetic mean of kept values
+	GeoMean   time.Duration `json:"geomean_ns"`         // geometric mean of kept values (a 0 counts as 1ns)
+	Min       time.Duration `json:"min_ns"`             // smallest kept value
+	Max       time.Duration `json:"max_ns"`             // largest kept value
+	Variance  float64       `json:"variance_ns2"`       // population variance of kept values, in ns²
+	StdDev    time.Duration `json:"stddev_ns"`          // population standard deviation, sqrt(Variance)
 
-	Percentiles Percentiles
+	// Percentiles, embedded so that its figures sit beside the others in
+	// JSON; its Max (of every value) is Percentiles.Max, as Max is the
+	// largest kept one.
+	Percentiles
 }
 
 // Trim returns how many values to discard at each end of n values when
@@ -101,11 +109,11 @@ type Stats struct {
 // (the union of their intervals), so they account for parallelism. They use
 // every successful execution, as an interval union cannot drop outliers.
 type Actual struct {
-	Runtime      time.Duration // union of the execution intervals
-	Mean         time.Duration // Runtime / executions
-	OpsPerSecond float64       // executions*OpsPerRun / Runtime in seconds
-	OpsPerHour   float64       // OpsPerSecond * 3600
-	MixesPerHour float64       // mix only: executions / Runtime in hours
+	Runtime      time.Duration `json:"runtime_ns"`               // union of the execution intervals
+	Mean         time.Duration `json:"mean_ns"`                  // Runtime / executions
+	OpsPerSecond float64       `json:"ops_per_sec"`              // executions*OpsPerRun / Runtime in seconds
+	OpsPerHour   float64       `json:"ops_per_hour"`             // OpsPerSecond * 3600
+	MixesPerHour float64       `json:"mixes_per_hour,omitempty"` // mix only: executions / Runtime in hours
 }
 
 // Finish derives the rates from Runtime, and the Actual figures from the

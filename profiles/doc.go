@@ -1,7 +1,9 @@
 // Package profiles attaches profiles to a benchmark: CPU, heap (with
 // allocations), block, mutex, execution trace and fgprof's wall-clock
 // profile; it reads pprof files back into top-N summaries and diffs with
-// github.com/google/pprof/profile, and serves live inspection over HTTP.
+// github.com/google/pprof/profile. Live inspection over HTTP (gcperf -http)
+// is package [github.com/gcperf/gcperf/profiles/pprofhttp]; the types a
+// result records are package [github.com/gcperf/gcperf/profiles/profinfo].
 //
 //	reqs := []profiles.Request{
 //		{Kind: profiles.CPU, Path: "out/" + profiles.FileName(profiles.CPU)},
@@ -45,11 +47,4 @@
 // too ([Comparison]). Their errors name the file, and say so for an
 // execution trace, which pprof cannot read. [WriteTop] and [WriteDiff]
 // print a summary and a comparison as the tables of gcperf profile.
-//
-// # Live inspection
-//
-// [Serve] serves net/http/pprof under /debug/pprof/ and a snapshot of every
-// runtime/metrics value under /debug/metrics while a benchmark runs
-// (gcperf -http); it listens at once, so that an address in use is reported
-// before anything runs.
 package profiles

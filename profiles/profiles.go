@@ -1,17 +1,17 @@
 package profiles
 
-import "time"
+import "github.com/gcperf/gcperf/profiles/profinfo"
 
 // Kind names a profile.
-type Kind string
+type Kind = profinfo.Kind
 
 const (
-	CPU    Kind = "cpu"    // runtime/pprof CPU profile
-	Heap   Kind = "heap"   // heap profile, with allocations (alloc_space, alloc_objects, inuse_*)
-	Block  Kind = "block"  // blocking on synchronisation, with runtime.SetBlockProfileRate
-	Mutex  Kind = "mutex"  // mutex contention, with runtime.SetMutexProfileFraction
-	Trace  Kind = "trace"  // runtime/trace execution trace (not a pprof file)
-	FGProf Kind = "fgprof" // github.com/felixge/fgprof wall-clock profile (pprof format)
+	CPU    = profinfo.CPU    // runtime/pprof CPU profile
+	Heap   = profinfo.Heap   // heap profile, with allocations (alloc_space, alloc_objects, inuse_*)
+	Block  = profinfo.Block  // blocking on synchronisation, with runtime.SetBlockProfileRate
+	Mutex  = profinfo.Mutex  // mutex contention, with runtime.SetMutexProfileFraction
+	Trace  = profinfo.Trace  // runtime/trace execution trace (not a pprof file)
+	FGProf = profinfo.FGProf // github.com/felixge/fgprof wall-clock profile (pprof format)
 )
 
 // Kinds lists every kind, in the order reports list them.
@@ -32,32 +32,17 @@ type Request struct {
 }
 
 // Profile is a profile that was written: its kind, file, how long it
-// covered, and its top functions (none for a trace).
-type Profile struct {
-	Kind     Kind
-	File     string
-	Duration time.Duration
-	Top      Summary
-}
+// covered, and its top functions (none for a trace). It is declared in
+// profinfo, which a result's reader imports without linking the profilers.
+type Profile = profinfo.Profile
 
 // Summary is the top of a pprof profile by function, read back from its
 // file: the sample type summed (e.g. "cpu nanoseconds", "alloc_space bytes"),
 // the total, and the functions with the largest flat (or cumulative) values.
-type Summary struct {
-	SampleType string // e.g. "cpu", "alloc_space", "delay"
-	Unit       string // e.g. "nanoseconds", "bytes", "count"
-	Total      int64
-	Funcs      []Func
-}
+type Summary = profinfo.Summary
 
 // Func is one function's share of a profile.
-type Func struct {
-	Name    string
-	Flat    int64
-	Cum     int64
-	FlatPct float64 // of Summary.Total, 0..100
-	CumPct  float64
-}
+type Func = profinfo.Func
 
 // The functions below are the package's API; see their files.
 //

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"io"
 	"slices"
 	"strconv"
@@ -57,7 +58,7 @@ import (
 // figures and a line per result of the benchmarks it printed: see
 // execBenchLines.
 func Bench(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBench(w, d, "", false)
 	}
 	bw := benchfmt.NewWriter(w)
@@ -138,7 +139,7 @@ func writeUnitLines(bw *benchfmt.Writer, units []string) error {
 // that mean, not GCPerfP99's throughput (its best 99% of runs); p50-ns
 // p99-ns p99.9-ns max-ns: every successful run".
 func benchDefinitions(d *Document, lines []benchLine) string {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBenchDefinitions()
 	}
 	var rate string
@@ -173,7 +174,7 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}
 	g := d.Env.Go
@@ -197,7 +198,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 				{Value: float64(x.P50), Unit: "p50-ns"},
 				{Value: float64(x.P99), Unit: "p99-ns"},
 				{Value: float64(x.P999), Unit: "p99.9-ns"},
-				{Value: float64(x.PMax), Unit: "max-ns"},
+				{Value: float64(x.Percentiles.Max), Unit: "max-ns"},
 			}}
 		if gc := d.GC; gc != nil {
 			if d.Mix.OpsPerRun == 1 && len(d.Operations) == 1 {
@@ -219,7 +220,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 				benchfmt.Value{Value: float64(c.P50), Unit: "p50-corrected-ns"},
 				benchfmt.Value{Value: float64(c.P99), Unit: "p99-corrected-ns"},
 				benchfmt.Value{Value: float64(c.P999), Unit: "p99.9-corrected-ns"},
-				benchfmt.Value{Value: float64(c.PMax), Unit: "max-corrected-ns"})
+				benchfmt.Value{Value: float64(c.Max), Unit: "max-corrected-ns"})
 		}
 		lines = append(lines, l)
 	}
@@ -277,41 +278,25 @@ func benchName(name, params string, gomaxprocs int) string {
 	return b.String()
 }
 
-// A BenchPart is one document of a benchmark file that holds several
-// (BenchJoin): a process of gcperf -count, a point and repeat of a sweep.
-type BenchPart struct {
-	Doc *Document
-	// Label prefixes the document's comment lines: "process 2",
-	// "gogc=100,memlimit=off rep 1".
-	Label string
-	// Drop lists configuration keys left out ("gogc"), where the names
-	// say them. For a command's result (gcperf exec), dropping
-	// "gomaxprocs" drops the -N suffix of its benchmarks' names too.
-	Drop []string
-	// Params are parameters added to the benchmark names of a command's
-	// result (a sweep point's settings: "gogc=100 memlimit=off"): after
-	// Exec, before cmd= (Exec/gogc=100/memlimit=off/cmd=prog), and at the
-	// end of the names of the benchmarks it printed, before their -N
-	// suffix (Workloads/list/gogc=100/memlimit=off-2). A gcperf result's
-	// operations carry them in their Params instead.
-	Params string
-}
+// A benchPart is one document of a benchmark file that holds several
+// (benchJoin): a process of gcperf -count, a point and repeat of a sweep.
+type benchPart = reportparts.BenchPart[Document]
 
-// write writes the part's document as Bench does, with its Params.
-func (p *BenchPart) write(w io.Writer) error {
-	if p.Doc.Exec != nil {
+// writeBenchPart writes the part's document as Bench does, with its Params.
+func writeBenchPart(w io.Writer, p *benchPart) error {
+	if p.Doc.Kind() == CommandDocument {
 		return execBench(w, p.Doc, p.Params, slices.Contains(p.Drop, "gomaxprocs"))
 	}
 	return Bench(w, p.Doc)
 }
 
-// BenchJoin writes several documents as one file in the Go benchmark
+// benchJoin writes several documents as one file in the Go benchmark
 // format, each as Bench writes it, so that benchstat and gcperf compare
 // read the lines of one benchmark as its samples: the configuration lines
 // once, and again only where they change; the Unit lines once, at the
 // end; each document's comment lines prefixed with its label, except the
 // definitions of the figures, written once where they first appear.
-func BenchJoin(w io.Writer, parts []BenchPart) error {
+func benchJoin(w io.Writer, parts []benchPart) error {
 	bw := benchfmt.NewWriter(w)
 	var units []*benchfmt.UnitMetadata
 	seen := map[benchfmt.UnitMetadataKey]bool{}
@@ -319,7 +304,7 @@ func BenchJoin(w io.Writer, parts []BenchPart) error {
 	var buf bytes.Buffer
 	for _, part := range parts {
 		buf.Reset()
-		if err := part.write(&buf); err != nil {
+		if err := writeBenchPart(&buf, &part); err != nil {
 			return fmt.Errorf("%s: %w", part.Label, err)
 		}
 		// The comments first: benchfmt's reader skips them.

@@ -138,7 +138,7 @@ func TestBenchReadBack(t *testing.T) {
 				check("p50-ns", float64(o.Runtime.P50))
 				check("p99-ns", float64(o.Runtime.P99))
 				check("p99.9-ns", float64(o.Runtime.P999))
-				check("max-ns", float64(o.Runtime.PMax))
+				check("max-ns", float64(o.Runtime.Percentiles.Max))
 				if sec, _ := r.Value("sec/op"); sec != float64(o.Runtime.Mean)*1e-9 {
 					t.Errorf("%s: benchfmt reads %v sec/op, want %v", r.Name, sec, float64(o.Runtime.Mean)*1e-9)
 				}

@@ -120,7 +120,8 @@ func ReadSamples(r io.Reader, file string) (*Samples, error) {
 func SamplesOf(d *Document, file string) *Samples {
 	s := &Samples{File: file, Kind: KindResult}
 	s.addResult(d, file)
-	if e := d.Exec; e != nil {
+	if d.Kind() == CommandDocument {
+		e := d.Exec
 		s.About = fmt.Sprintf("%s: one run of %s (%s), %d %s it printed", KindResult, quote.Line(shellJoin(e.Command)),
 			quote.Line(e.Status), len(e.Benchmarks), figure.Plural(len(e.Benchmarks), "benchmark", "benchmarks"))
 		return s
@@ -143,7 +144,7 @@ func (s *Samples) addResult(d *Document, file string) {
 			s.add(l, v.Unit, v.Value)
 		}
 	}
-	if e := d.Exec; e != nil && !e.Success {
+	if e := d.Exec; d.Kind() == CommandDocument && !e.Success {
 		s.Notes = append(s.Notes, fmt.Sprintf("%s: the command did not succeed: %s", file, quote.Line(e.Status)))
 	}
 	for _, op := range d.Operations {

@@ -48,7 +48,7 @@ import (
 func CSV(w io.Writer, d *Document) error {
 	cw := csv.NewWriter(w)
 	c := &csvDoc{w: cw, d: d}
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		c.exec()
 		cw.Flush()
 		if c.err != nil {
@@ -65,7 +65,7 @@ func CSV(w io.Writer, d *Document) error {
 	c.gcperf()
 	c.causes()
 	c.hiccup()
-	if c.d.Server != nil {
+	if c.d.Kind() == ServerDocument {
 		// The server under load: its run as a command's, under a block
 		// of its own.
 		c.block(csvServer)
@@ -149,26 +149,40 @@ func csvOr(set bool, value, unset string) string {
 	return value
 }
 
+// csvCol is one column of the summary: its header and its value.
+type csvCol struct{ name, value string }
+
 // summary writes the header row and the row of the whole mix.
 func (c *csvDoc) summary() {
-	d := c.d
+	cols := mixCols(c.d)
+	if g := c.d.GC; g != nil {
+		cols = append(cols, gcCols(g)...)
+	}
+	head := make([]string, len(cols))
+	vals := make([]string, len(cols))
+	for i, col := range cols {
+		head[i], vals[i] = col.name, col.value
+	}
+	c.row(head...)
+	c.row(vals...)
+}
+
+// mixCols are the summary's columns of the whole mix: the Benchmarker's,
+// then gcperf's own.
+func mixCols(d *Document) []csvCol {
 	m := &d.Mix.Operation
 	mt := hasActual(d)
-	type col struct {
-		name string
-		cell func() string
+	rt := func(get func(Distribution) time.Duration) string {
+		return csvIf(hasRuntime(m), func() string { return csvSecs(get(m.Runtime)) })
 	}
-	rt := func(get func(Distribution) time.Duration) func() string {
-		return func() string { return csvIf(hasRuntime(m), func() string { return csvSecs(get(m.Runtime)) }) }
+	resp := func(get func(Distribution) time.Duration) string {
+		return csvIf(hasResponse(m), func() string { return csvSecs(get(m.Response)) })
 	}
-	resp := func(get func(Distribution) time.Duration) func() string {
-		return func() string { return csvIf(hasResponse(m), func() string { return csvSecs(get(m.Response)) }) }
+	actual := func(get func(*Actual) string) string {
+		return csvIf(m.Actual != nil, func() string { return get(m.Actual) })
 	}
-	actual := func(get func(*Actual) string) func() string {
-		return func() string { return csvIf(m.Actual != nil, func() string { return get(m.Actual) }) }
-	}
-	var cols []col
-	add := func(name string, cell func() string) { cols = append(cols, col{name, cell}) }
+	var cols []csvCol
+	add := func(name string, value string) { cols = append(cols, csvCol{name, value}) }
 	add("Total Response Time", resp(func(x Distribution) time.Duration { return x.Total }))
 	add("Average Response Time (Arithmetic)", resp(func(x Distribution) time.Duration { return x.Mean }))
 	add("Total Runtime", rt(func(x Distribution) time.Duration { return x.Total }))
@@ -182,62 +196,56 @@ func (c *csvDoc) summary() {
 	add("Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean }))
 	add("Minimum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Min }))
 	add("Maximum Mix Runtime", rt(func(x Distribution) time.Duration { return x.Max }))
-	add("Variance", func() string {
-		return csvIf(hasRuntime(m), func() string { return figure.Decimal(m.Runtime.Variance / 1e18) })
-	})
+	add("Variance", csvIf(hasRuntime(m), func() string { return figure.Decimal(m.Runtime.Variance / 1e18) }))
 	add("Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev }))
-	add("Operation Mixes per Hour", func() string {
-		return csvIf(hasRuntime(m), func() string { return figure.Decimal(d.Mix.MixesPerHour) })
-	})
+	add("Operation Mixes per Hour", csvIf(hasRuntime(m), func() string { return figure.Decimal(d.Mix.MixesPerHour) }))
 	if mt {
 		add("Actual Operation Mixes per Hour", actual(func(a *Actual) string { return figure.Decimal(a.MixesPerHour) }))
 	}
 	// gcperf's own columns.
-	add("Operations per Run", func() string { return csvInt(d.Mix.OpsPerRun) })
-	add("Total Runs", func() string { return csvInt(m.Runs) })
-	add("Total Errors", func() string { return csvInt(m.Errors.Total) })
-	add("Total Results", func() string { return csvInt(m.Results) })
-	add("Average Results", func() string { return csvIf(hasRuntime(m), func() string { return figure.Decimal(m.AvgResults) }) })
-	add("Outliers Dropped (each end)", func() string { return csvInt(m.Runtime.Discarded) })
+	add("Operations per Run", csvInt(d.Mix.OpsPerRun))
+	add("Total Runs", csvInt(m.Runs))
+	add("Total Errors", csvInt(m.Errors.Total))
+	add("Total Results", csvInt(m.Results))
+	add("Average Results", csvIf(hasRuntime(m), func() string { return figure.Decimal(m.AvgResults) }))
+	add("Outliers Dropped (each end)", csvInt(m.Runtime.Discarded))
 	add("P50 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P50 }))
 	add("P90 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P90 }))
 	add("P99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P99 }))
 	add("P99.9 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P999 }))
 	add("P99.99 Mix Runtime", rt(func(x Distribution) time.Duration { return x.P9999 }))
-	add("Max Mix Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax }))
-	if g := d.GC; g != nil {
-		add("GC Stats", func() string { return g.Mode })
-		add("GC Cycles", func() string { return csvUint(g.Cycles) })
-		add("STW Pauses", func() string { return csvUint(g.Pauses) })
-		add("STW Total", func() string { return csvSecs(g.STW) })
-		add("STW Stopping", func() string { return csvIf(g.Stopping > 0, func() string { return csvSecs(g.Stopping) }) })
-		add("STW Max", func() string { return csvSecs(g.STWMax) })
-		add("STW P50", func() string { return csvSecs(g.PauseP50) })
-		add("STW P90", func() string { return csvSecs(g.PauseP90) })
-		add("STW P99", func() string { return csvSecs(g.PauseP99) })
-		add("STW P99.9", func() string { return csvSecs(g.PauseP999) })
-		add("GC Assist CPU", func() string { return csvSecs(g.AssistCPU) })
-		add("GC Dedicated CPU", func() string { return csvSecs(g.DedicatedCPU) })
-		add("GC Idle CPU", func() string { return csvSecs(g.IdleCPU) })
-		add("GC Pause CPU", func() string { return csvSecs(g.PauseCPU) })
-		add("GC CPU", func() string { return csvSecs(g.GCCPU) })
-		add("Total CPU", func() string { return csvSecs(g.TotalCPU) })
-		add("GC CPU Fraction", func() string { return figure.Decimal(g.CPUFraction) })
-		add("Alloc Bytes", func() string { return csvUint(g.AllocBytes) })
-		add("Alloc Objects", func() string { return csvUint(g.AllocObjects) })
-		add("Alloc Bytes per Second", func() string { return figure.Decimal(g.AllocRate) })
-		add("Alloc Bytes per Operation", func() string { return figure.Decimal(g.AllocBytesPerOp) })
-		add("Heap Live Bytes", func() string { return csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) }) })
-		add("Heap Objects Bytes", func() string { return csvIf(g.HeapObjects > 0, func() string { return csvUint(g.HeapObjects) }) })
-		add("Heap Goal Bytes", func() string { return csvUint(g.HeapGoal) })
+	add("Max Mix Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.Percentiles.Max }))
+	return cols
+}
+
+// gcCols are the summary's columns of what the collector did.
+func gcCols(g *GC) []csvCol {
+	return []csvCol{
+		{"GC Stats", g.Mode},
+		{"GC Cycles", csvUint(g.Cycles)},
+		{"STW Pauses", csvUint(g.Pauses)},
+		{"STW Total", csvSecs(g.STW)},
+		{"STW Stopping", csvIf(g.Stopping > 0, func() string { return csvSecs(g.Stopping) })},
+		{"STW Max", csvSecs(g.STWMax)},
+		{"STW P50", csvSecs(g.PauseP50)},
+		{"STW P90", csvSecs(g.PauseP90)},
+		{"STW P99", csvSecs(g.PauseP99)},
+		{"STW P99.9", csvSecs(g.PauseP999)},
+		{"GC Assist CPU", csvSecs(g.AssistCPU)},
+		{"GC Dedicated CPU", csvSecs(g.DedicatedCPU)},
+		{"GC Idle CPU", csvSecs(g.IdleCPU)},
+		{"GC Pause CPU", csvSecs(g.PauseCPU)},
+		{"GC CPU", csvSecs(g.GCCPU)},
+		{"Total CPU", csvSecs(g.TotalCPU)},
+		{"GC CPU Fraction", figure.Decimal(g.CPUFraction)},
+		{"Alloc Bytes", csvUint(g.AllocBytes)},
+		{"Alloc Objects", csvUint(g.AllocObjects)},
+		{"Alloc Bytes per Second", figure.Decimal(g.AllocRate)},
+		{"Alloc Bytes per Operation", figure.Decimal(g.AllocBytesPerOp)},
+		{"Heap Live Bytes", csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) })},
+		{"Heap Objects Bytes", csvIf(g.HeapObjects > 0, func() string { return csvUint(g.HeapObjects) })},
+		{"Heap Goal Bytes", csvUint(g.HeapGoal)},
 	}
-	head := make([]string, len(cols))
-	vals := make([]string, len(cols))
-	for i, col := range cols {
-		head[i], vals[i] = col.name, col.cell()
-	}
-	c.row(head...)
-	c.row(vals...)
 }
 
 func (c *csvDoc) options() {
@@ -353,7 +361,7 @@ func (c *csvDoc) operations() {
 			cells = append(cells, csvInt(o.Errors.ByCategory[cat]))
 		}
 		cells = append(cells, csvInt(o.Results), num(o.AvgResults), csvInt(x.Discarded),
-			rt(x.P50), rt(x.P90), rt(x.P99), rt(x.P999), rt(x.P9999), rt(x.PMax))
+			rt(x.P50), rt(x.P90), rt(x.P99), rt(x.P999), rt(x.P9999), rt(x.Percentiles.Max))
 		c.row(cells...)
 	}
 	for i := range d.Operations {
@@ -393,7 +401,7 @@ func (c *csvDoc) environment() {
 	c.row("Cgroup CPU Max", cpus)
 	c.row("Cgroup Memory Max Bytes", mem)
 	c.row("Cgroup Memory Current Bytes", csvInt(cg.MemoryCurrent))
-	if c.d.Exec != nil {
+	if c.d.Kind() == CommandDocument {
 		// The command's Go runtime and build are not gcperf's to read.
 		c.row("gcperf Version", c.d.Tool.Version)
 		c.row("Command", shellJoin(c.d.Tool.Command))

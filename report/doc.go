@@ -35,7 +35,7 @@
 //   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
 //   - [Bench]: the Go benchmark format, one line per operation, so that
 //     benchstat compares gcperf runs with each other and with go test
-//     benchmarks that use workload.Benchmark (same units); a comment line
+//     benchmarks that use workload/gotest.Benchmark (same units); a comment line
 //     says what each figure is computed from.
 //
 // # Several processes
@@ -45,7 +45,7 @@
 // ([ProcessResult]). [SetJSON] writes it under its own schema, [SetSchema]
 // ("gcperf-count/v1"), so that a reader of one result refuses it
 // ([ErrSet]) rather than take one process for all; [ReadSet] reads it
-// back. [SetBench] writes every process's lines ([BenchJoin]), N samples
+// back. [SetBench] writes every process's lines, one after another, N samples
 // per benchmark, and [SetText] the processes, their figures with median
 // and spread, and what varied between them.
 //
@@ -80,8 +80,8 @@
 //
 // The charts (gonum/plot) and the self-contained HTML page are in packages
 // of their own, report/chart and report/html, so that a reader of results
-// links no plotting library. They draw what this package prints:
-// [TextParts] gives the text report's header, statistics table and sections
-// as data, and [Operation.Recorder] rebuilds an operation's runtime
-// histogram for its percentile spectrum.
+// links no plotting library. They draw what this package prints: the
+// text report's header, statistics table and sections as data (through
+// gcperf's internal/reportparts), and [Operation.Recorder] rebuilds an
+// operation's runtime histogram for its percentile spectrum.
 package report

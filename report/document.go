@@ -1,11 +1,12 @@
 package report
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
-	"github.com/gcperf/gcperf/profiles"
+	"github.com/gcperf/gcperf/profiles/profinfo"
 	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -21,7 +22,7 @@ type Meta struct {
 	Command []string // the command line, when run from one
 	Env     env.Env
 
-	Profiles []profiles.Profile
+	Profiles []profinfo.Profile
 	// Inline is set when the profiles were taken during the measured runs
 	// (-profile-inline), so the figures were measured under a profiler;
 	// otherwise they come from a separate pass of ProfileRuns runs.
@@ -68,6 +69,46 @@ type Document struct {
 	Server *Exec `json:"server,omitempty"`
 }
 
+// DocumentKind says what a Document is the result of, and so which of
+// its sections hold the figures.
+type DocumentKind uint8
+
+const (
+	// BenchmarkDocument is a benchmark of gcperf's operations (gcperf,
+	// gcperf run): Operations, Mix, Runs, GCPerfP99, GC and Tail hold
+	// its figures.
+	BenchmarkDocument DocumentKind = iota
+	// ServerDocument is a benchmark of operations against a server under
+	// test (gcperf run OP... -- SERVER): a benchmark whose Server section
+	// holds the server's run.
+	ServerDocument
+	// CommandDocument is the run of a user's command (gcperf exec, a
+	// point of gcperf sweep -- CMD): its Exec section holds the figures,
+	// and the benchmark's sections are empty.
+	CommandDocument
+)
+
+var documentKinds = [...]string{BenchmarkDocument: "benchmark", ServerDocument: "server", CommandDocument: "command"}
+
+func (k DocumentKind) String() string {
+	if int(k) < len(documentKinds) {
+		return documentKinds[k]
+	}
+	return "DocumentKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Kind says what the document is the result of, from the sections it
+// holds: Exec makes it a CommandDocument, Server a ServerDocument.
+func (d *Document) Kind() DocumentKind {
+	switch {
+	case d.Exec != nil:
+		return CommandDocument
+	case d.Server != nil:
+		return ServerDocument
+	}
+	return BenchmarkDocument
+}
+
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
 // Interval at a time woke, each time, during the timed runs.
 type Hiccup struct {
@@ -96,15 +137,10 @@ type OpenLoop struct {
 }
 
 // Percentiles are the standard percentiles of a distribution kept as an
-// HdrHistogram only.
+// HdrHistogram only, with the number of values it holds.
 type Percentiles struct {
-	Count int64         `json:"count"`
-	P50   time.Duration `json:"p50_ns"`
-	P90   time.Duration `json:"p90_ns"`
-	P99   time.Duration `json:"p99_ns"`
-	P999  time.Duration `json:"p999_ns"`
-	P9999 time.Duration `json:"p9999_ns"`
-	PMax  time.Duration `json:"pmax_ns"`
+	Count int64 `json:"count"`
+	latency.Percentiles
 }
 
 // Profiling lists the profiles attached to the result and how they were
@@ -288,25 +324,10 @@ type Harness struct {
 	RunsKept int `json:"runs_kept,omitzero"`
 }
 
-// Distribution is the Summary of runtimes or response times.
-type Distribution struct {
-	Count     int64         `json:"count"`
-	Discarded int           `json:"outliers_discarded"` // at each end, before the mean-based figures
-	Kept      int64         `json:"kept"`
-	Total     time.Duration `json:"total_ns"`
-	Mean      time.Duration `json:"mean_ns"`
-	GeoMean   time.Duration `json:"geomean_ns"`
-	Min       time.Duration `json:"min_ns"`
-	Max       time.Duration `json:"max_ns"`
-	Variance  float64       `json:"variance_ns2"`
-	StdDev    time.Duration `json:"stddev_ns"`
-	P50       time.Duration `json:"p50_ns"`
-	P90       time.Duration `json:"p90_ns"`
-	P99       time.Duration `json:"p99_ns"`
-	P999      time.Duration `json:"p999_ns"`
-	P9999     time.Duration `json:"p9999_ns"`
-	PMax      time.Duration `json:"pmax_ns"` // the maximum of all values, outliers included
-}
+// Distribution is the Summary of runtimes or response times, as latency
+// computed it: its Percentiles.Max (pmax_ns) is the maximum of all values,
+// outliers included.
+type Distribution = latency.Summary
 
 // Errors counts failures.
 type Errors struct {
@@ -315,14 +336,9 @@ type Errors struct {
 	First      map[string]string `json:"first,omitempty"` // first message per category
 }
 
-// Actual holds the multi-threaded figures over wall time.
-type Actual struct {
-	Runtime      time.Duration `json:"runtime_ns"`
-	Mean         time.Duration `json:"mean_ns"`
-	OpsPerSecond float64       `json:"ops_per_sec"`
-	OpsPerHour   float64       `json:"ops_per_hour"`
-	MixesPerHour float64       `json:"mixes_per_hour,omitempty"`
-}
+// Actual holds the multi-threaded figures over wall time, as latency
+// measured them.
+type Actual = latency.Actual
 
 // Operation holds one operation's statistics.
 type Operation struct {
@@ -376,16 +392,9 @@ type P99 struct {
 }
 
 // Span summarises consecutive runs past the kept ones: from run
-// first_run on (or, with -duration, from start_ns on).
-type Span struct {
-	FirstRun int           `json:"first_run,omitzero"`
-	Start    time.Duration `json:"start_ns,omitzero"`
-	Runs     int64         `json:"runs"`
-	Failed   int64         `json:"failed"`
-	Mean     time.Duration `json:"mean_ns"`
-	Max      time.Duration `json:"max_ns"`
-	GCRuns   int64         `json:"gc_runs"` // runs that had the collector beside them, as the gc cause counts them
-}
+// first_run on (or, with -duration, from start_ns on), as the engine
+// summarised them.
+type Span = workload.Span
 
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
@@ -476,112 +485,156 @@ func New(res *workload.Result, meta Meta) *Document {
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes),
 			Machine:      res.Machine},
+		Timeline:    res.Timeline,
+		Hiccup:      hiccupOf(res.Hiccup),
+		OpenLoop:    openLoopOf(res.OpenLoop),
+		Profiling:   profilingOf(meta),
 		Interrupted: res.Interrupted,
 		Halted:      res.Halted,
 	}
-	if h := res.Hiccup; h != nil {
-		p := h.Percentiles
-		d.Hiccup = &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
-			P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
-	}
-	if ol := res.OpenLoop; ol != nil {
-		d.OpenLoop = &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
-			MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
-	}
-	if len(meta.Profiles) > 0 {
-		d.Profiling = &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
-		for _, p := range meta.Profiles {
-			x := Profile{Kind: string(p.Kind), File: p.File, Duration: p.Duration,
-				SampleType: p.Top.SampleType, Unit: p.Top.Unit, Total: p.Top.Total, Top: []ProfileFunc{}}
-			for _, f := range p.Top.Funcs {
-				x.Top = append(x.Top, ProfileFunc{Name: f.Name, Flat: f.Flat, FlatPct: f.FlatPct, Cum: f.Cum, CumPct: f.CumPct})
-			}
-			d.Profiling.Profiles = append(d.Profiling.Profiles, x)
-		}
-	}
 	if c.GCStats != workload.GCStatsOff {
-		g := res.GC
-		d.GC = &GC{Mode: c.GCStats.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
-			PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-			AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
-			GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
-			AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
-			AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+		d.GC = gcOf(c.GCStats, &res.GC)
 	}
 	if c.GCStats == workload.GCStatsRun {
-		t := res.Tail
-		d.Tail = &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
-			Scope: t.Scope.String(), Alpha: workload.TailAlpha}
-		for _, ct := range t.Causes {
-			d.Tail.Causes = append(d.Tail.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
-				Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
-				P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
-				KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
-		}
+		d.Tail = tailOf(&res.Tail)
 	}
-	for _, op := range res.Operations {
+	if res.Summarised() {
+		d.Harness.RunsKept = len(res.Runs)
+	}
+	d.Operations = operationsOf(res.Operations)
+	ms := res.Mix.Stats
+	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
+	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
+	d.Mix.Histogram = res.Mix.Runtime.Buckets()
+	d.GCPerfP99 = gcperfP99Of(res)
+	d.Runs = runsOf(res)
+	return d
+}
+
+func hiccupOf(h *workload.Hiccup) *Hiccup {
+	if h == nil {
+		return nil
+	}
+	p := h.Percentiles
+	return &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
+		P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
+}
+
+func openLoopOf(ol *workload.OpenLoop) *OpenLoop {
+	if ol == nil {
+		return nil
+	}
+	return &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
+		MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
+}
+
+// profilingOf is the profiles of meta, nil without one.
+func profilingOf(meta Meta) *Profiling {
+	if len(meta.Profiles) == 0 {
+		return nil
+	}
+	pr := &Profiling{Inline: meta.Inline, Runs: meta.ProfileRuns}
+	for _, p := range meta.Profiles {
+		x := Profile{Kind: string(p.Kind), File: p.File, Duration: p.Duration,
+			SampleType: p.Top.SampleType, Unit: p.Top.Unit, Total: p.Top.Total, Top: []ProfileFunc{}}
+		for _, f := range p.Top.Funcs {
+			x.Top = append(x.Top, ProfileFunc{Name: f.Name, Flat: f.Flat, FlatPct: f.FlatPct, Cum: f.Cum, CumPct: f.CumPct})
+		}
+		pr.Profiles = append(pr.Profiles, x)
+	}
+	return pr
+}
+
+func gcOf(mode workload.GCStats, g *workload.GCSummary) *GC {
+	return &GC{Mode: mode.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
+		PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
+		AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
+		GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
+		AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
+		AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+}
+
+func tailOf(t *workload.Tail) *Tail {
+	x := &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
+		Scope: t.Scope.String(), Alpha: workload.TailAlpha}
+	for _, ct := range t.Causes {
+		x.Causes = append(x.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
+			Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
+			P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
+			KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
+	}
+	return x
+}
+
+func operationsOf(ops []workload.OpResult) []Operation {
+	var out []Operation
+	for _, op := range ops {
 		o := operation(op.Stats)
 		o.Name, o.Params, o.Unit = op.Name, op.Params, op.Unit
 		o.Errors.First = op.FirstError
 		o.Histogram = op.Runtime.Buckets()
 		if r := op.Corrected; r != nil {
-			p := op.CorrectedPercentiles
-			o.Corrected = &Percentiles{Count: r.Count(), P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999,
-				P9999: p.P9999, PMax: p.Max}
+			o.Corrected = &Percentiles{Count: r.Count(), Percentiles: op.CorrectedPercentiles}
 		}
-		d.Operations = append(d.Operations, o)
+		out = append(out, o)
 	}
-	ms := res.Mix.Stats
-	d.Mix = Mix{Operation: operation(ms), OpsPerRun: ms.OpsPerRun, MixesPerHour: ms.MixesPerHour}
-	d.Mix.Name, d.Mix.Unit = "mix", res.Unit
-	d.Mix.Histogram = res.Mix.Runtime.Buckets()
+	return out
+}
+
+// gcperfP99Of is GCPerfP99's figures, each of the worst runs with what the
+// collector did during it (-gcstats run).
+func gcperfP99Of(res *workload.Result) P99 {
 	f := res.P99
-	d.GCPerfP99 = P99{
+	p := P99{
 		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
 		Total: f.Total, MeanPerRun: f.MeanPerRun,
 		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
 		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
 		Worst: []Worst{}, Estimated: f.Estimated,
 	}
-	if res.Summarised() {
-		d.Harness.RunsKept = len(res.Runs)
-	}
 	for _, w := range f.Worst {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
-		if r := res.Run(w.Run); r != nil && c.GCStats == workload.GCStatsRun {
+		if r := res.Run(w.Run); r != nil && res.Config.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 			x.Causes = causesOf(&res.Tail, r)
 		}
-		d.GCPerfP99.Worst = append(d.GCPerfP99.Worst, x)
+		p.Worst = append(p.Worst, x)
 	}
-	for _, sp := range res.Timeline {
-		d.Timeline = append(d.Timeline, Span(sp))
-	}
-	d.Runs = make([]Run, len(res.Runs))
+	return p
+}
+
+// runsOf is every kept run, with its operations in run order when the mix
+// holds more than one.
+func runsOf(res *workload.Result) []Run {
+	c := res.Config
+	runs := make([]Run, len(res.Runs))
 	k := c.OpsPerRun(len(res.Operations))
 	for i, r := range res.Runs {
-		d.Runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
+		runs[i] = Run{Run: r.Run, Thread: r.Thread, Start: r.Start, Runtime: r.Runtime,
 			Response: r.Response, Results: r.Results, Errors: r.Errors}
 		if c.GCStats == workload.GCStatsRun {
-			d.Runs[i].GCDelta = &res.Runs[i].GC
-			d.Runs[i].RunDelta = &res.Runs[i].Causes
+			runs[i].GCDelta = &res.Runs[i].GC
+			runs[i].RunDelta = &res.Runs[i].Causes
 		}
 		if k == 1 && len(res.Operations) == 1 && res.Executions[i].Failed() {
-			d.Runs[i].Error = res.Categories[res.Executions[i].Category]
+			runs[i].Error = res.Categories[res.Executions[i].Category]
 		}
 		if k > 1 || len(res.Operations) > 1 {
-			ops := make([]RunOp, k)
-			for j, x := range res.Executions[i*k : (i+1)*k] {
-				ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response,
-					Results: x.Results}
-				if x.Failed() {
-					ops[j].Error = res.Categories[x.Category]
-				}
-			}
-			d.Runs[i].Ops = ops
+			runs[i].Ops = runOps(res, res.Executions[i*k:(i+1)*k])
 		}
 	}
-	return d
+	return runs
+}
+
+func runOps(res *workload.Result, xs []workload.Execution) []RunOp {
+	ops := make([]RunOp, len(xs))
+	for j, x := range xs {
+		ops[j] = RunOp{Op: int(x.Op), Start: x.Start, Runtime: x.Runtime, Response: x.Response, Results: x.Results}
+		if x.Failed() {
+			ops[j].Error = res.Categories[x.Category]
+		}
+	}
+	return ops
 }
 
 func operation(s latency.Stats) Operation {
@@ -590,8 +643,8 @@ func operation(s latency.Stats) Operation {
 		Errors:       Errors{Total: s.Errors, ByCategory: s.ErrorsByCategory},
 		Results:      s.Results,
 		AvgResults:   s.AvgResults,
-		Runtime:      distribution(s.Runtime),
-		Response:     distribution(s.Response),
+		Runtime:      s.Runtime,
+		Response:     s.Response,
 		OpsPerSecond: s.OpsPerSecond,
 		OpsPerHour:   s.OpsPerHour,
 	}
@@ -599,20 +652,9 @@ func operation(s latency.Stats) Operation {
 		o.Errors.ByCategory = map[string]int64{}
 	}
 	if a := s.ActualRuntime; a != nil {
-		o.Actual = &Actual{Runtime: a.Runtime, Mean: a.Mean, OpsPerSecond: a.OpsPerSecond,
-			OpsPerHour: a.OpsPerHour, MixesPerHour: a.MixesPerHour}
+		o.Actual = a
 	}
 	return o
-}
-
-func distribution(s latency.Summary) Distribution {
-	p := s.Percentiles
-	return Distribution{
-		Count: s.Count, Discarded: s.Discarded, Kept: s.Kept,
-		Total: s.Total, Mean: s.Mean, GeoMean: s.GeoMean, Min: s.Min, Max: s.Max,
-		Variance: s.Variance, StdDev: s.StdDev,
-		P50: p.P50, P90: p.P90, P99: p.P99, P999: p.P999, P9999: p.P9999, PMax: p.Max,
-	}
 }
 
 func haltNames(h workload.HaltPolicy) []string {

@@ -46,9 +46,9 @@ type Exec struct {
 	// after SIGKILL (uninterruptible sleep), left running.
 	Unkilled int `json:"unkilled_processes,omitzero"`
 
-	WallNS      int64 `json:"wall_ns"`
-	UserCPUNS   int64 `json:"user_cpu_ns"`
-	SystemCPUNS int64 `json:"system_cpu_ns"`
+	Wall      time.Duration `json:"wall_ns"`
+	UserCPU   time.Duration `json:"user_cpu_ns"`
+	SystemCPU time.Duration `json:"system_cpu_ns"`
 	// MaxRSSBytes is the kernel's ru_maxrss: the largest resident set of
 	// one process (the command, or a descendant it waited for). It has a
 	// floor, gcperf's own resident set, which Linux counts in it for the
@@ -116,10 +116,7 @@ func (b *ExecBenchmark) Metric(unit string) (ExecMetric, bool) {
 }
 
 // CPU is the command's user and system CPU time.
-func (e *Exec) CPU() time.Duration { return time.Duration(e.UserCPUNS + e.SystemCPUNS) }
-
-// Wall is the command's wall time.
-func (e *Exec) Wall() time.Duration { return time.Duration(e.WallNS) }
+func (e *Exec) CPU() time.Duration { return e.UserCPU + e.SystemCPU }
 
 // PeakRSS is the figure of the command's memory that a sweep weighs: the
 // larger of the sampled peak of its process tree and its own peak resident
@@ -134,8 +131,8 @@ func (e *Exec) PeakRSS() int64 {
 
 // ExecRSS is the process tree's resident set over time.
 type ExecRSS struct {
-	IntervalNS int64 `json:"interval_ns"` // between two samples
-	Samples    int   `json:"samples"`     // taken
+	Interval time.Duration `json:"interval_ns"` // between two samples
+	Samples  int           `json:"samples"`     // taken
 	// Stride is the number of samples each point stands for (the largest
 	// of them): the series is halved whenever it fills up.
 	Stride int             `json:"stride"`
@@ -144,9 +141,9 @@ type ExecRSS struct {
 
 // ExecRSSSample is one point of the RSS series.
 type ExecRSSSample struct {
-	AtNS      int64 `json:"at_ns"` // since the command started
-	RSSBytes  int64 `json:"rss_bytes"`
-	Processes int   `json:"processes"`
+	At        time.Duration `json:"at_ns"` // since the command started
+	RSSBytes  int64         `json:"rss_bytes"`
+	Processes int           `json:"processes"`
 }
 
 // ExecSettings are a child's collector settings, as its environment held
@@ -166,10 +163,10 @@ type ExecGC struct {
 	// (more than one for go run, go test, go vet).
 	Sequences int        `json:"sequences"`
 	Pauses    ExecPauses `json:"pauses"`
-	// MarkWallNS is the wall time of the concurrent mark phases.
-	MarkWallNS int64 `json:"mark_wall_ns"`
-	// CPUNS is the collector's CPU time over the cycles, by the trace.
-	CPUNS int64 `json:"gc_cpu_ns"`
+	// MarkWall is the wall time of the concurrent mark phases.
+	MarkWall time.Duration `json:"mark_wall_ns"`
+	// CPU is the collector's CPU time over the cycles, by the trace.
+	CPU time.Duration `json:"gc_cpu_ns"`
 	// CPUPercent is the last line's share of the CPU the collector used
 	// since the program started (whole percent, rounded down).
 	CPUPercent  int             `json:"gc_cpu_percent"`
@@ -181,37 +178,72 @@ type ExecGC struct {
 // ExecPauses is the distribution of the stop-the-world pauses (two per
 // cycle), nearest-rank quantiles.
 type ExecPauses struct {
-	Count   int   `json:"count"`
-	TotalNS int64 `json:"total_ns"`
-	P50NS   int64 `json:"p50_ns"`
-	P90NS   int64 `json:"p90_ns"`
-	P99NS   int64 `json:"p99_ns"`
-	MaxNS   int64 `json:"max_ns"`
+	Count int           `json:"count"`
+	Total time.Duration `json:"total_ns"`
+	P50   time.Duration `json:"p50_ns"`
+	P90   time.Duration `json:"p90_ns"`
+	P99   time.Duration `json:"p99_ns"`
+	Max   time.Duration `json:"max_ns"`
 }
 
 // ExecGoalPoint is one cycle's heap goal and when the cycle began, since
 // the program started.
 type ExecGoalPoint struct {
-	AtNS    int64  `json:"at_ns"`
-	GoalMiB uint64 `json:"goal_mib"`
+	At      time.Duration `json:"at_ns"`
+	GoalMiB uint64        `json:"goal_mib"`
 }
 
 // WriteExecText writes the text report of a command's run (gcperf exec):
 // d's Exec section. It is Text's report of such a document.
 func WriteExecText(w io.Writer, doc *Document) error {
-	d := doc.Exec
-	if d == nil {
+	if doc.Kind() != CommandDocument {
 		return errors.New("report: not the result of a command")
 	}
-	return writeExec(w, d, "Command")
+	return writeExec(w, doc.Exec, "Command")
 }
 
 // writeExec writes a command's run, its first line headed head ("Command",
 // "Server").
 func writeExec(w io.Writer, d *Exec, head string) error {
-	ns := func(n int64) string { return dur(time.Duration(n)) }
+	ns := dur
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", head, quote.Line(shellJoin(d.Command)))
+	fmt.Fprintf(&b, "Status: %s\n", execStatus(d))
+	if d.Log != "" {
+		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
+	}
+	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.Wall), ns(d.UserCPU), ns(d.SystemCPU))
+	peak := "not sampled (ended within the first interval)"
+	if d.RSS.Samples > 0 {
+		peak = fmt.Sprintf("%s (%d %s, every %s); the command's own peak (VmHWM) %s", env.Bytes(d.PeakRSSBytes), d.RSS.Samples,
+			figure.Plural(d.RSS.Samples, "sample", "samples"), ns(d.RSS.Interval), env.Bytes(d.OwnPeakRSSBytes))
+	}
+	fmt.Fprintf(&b, "Memory: peak RSS of the process tree %s; max RSS of one process (kernel, at least gcperf's own size) %s\n", peak, env.Bytes(d.MaxRSSBytes))
+	unset := func(s string) string {
+		if s == "" {
+			return "unset"
+		}
+		return s
+	}
+	fmt.Fprintf(&b, "Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(d.Settings.GOGC), unset(d.Settings.GOMEMLIMIT), unset(d.Settings.GODEBUG))
+	if g := d.GC; g != nil {
+		writeExecGC(&b, g)
+	} else {
+		fmt.Fprintf(&b, "GC figures unavailable: %s\n", d.GCUnavailable)
+	}
+	writeExecBenchmarks(&b, d.Benchmarks)
+	if d.SkippedBenchmarkLines > 0 {
+		fmt.Fprintf(&b, "   %d benchmark %s of the command's stdout could not be read\n", d.SkippedBenchmarkLines, figure.Plural(d.SkippedBenchmarkLines, "line", "lines"))
+	}
+	if d.UnreadTraceLines > 0 {
+		fmt.Fprintf(&b, "   %d of %d trace lines were not cycles gcperf could read (GC forced, scavenger, or cut by the program's own output)\n", d.UnreadTraceLines, d.TraceLines)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// execStatus says how the command ended and what stopping it took.
+func execStatus(d *Exec) string {
 	status := d.Status
 	if d.Interrupted {
 		status += " (interrupted)"
@@ -228,67 +260,49 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	if d.Unkilled > 0 {
 		status += fmt.Sprintf(", %d %s survived SIGKILL and %s still running", d.Unkilled, figure.Plural(d.Unkilled, "process", "processes"), figure.Plural(d.Unkilled, "is", "are"))
 	}
-	fmt.Fprintf(&b, "Status: %s\n", status)
-	if d.Log != "" {
-		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
+	return status
+}
+
+// writeExecGC writes the collector as the command's trace showed it.
+func writeExecGC(b *strings.Builder, g *ExecGC) {
+	ns := dur
+	fmt.Fprintf(b, "GC: %d %s (%d forced", g.Cycles, figure.Plural(g.Cycles, "cycle", "cycles"), g.Forced)
+	if g.Truncated > 0 {
+		fmt.Fprintf(b, ", %d cut short", g.Truncated)
 	}
-	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.WallNS), ns(d.UserCPUNS), ns(d.SystemCPUNS))
-	peak := "not sampled (ended within the first interval)"
-	if d.RSS.Samples > 0 {
-		peak = fmt.Sprintf("%s (%d %s, every %s); the command's own peak (VmHWM) %s", env.Bytes(d.PeakRSSBytes), d.RSS.Samples,
-			figure.Plural(d.RSS.Samples, "sample", "samples"), ns(d.RSS.IntervalNS), env.Bytes(d.OwnPeakRSSBytes))
+	b.WriteString(")")
+	if g.Sequences > 1 {
+		fmt.Fprintf(b, " from %d processes", g.Sequences)
 	}
-	fmt.Fprintf(&b, "Memory: peak RSS of the process tree %s; max RSS of one process (kernel, at least gcperf's own size) %s\n", peak, env.Bytes(d.MaxRSSBytes))
-	unset := func(s string) string {
-		if s == "" {
-			return "unset"
+	fmt.Fprintf(b, "; GC CPU %d%% (the trace's, rounded down), %s\n", g.CPUPercent, ns(g.CPU))
+	p := g.Pauses
+	fmt.Fprintf(b, "   %d stop-the-world pauses totalling %s: P50 %s, P90 %s, P99 %s, max %s\n",
+		p.Count, ns(p.Total), ns(p.P50), ns(p.P90), ns(p.P99), ns(p.Max))
+	fmt.Fprintf(b, "   Heap (MiB, rounded down): peak %d, peak live %d", g.PeakHeapMiB, g.PeakLiveMiB)
+	if n := len(g.Goal); n > 0 {
+		fmt.Fprintf(b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, n)
+	}
+	b.WriteString("\n")
+}
+
+// writeExecBenchmarks writes the benchmarks the command printed, the
+// median of each metric.
+func writeExecBenchmarks(b *strings.Builder, benchmarks []ExecBenchmark) {
+	if len(benchmarks) == 0 {
+		return
+	}
+	b.WriteString("Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n")
+	for _, x := range benchmarks {
+		name := x.Name
+		if x.Pkg != "" {
+			name = x.Pkg + " " + name
 		}
-		return s
-	}
-	fmt.Fprintf(&b, "Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(d.Settings.GOGC), unset(d.Settings.GOMEMLIMIT), unset(d.Settings.GODEBUG))
-	if g := d.GC; g != nil {
-		fmt.Fprintf(&b, "GC: %d %s (%d forced", g.Cycles, figure.Plural(g.Cycles, "cycle", "cycles"), g.Forced)
-		if g.Truncated > 0 {
-			fmt.Fprintf(&b, ", %d cut short", g.Truncated)
+		var ms []string
+		n := 0
+		for _, m := range x.Metrics {
+			ms = append(ms, benchunit.Scale(m.Median, benchunit.ClassOf(m.Unit))+" "+m.Unit)
+			n = max(n, len(m.Values)+m.Dropped)
 		}
-		b.WriteString(")")
-		if g.Sequences > 1 {
-			fmt.Fprintf(&b, " from %d processes", g.Sequences)
-		}
-		fmt.Fprintf(&b, "; GC CPU %d%% (the trace's, rounded down), %s\n", g.CPUPercent, ns(g.CPUNS))
-		p := g.Pauses
-		fmt.Fprintf(&b, "   %d stop-the-world pauses totalling %s: P50 %s, P90 %s, P99 %s, max %s\n",
-			p.Count, ns(p.TotalNS), ns(p.P50NS), ns(p.P90NS), ns(p.P99NS), ns(p.MaxNS))
-		fmt.Fprintf(&b, "   Heap (MiB, rounded down): peak %d, peak live %d", g.PeakHeapMiB, g.PeakLiveMiB)
-		if n := len(g.Goal); n > 0 {
-			fmt.Fprintf(&b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, n)
-		}
-		b.WriteString("\n")
-	} else {
-		fmt.Fprintf(&b, "GC figures unavailable: %s\n", d.GCUnavailable)
+		fmt.Fprintf(b, "   %s: %s (%d %s)\n", quote.Line(name), quote.Line(strings.Join(ms, ", ")), n, figure.Plural(n, "result", "results"))
 	}
-	if len(d.Benchmarks) > 0 {
-		b.WriteString("Benchmarks printed by the command (median of each metric's values, as benchstat shows them):\n")
-		for _, x := range d.Benchmarks {
-			name := x.Name
-			if x.Pkg != "" {
-				name = x.Pkg + " " + name
-			}
-			var ms []string
-			n := 0
-			for _, m := range x.Metrics {
-				ms = append(ms, benchunit.Scale(m.Median, benchunit.ClassOf(m.Unit))+" "+m.Unit)
-				n = max(n, len(m.Values)+m.Dropped)
-			}
-			fmt.Fprintf(&b, "   %s: %s (%d %s)\n", quote.Line(name), quote.Line(strings.Join(ms, ", ")), n, figure.Plural(n, "result", "results"))
-		}
-	}
-	if d.SkippedBenchmarkLines > 0 {
-		fmt.Fprintf(&b, "   %d benchmark %s of the command's stdout could not be read\n", d.SkippedBenchmarkLines, figure.Plural(d.SkippedBenchmarkLines, "line", "lines"))
-	}
-	if d.UnreadTraceLines > 0 {
-		fmt.Fprintf(&b, "   %d of %d trace lines were not cycles gcperf could read (GC forced, scavenger, or cut by the program's own output)\n", d.UnreadTraceLines, d.TraceLines)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
 	"golang.org/x/perf/benchfmt"
 	"strings"
 	"testing"
@@ -14,19 +15,19 @@ func TestExecText(t *testing.T) {
 	base := func() *Exec {
 		return &Exec{
 			Command: []string{"./prog", "-x", "a b"}, Status: "exit status 0", Success: true,
-			WallNS: int64(1500 * time.Millisecond), UserCPUNS: int64(time.Second), SystemCPUNS: int64(100 * time.Millisecond),
+			Wall: 1500 * time.Millisecond, UserCPU: time.Second, SystemCPU: 100 * time.Millisecond,
 			MaxRSSBytes: 10 << 20, PeakRSSBytes: 12 << 20, OwnPeakRSSBytes: 11 << 20,
-			RSS:      ExecRSS{IntervalNS: int64(100 * time.Millisecond), Samples: 14, Stride: 1},
+			RSS:      ExecRSS{Interval: 100 * time.Millisecond, Samples: 14, Stride: 1},
 			Settings: ExecSettings{GOGC: "200", GODEBUG: "gctrace=1"},
 		}
 	}
 	withGC := base()
 	withGC.TraceLines, withGC.UnreadTraceLines = 5, 1
 	withGC.GC = &ExecGC{
-		Cycles: 4, Forced: 1, Sequences: 1, CPUPercent: 3, CPUNS: int64(20 * time.Millisecond),
-		Pauses:      ExecPauses{Count: 8, TotalNS: 800_000, P50NS: 50_000, P90NS: 200_000, P99NS: 300_000, MaxNS: 300_000},
+		Cycles: 4, Forced: 1, Sequences: 1, CPUPercent: 3, CPU: 20 * time.Millisecond,
+		Pauses:      ExecPauses{Count: 8, Total: 800_000, P50: 50_000, P90: 200_000, P99: 300_000, Max: 300_000},
 		PeakHeapMiB: 9, PeakLiveMiB: 4,
-		Goal: []ExecGoalPoint{{AtNS: 1, GoalMiB: 4}, {AtNS: 2, GoalMiB: 8}},
+		Goal: []ExecGoalPoint{{At: 1, GoalMiB: 4}, {At: 2, GoalMiB: 8}},
 	}
 	withGC.Benchmarks = []ExecBenchmark{{Pkg: "example.com/p", Name: "List-2", Metrics: []ExecMetric{
 		{Unit: "sec/op", Values: []float64{0.002, 0.003, 0.0025}, Median: 0.0025},
@@ -81,7 +82,7 @@ func TestExecText(t *testing.T) {
 // TestExecJSON: a command's document is gcperf/v1 with an exec section,
 // and reads back as one; a benchmark's has none.
 func TestExecJSON(t *testing.T) {
-	d := &Document{Schema: Schema, Exec: &Exec{Command: []string{"x"}, WallNS: 5, GCUnavailable: "why",
+	d := &Document{Schema: Schema, Exec: &Exec{Command: []string{"x"}, Wall: 5, GCUnavailable: "why",
 		Benchmarks: []ExecBenchmark{{Name: "B-2", Metrics: []ExecMetric{{Unit: "sec/op", Values: []float64{1, 3}, Median: 2}}}}}}
 	var b bytes.Buffer
 	if err := JSON(&b, d); err != nil {
@@ -99,7 +100,7 @@ func TestExecJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Exec == nil || back.Exec.Wall() != 5 || back.Exec.Benchmarks[0].Metrics[0].Median != 2 {
+	if back.Exec == nil || back.Exec.Wall != 5 || back.Exec.Benchmarks[0].Metrics[0].Median != 2 {
 		t.Errorf("read back %+v", back.Exec)
 	}
 	b.Reset()
@@ -134,7 +135,7 @@ func TestExecPeakRSS(t *testing.T) {
 func TestClientGC(t *testing.T) {
 	ms := time.Millisecond
 	open := func(p99 time.Duration) []Operation {
-		return []Operation{{Corrected: &Percentiles{Count: 10, P99: p99}}}
+		return []Operation{{Corrected: &Percentiles{Count: 10, Percentiles: latency.Percentiles{P99: p99}}}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -142,12 +143,12 @@ func TestClientGC(t *testing.T) {
 		want string
 	}{
 		{"no GC", Document{}, "was not measured (-gcstats off)"},
-		{"closed loop, small", Document{GC: &GC{STWMax: 50 * time.Microsecond}, Mix: Mix{Operation: Operation{Runtime: Distribution{P99: 10 * ms}}}},
+		{"closed loop, small", Document{GC: &GC{STWMax: 50 * time.Microsecond}, Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: 10 * ms}}}}},
 			"its longest pause, 50.0µs, is 0.5% of the P99 (10.0ms): the tail is the server's."},
-		{"open loop, corrected", Document{GC: &GC{STWMax: 500 * time.Microsecond}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{P99: ms}}}},
+		{"open loop, corrected", Document{GC: &GC{STWMax: 500 * time.Microsecond}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: ms}}}}},
 			"paused up to 500µs, 2.5% of the P99 (20.0ms): part of the tail may be the client's"},
 	} {
-		got := ClientGC(&tc.d)
+		got := clientGC(&tc.d)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q in it", tc.name, got, tc.want)
 		}
@@ -160,9 +161,9 @@ func TestClientGC(t *testing.T) {
 func TestBenchServer(t *testing.T) {
 	d := &Document{Schema: Schema, Env: Env{Go: env.Go{GOMAXPROCS: 1, GOGC: 100}},
 		Operations: []Operation{{Name: "http", Params: "url=http://h:1/x method=GET", Unit: "requests", Runs: 10, Results: 10, AvgResults: 1, OpsPerSecond: 5,
-			Runtime:   Distribution{Count: 10, Mean: 2e6, P50: 2e6, P99: 3e6, P999: 3e6, PMax: 3e6},
-			Corrected: &Percentiles{Count: 10, P50: 4e6, P99: 9e6, P999: 9e6, PMax: 9e6}}},
-		Server: &Exec{Command: []string{"/bin/server", "-addr", "x"}, WallNS: 1e9, MaxRSSBytes: 5 << 20, RSS: ExecRSS{Samples: 1}, PeakRSSBytes: 7 << 20,
+			Runtime:   Distribution{Count: 10, Mean: 2e6, Percentiles: latency.Percentiles{P50: 2e6, P99: 3e6, P999: 3e6, Max: 3e6}},
+			Corrected: &Percentiles{Count: 10, Percentiles: latency.Percentiles{P50: 4e6, P99: 9e6, P999: 9e6, Max: 9e6}}}},
+		Server: &Exec{Command: []string{"/bin/server", "-addr", "x"}, Wall: 1e9, MaxRSSBytes: 5 << 20, RSS: ExecRSS{Samples: 1}, PeakRSSBytes: 7 << 20,
 			Settings: ExecSettings{GOGC: "200", GOMEMLIMIT: "off"}, GC: &ExecGC{Cycles: 3}},
 	}
 	var b bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -123,19 +124,19 @@ func execBenchLines(d *Document, params string, noProcs bool) []benchLine {
 // time as ns/op (one run), CPU, peak RSS and, with a trace, its collector.
 func execValues(e *Exec) []benchfmt.Value {
 	v := []benchfmt.Value{
-		{Value: float64(e.WallNS), Unit: "ns/op"},
-		{Value: float64(e.UserCPUNS + e.SystemCPUNS), Unit: "cpu-ns/op"},
-		{Value: float64(e.UserCPUNS), Unit: "user-ns/op"},
-		{Value: float64(e.SystemCPUNS), Unit: "sys-ns/op"},
+		{Value: float64(e.Wall), Unit: "ns/op"},
+		{Value: float64(e.UserCPU + e.SystemCPU), Unit: "cpu-ns/op"},
+		{Value: float64(e.UserCPU), Unit: "user-ns/op"},
+		{Value: float64(e.SystemCPU), Unit: "sys-ns/op"},
 		{Value: float64(e.PeakRSS()), Unit: "peak-RSS-B"},
 	}
 	if g := e.GC; g != nil {
 		v = append(v,
 			benchfmt.Value{Value: float64(g.Cycles), Unit: "gc-cycles"},
-			benchfmt.Value{Value: float64(g.CPUNS), Unit: "gc-cpu-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.TotalNS), Unit: "pause-total-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.P99NS), Unit: "pause-p99-ns"},
-			benchfmt.Value{Value: float64(g.Pauses.MaxNS), Unit: "pause-max-ns"},
+			benchfmt.Value{Value: float64(g.CPU), Unit: "gc-cpu-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.Total), Unit: "pause-total-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.P99), Unit: "pause-p99-ns"},
+			benchfmt.Value{Value: float64(g.Pauses.Max), Unit: "pause-max-ns"},
 			benchfmt.Value{Value: float64(mib(g.PeakHeapMiB)), Unit: "peak-heap-B"},
 		)
 	}
@@ -217,7 +218,7 @@ func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 		}
 		return get(g)
 	}
-	ns := func(n int64) string { return figure.Decimal(float64(n) / 1e9) }
+	ns := func(n time.Duration) string { return figure.Decimal(float64(n) / 1e9) }
 	cols := [][2]string{
 		{"Command", shellJoin(e.Command)},
 		{"Status", e.Status},
@@ -225,9 +226,9 @@ func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 		{"Success", csvBool(e.Success)},
 		{"Interrupted", csvBool(e.Interrupted)},
 		{"Stopped", e.Stopped},
-		{"Wall", ns(e.WallNS)},
-		{"User CPU", ns(e.UserCPUNS)},
-		{"System CPU", ns(e.SystemCPUNS)},
+		{"Wall", ns(e.Wall)},
+		{"User CPU", ns(e.UserCPU)},
+		{"System CPU", ns(e.SystemCPU)},
 		{"Max RSS Bytes", csvInt(e.MaxRSSBytes)},
 		{"Peak RSS Bytes", csvIf(e.RSS.Samples > 0, func() string { return csvInt(e.PeakRSSBytes) })},
 		{"RSS Samples", csvInt(e.RSS.Samples)},
@@ -237,13 +238,13 @@ func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 		{"GC Cycles", gc(func(g *ExecGC) string { return csvInt(g.Cycles) })},
 		{"GC Forced", gc(func(g *ExecGC) string { return csvInt(g.Forced) })},
 		{"STW Pauses", gc(func(g *ExecGC) string { return csvInt(g.Pauses.Count) })},
-		{"STW Total", gc(func(g *ExecGC) string { return ns(g.Pauses.TotalNS) })},
-		{"STW P50", gc(func(g *ExecGC) string { return ns(g.Pauses.P50NS) })},
-		{"STW P90", gc(func(g *ExecGC) string { return ns(g.Pauses.P90NS) })},
-		{"STW P99", gc(func(g *ExecGC) string { return ns(g.Pauses.P99NS) })},
-		{"STW Max", gc(func(g *ExecGC) string { return ns(g.Pauses.MaxNS) })},
-		{"GC Mark Wall", gc(func(g *ExecGC) string { return ns(g.MarkWallNS) })},
-		{"GC CPU", gc(func(g *ExecGC) string { return ns(g.CPUNS) })},
+		{"STW Total", gc(func(g *ExecGC) string { return ns(g.Pauses.Total) })},
+		{"STW P50", gc(func(g *ExecGC) string { return ns(g.Pauses.P50) })},
+		{"STW P90", gc(func(g *ExecGC) string { return ns(g.Pauses.P90) })},
+		{"STW P99", gc(func(g *ExecGC) string { return ns(g.Pauses.P99) })},
+		{"STW Max", gc(func(g *ExecGC) string { return ns(g.Pauses.Max) })},
+		{"GC Mark Wall", gc(func(g *ExecGC) string { return ns(g.MarkWall) })},
+		{"GC CPU", gc(func(g *ExecGC) string { return ns(g.CPU) })},
 		{"GC CPU Percent", gc(func(g *ExecGC) string { return csvInt(g.CPUPercent) })},
 		{"Peak Heap Bytes", gc(func(g *ExecGC) string { return csvUint(mib(g.PeakHeapMiB)) })},
 		{"Peak Live Heap Bytes", gc(func(g *ExecGC) string { return csvUint(mib(g.PeakLiveMiB)) })},
@@ -274,13 +275,13 @@ func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 	c.block(prefix + csvRSS)
 	c.row("At", "RSS Bytes", "Processes")
 	for _, p := range e.RSS.Points {
-		c.row(ns(p.AtNS), csvInt(p.RSSBytes), csvInt(p.Processes))
+		c.row(ns(p.At), csvInt(p.RSSBytes), csvInt(p.Processes))
 	}
 	if g != nil {
 		c.block(prefix + csvGoal)
 		c.row("At", "Heap Goal Bytes")
 		for _, p := range g.Goal {
-			c.row(ns(p.AtNS), csvUint(mib(p.GoalMiB)))
+			c.row(ns(p.At), csvUint(mib(p.GoalMiB)))
 		}
 	}
 }

@@ -102,19 +102,19 @@ func TestExecBenchReadBack(t *testing.T) {
 	d, _ := readFixture(t, "exec.json")
 	for _, tc := range []struct {
 		name  string
-		parts []BenchPart
+		parts []benchPart
 		want  []string // the names, in order
 		cfg   map[string]string
 	}{
 		{
 			name:  "one",
-			parts: []BenchPart{{Doc: d}},
+			parts: []benchPart{{Doc: d}},
 			want:  []string{"Exec/cmd=alloc.test", "Workloads/list-2", "Workloads/list-2", "Workloads/list-2"},
 			cfg:   map[string]string{"gogc": "100", "gomemlimit": "off", "goos": "linux", "goarch": "amd64"},
 		},
 		{
 			name: "sweep points",
-			parts: []BenchPart{
+			parts: []benchPart{
 				{Doc: d, Label: "a", Params: "gogc=100 memlimit=off", Drop: []string{"gogc", "gomemlimit"}},
 				{Doc: d, Label: "b", Params: "gogc=200 memlimit=off", Drop: []string{"gogc", "gomemlimit"}},
 			},
@@ -127,7 +127,7 @@ func TestExecBenchReadBack(t *testing.T) {
 		},
 		{
 			name: "gomaxprocs axis",
-			parts: []BenchPart{
+			parts: []benchPart{
 				{Doc: d, Label: "a", Params: "gogc=100 memlimit=off gomaxprocs=2", Drop: []string{"gogc", "gomemlimit", "gomaxprocs"}},
 			},
 			want: []string{
@@ -138,7 +138,7 @@ func TestExecBenchReadBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := BenchJoin(&b, tc.parts); err != nil {
+			if err := benchJoin(&b, tc.parts); err != nil {
 				t.Fatal(err)
 			}
 			res, units := readBench(t, b.Bytes())
@@ -157,10 +157,10 @@ func TestExecBenchReadBack(t *testing.T) {
 			if got := res[1].GetConfig("pkg"); got != "github.com/gcperf/gcperf/alloc" {
 				t.Errorf("pkg %q", got)
 			}
-			if v, ok := benchValue(res[0], "ns/op"); !ok || v != float64(d.Exec.WallNS) {
-				t.Errorf("the command's ns/op %v, want its wall time %d", v, d.Exec.WallNS)
+			if v, ok := benchValue(res[0], "ns/op"); !ok || v != float64(d.Exec.Wall) {
+				t.Errorf("the command's ns/op %v, want its wall time %d", v, d.Exec.Wall)
 			}
-			if v, ok := benchValue(res[0], "pause-max-ns"); !ok || v != float64(d.Exec.GC.Pauses.MaxNS) {
+			if v, ok := benchValue(res[0], "pause-max-ns"); !ok || v != float64(d.Exec.GC.Pauses.Max) {
 				t.Errorf("pause-max-ns %v", v)
 			}
 			if v, ok := benchValue(res[2], "sec/op"); !ok || v != d.Exec.Benchmarks[0].Metrics[0].Values[1] {
@@ -182,11 +182,11 @@ func TestExecBenchReadBack(t *testing.T) {
 func execSet(t *testing.T) *Set {
 	t.Helper()
 	s := &Set{Tool: Tool{Name: "gcperf", Version: "0.1.0-dev"}, Count: 4}
-	for i, wall := range []int64{2e9, 3e9, 1e9, 4e9} {
+	for i, wall := range []time.Duration{2e9, 3e9, 1e9, 4e9} {
 		d, _ := readFixture(t, "exec.json")
 		e := d.Exec
-		e.WallNS, e.PeakRSSBytes = wall, e.PeakRSSBytes+int64(i)<<20
-		e.GC.Pauses.MaxNS += int64(i) * 1000
+		e.Wall, e.PeakRSSBytes = wall, e.PeakRSSBytes+int64(i)<<20
+		e.GC.Pauses.Max += time.Duration(i) * 1000
 		for j := range e.Benchmarks[0].Metrics[0].Values {
 			e.Benchmarks[0].Metrics[0].Values[j] *= float64(i + 1)
 		}

@@ -23,7 +23,7 @@ import (
 // (gcperf exec -count N).
 func isExecSet(s *Set) bool {
 	if docs := s.Results(); len(docs) > 0 {
-		return docs[0].Exec != nil
+		return docs[0].Kind() == CommandDocument
 	}
 	// No run finished (an interrupt during the first): the set's own
 	// command line says whose it is.
@@ -49,17 +49,7 @@ func execSetText(w io.Writer, s *Set) error {
 	p := &printer{w: w}
 	docs := s.Results()
 	if len(docs) == 0 {
-		p.f("gcperf %s exec: %s, asked %d %s (-count %d): no run finished", s.Tool.Version,
-			quote.Line(shellJoin(execArgv(s.Tool.Command))), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
-		if s.Interrupted {
-			p.f(" (interrupted)")
-		}
-		p.f(".\n")
-		for _, pr := range s.Processes {
-			if pr.Failed != "" {
-				p.f("   run %d: %s\n", pr.N, quote.Line(pr.Failed))
-			}
-		}
+		p.execSetNone(s)
 		return p.err
 	}
 	e := docs[0].Exec
@@ -75,67 +65,7 @@ func execSetText(w io.Writer, s *Set) error {
 		}
 	}
 	p.f("\nRuns (%d of %d finished, %d succeeded):\n", len(s.Processes), s.Count, len(ok))
-	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
-	line := func(cells ...string) {
-		if p.err == nil {
-			_, p.err = io.WriteString(tw, "  "+strings.Join(cells, "\t")+"\n")
-		}
-	}
-	line("run", "status", "wall", "CPU", "peak RSS", "GC cycles", "pause max")
-	gcCells := func(x *Exec) (string, string) {
-		if x.GC == nil {
-			return "-", "-"
-		}
-		return strconv.Itoa(x.GC.Cycles), dur(time.Duration(x.GC.Pauses.MaxNS))
-	}
-	for _, pr := range s.Processes {
-		x := execOf(pr.Result)
-		if x == nil {
-			line(strconv.Itoa(pr.N), "no result", "-", "-", "-", "-", "-")
-			continue
-		}
-		cycles, pause := gcCells(x)
-		status := x.Status
-		if x.Interrupted {
-			status += " (interrupted)"
-		}
-		line(strconv.Itoa(pr.N), status, dur(x.Wall()), dur(x.CPU()), env.Bytes(x.PeakRSS()), cycles, pause)
-	}
-	if len(ok) > 1 {
-		type fig struct {
-			get    func(*Exec) float64
-			format func(float64) string
-			gc     bool
-		}
-		asDur := func(v float64) string { return dur(time.Duration(math.Round(v))) }
-		figs := []fig{
-			{func(x *Exec) float64 { return float64(x.WallNS) }, asDur, false},
-			{func(x *Exec) float64 { return float64(x.CPU()) }, asDur, false},
-			{func(x *Exec) float64 { return float64(x.PeakRSS()) }, func(v float64) string { return env.Bytes(int64(v)) }, false},
-			{func(x *Exec) float64 { return float64(x.GC.Cycles) }, func(v float64) string { return figure.Num(v) }, true},
-			{func(x *Exec) float64 { return float64(x.GC.Pauses.MaxNS) }, asDur, true},
-		}
-		med, spr := []string{"median", ""}, []string{"spread", "(min–max)"}
-		for _, f := range figs {
-			var vals []float64
-			for _, x := range ok {
-				if !f.gc || x.GC != nil {
-					vals = append(vals, f.get(x))
-				}
-			}
-			if len(vals) == 0 {
-				med, spr = append(med, "-"), append(spr, "-")
-				continue
-			}
-			med = append(med, f.format(latency.Median(vals).Center))
-			spr = append(spr, f.format(slices.Min(vals))+"–"+f.format(slices.Max(vals)))
-		}
-		line(med...)
-		line(spr...)
-	}
-	if p.err == nil {
-		p.err = tw.Flush()
-	}
+	p.execRuns(s, ok)
 	if len(ok) > 1 {
 		p.f("(median and spread of the %d successful runs)\n", len(ok))
 	}
@@ -149,6 +79,91 @@ func execSetText(w io.Writer, s *Set) error {
 	}
 	p.execSetBenchmarks(ok)
 	return p.err
+}
+
+// execSetNone writes the report of a set in which no run finished.
+func (p *printer) execSetNone(s *Set) {
+	p.f("gcperf %s exec: %s, asked %d %s (-count %d): no run finished", s.Tool.Version,
+		quote.Line(shellJoin(execArgv(s.Tool.Command))), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
+	if s.Interrupted {
+		p.f(" (interrupted)")
+	}
+	p.f(".\n")
+	for _, pr := range s.Processes {
+		if pr.Failed != "" {
+			p.f("   run %d: %s\n", pr.N, quote.Line(pr.Failed))
+		}
+	}
+}
+
+// execRuns writes the table of the runs, a line each, then with more
+// than one successful run their median and spread.
+func (p *printer) execRuns(s *Set, ok []*Exec) {
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
+	line := func(cells ...string) {
+		if p.err == nil {
+			_, p.err = io.WriteString(tw, "  "+strings.Join(cells, "\t")+"\n")
+		}
+	}
+	line("run", "status", "wall", "CPU", "peak RSS", "GC cycles", "pause max")
+	for _, pr := range s.Processes {
+		x := execOf(pr.Result)
+		if x == nil {
+			line(strconv.Itoa(pr.N), "no result", "-", "-", "-", "-", "-")
+			continue
+		}
+		cycles, pause := "-", "-"
+		if x.GC != nil {
+			cycles, pause = strconv.Itoa(x.GC.Cycles), dur(x.GC.Pauses.Max)
+		}
+		status := x.Status
+		if x.Interrupted {
+			status += " (interrupted)"
+		}
+		line(strconv.Itoa(pr.N), status, dur(x.Wall), dur(x.CPU()), env.Bytes(x.PeakRSS()), cycles, pause)
+	}
+	if len(ok) > 1 {
+		med, spr := execSpread(ok)
+		line(med...)
+		line(spr...)
+	}
+	if p.err == nil {
+		p.err = tw.Flush()
+	}
+}
+
+// execSpread is the median and the spread (min–max) of the successful
+// runs' figures, as rows of the table of runs.
+func execSpread(ok []*Exec) (med, spr []string) {
+	type fig struct {
+		get    func(*Exec) float64
+		format func(float64) string
+		gc     bool
+	}
+	asDur := func(v float64) string { return dur(time.Duration(math.Round(v))) }
+	figs := []fig{
+		{func(x *Exec) float64 { return float64(x.Wall) }, asDur, false},
+		{func(x *Exec) float64 { return float64(x.CPU()) }, asDur, false},
+		{func(x *Exec) float64 { return float64(x.PeakRSS()) }, func(v float64) string { return env.Bytes(int64(v)) }, false},
+		{func(x *Exec) float64 { return float64(x.GC.Cycles) }, func(v float64) string { return figure.Num(v) }, true},
+		{func(x *Exec) float64 { return float64(x.GC.Pauses.Max) }, asDur, true},
+	}
+	med, spr = []string{"median", ""}, []string{"spread", "(min–max)"}
+	for _, f := range figs {
+		var vals []float64
+		for _, x := range ok {
+			if !f.gc || x.GC != nil {
+				vals = append(vals, f.get(x))
+			}
+		}
+		if len(vals) == 0 {
+			med, spr = append(med, "-"), append(spr, "-")
+			continue
+		}
+		med = append(med, f.format(latency.Median(vals).Center))
+		spr = append(spr, f.format(slices.Min(vals))+"–"+f.format(slices.Max(vals)))
+	}
+	return med, spr
 }
 
 // execOf is the Exec section of d, nil when d is.

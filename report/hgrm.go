@@ -34,7 +34,7 @@ import (
 // A command's result (gcperf exec) has no distribution: HGRM writes
 // nothing and returns an error wrapping ErrNoDistribution.
 func HGRM(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return fmt.Errorf("hgrm: %w", ErrNoDistribution)
 	}
 	ops := make([]*Operation, 0, len(d.Operations)+1)
@@ -48,7 +48,7 @@ func HGRM(w io.Writer, d *Document) error {
 	if h := d.Hiccup; h != nil {
 		// The hiccup meter's lateness, as one more block.
 		hiccup = &Operation{Name: "hiccup (interval " + h.Interval.String() + ")", Histogram: h.Histogram,
-			Runtime: Distribution{PMax: h.Max}}
+			Runtime: Distribution{Percentiles: latency.Percentiles{Max: h.Max}}}
 		ops = append(ops, hiccup)
 	}
 	for i, o := range ops {
@@ -97,7 +97,7 @@ func (o *Operation) Recorder() *latency.Recorder {
 	for _, b := range o.Histogram {
 		lo = min(lo, b.Value)
 	}
-	r := latency.FromBuckets(o.Histogram, time.Duration(lo), o.Runtime.PMax)
+	r := latency.FromBuckets(o.Histogram, time.Duration(lo), o.Runtime.Percentiles.Max)
 	if r.Count() == 0 {
 		return nil
 	}

@@ -140,7 +140,7 @@ func TestHGRMReadBack(t *testing.T) {
 				if tol := p50/1024 + 500; math.Abs(got-p50) > tol {
 					t.Errorf("%s: 50%% line %v ns, document p50 %v ns (tolerance %v)", o.Name, got, p50, tol)
 				}
-				if got, want := blk.max*1e6, float64(o.Runtime.PMax); math.Abs(got-want) > want/1024+500 {
+				if got, want := blk.max*1e6, float64(o.Runtime.Percentiles.Max); math.Abs(got-want) > want/1024+500 {
 					t.Errorf("%s: footer max %v ns, document pmax %v ns", o.Name, got, want)
 				}
 			}
@@ -167,8 +167,8 @@ func TestHGRMPrecision(t *testing.T) {
 			if got := r.Quantile(0.5); got != o.Runtime.P50 {
 				t.Errorf("%s %s: rebuilt P50 %v, document %v", name, o.Name, got, o.Runtime.P50)
 			}
-			if r.Max() != o.Runtime.PMax {
-				t.Errorf("%s %s: rebuilt max %v, document %v", name, o.Name, r.Max(), o.Runtime.PMax)
+			if r.Max() != o.Runtime.Percentiles.Max {
+				t.Errorf("%s %s: rebuilt max %v, document %v", name, o.Name, r.Max(), o.Runtime.Percentiles.Max)
 			}
 		}
 	}

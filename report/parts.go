@@ -1,30 +1,19 @@
 package report
 
-import "bytes"
+import (
+	"bytes"
 
-// Parts is the text report cut into its parts, each as Text prints it, for
-// a renderer that lays them out its own way (report/html puts them on a
-// page). A section with nothing to print is "".
-type Parts struct {
-	// Header is the title line and the settings lines ("Settings: ...",
-	// "Go: ...", "Host: ...", "Limits: ...", "Timed runs: ..."), each ending
-	// in a newline.
-	Header string
-	// Head and Rows are the statistics table: Head names its columns (the
-	// operations, then the mix when it is shown); each row is its label,
-	// then one cell per column.
-	Head []string
-	Rows [][]string
-	// The sections after the table, in the text report's order.
-	// Tail is the verdict on each cause of the slow runs; Server the
-	// program under load (gcperf run OP... -- SERVER).
-	Errors, GC, Hiccups, OpenLoop, GCPerfP99, Tail, Server, Profiles, Notes string
+	"github.com/gcperf/gcperf/internal/reportparts"
+)
+
+func init() {
+	reportparts.Register(reportparts.Funcs[Document]{TextParts: textParts, CauseLabel: causeLabel, BenchJoin: benchJoin})
 }
 
-// TextParts is the text report of d in parts: the same header, statistics
-// and sections that Text prints.
-func TextParts(d *Document) Parts {
-	pt := Parts{Header: textSection(d, (*printer).header)}
+// textParts is the text report of d in parts: the same header, statistics
+// and sections that Text prints (reportparts.TextParts, for report/html).
+func textParts(d *Document) reportparts.Parts {
+	pt := reportparts.Parts{Header: textSection(d, (*printer).header)}
 	cols, showMix, rows := statRows(d)
 	for i := range cols {
 		pt.Head = append(pt.Head, colName(cols, showMix, i))

@@ -17,7 +17,7 @@ func TestTextParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := b.String()
-		pt := TextParts(d)
+		pt := textParts(d)
 		if !strings.HasPrefix(text, pt.Header) || pt.Header == "" {
 			t.Errorf("%s: the text report does not begin with the header %q", name, pt.Header)
 		}

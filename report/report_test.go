@@ -140,3 +140,29 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf(`"-" wrote %q, %v; want "std" on stdout`, out.String(), err)
 	}
 }
+
+func TestDocumentKind(t *testing.T) {
+	for _, tc := range []struct {
+		d    Document
+		want DocumentKind
+		name string
+	}{
+		{Document{}, BenchmarkDocument, "benchmark"},
+		{Document{Server: &Exec{}}, ServerDocument, "server"},
+		{Document{Exec: &Exec{}}, CommandDocument, "command"},
+	} {
+		if got := tc.d.Kind(); got != tc.want || got.String() != tc.name {
+			t.Errorf("Kind() = %v, want %v", got, tc.name)
+		}
+	}
+	for _, name := range v1Docs {
+		d, err := ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]DocumentKind{"v1_exec.json": CommandDocument, "v1_server.json": ServerDocument}[name]
+		if got := d.Kind(); got != want {
+			t.Errorf("%s: Kind() = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -117,20 +117,22 @@ func ReadSet(r io.Reader) (*Set, error) {
 }
 
 // SetBench writes the result of every process in the Go benchmark format
-// (BenchJoin), each labelled "process N": a benchmark's lines are its
+// (benchJoin), each labelled "process N": a benchmark's lines are its
 // samples, one per process, for benchstat and gcperf compare. A process
 // without a result is a comment line.
 func SetBench(w io.Writer, s *Set) error {
 	// A command's run that did not succeed (gcperf exec -count) is not a
 	// sample: its time is that of a failure.
-	failed := func(p ProcessResult) bool { return p.Result != nil && p.Result.Exec != nil && !p.Result.Exec.Success }
-	var parts []BenchPart
+	failed := func(p ProcessResult) bool {
+		return p.Result != nil && p.Result.Kind() == CommandDocument && !p.Result.Exec.Success
+	}
+	var parts []benchPart
 	for _, p := range s.Processes {
 		if p.Result != nil && !failed(p) {
-			parts = append(parts, BenchPart{Doc: p.Result, Label: "process " + strconv.Itoa(p.N)})
+			parts = append(parts, benchPart{Doc: p.Result, Label: "process " + strconv.Itoa(p.N)})
 		}
 	}
-	if err := BenchJoin(w, parts); err != nil {
+	if err := benchJoin(w, parts); err != nil {
 		return err
 	}
 	for _, p := range s.Processes {
@@ -161,7 +163,7 @@ func SamplesOfSet(s *Set, file string) *Samples {
 		out.addResult(p.Result, fmt.Sprintf("%s process %d", file, p.N))
 	}
 	about := "no result"
-	if len(docs) > 0 && docs[0].Exec != nil {
+	if len(docs) > 0 && docs[0].Kind() == CommandDocument {
 		about = "runs of " + quote.Line(shellJoin(docs[0].Exec.Command))
 	} else if len(docs) > 0 {
 		d := docs[0]
@@ -284,18 +286,20 @@ type spread struct {
 	spread     float64
 }
 
-// figures prints, per benchmark, the figures of its -bench lines, a row
-// per process with their median (with its confidence interval) and
-// spread, and returns the spreads.
-func (p *printer) figures(s *Set) []spread {
-	type bench struct {
-		label  string // the operation and its parameters
-		op     string
-		units  []string
-		values map[string][]float64 // per unit, one per process in rows' order
-		rows   []int                // the processes that ran the benchmark
-	}
-	var benches []*bench
+// setBench is one benchmark of a set: the figures of its -bench lines,
+// one per process.
+type setBench struct {
+	label  string // the operation and its parameters
+	op     string
+	units  []string
+	values map[string][]float64 // per unit, one per process in rows' order
+	rows   []int                // the processes that ran the benchmark
+}
+
+// setBenches gathers the -bench lines of every process of s by benchmark,
+// in the order they first appear.
+func setBenches(s *Set) []*setBench {
+	var benches []*setBench
 	for _, pr := range s.Processes {
 		if pr.Result == nil {
 			continue
@@ -303,10 +307,10 @@ func (p *printer) figures(s *Set) []spread {
 		lines, _ := benchLines(pr.Result)
 		for _, l := range lines {
 			label := strings.TrimSpace(l.op + " " + l.params)
-			i := slices.IndexFunc(benches, func(b *bench) bool { return b.label == label })
+			i := slices.IndexFunc(benches, func(b *setBench) bool { return b.label == label })
 			if i < 0 {
 				i = len(benches)
-				benches = append(benches, &bench{label: label, op: l.op, values: map[string][]float64{}})
+				benches = append(benches, &setBench{label: label, op: l.op, values: map[string][]float64{}})
 			}
 			b := benches[i]
 			b.rows = append(b.rows, pr.N)
@@ -322,9 +326,16 @@ func (p *printer) figures(s *Set) []spread {
 			}
 		}
 	}
+	return benches
+}
+
+// figures prints, per benchmark, the figures of its -bench lines, a row
+// per process with their median (with its confidence interval) and
+// spread, and returns the spreads.
+func (p *printer) figures(s *Set) []spread {
 	var spreads []spread
 	medians := false
-	for _, b := range benches {
+	for _, b := range setBenches(s) {
 		note := "ns/op: the mean runtime without the -outliers"
 		for _, u := range b.units {
 			if strings.HasSuffix(u, "/s") {
@@ -332,58 +343,64 @@ func (p *printer) figures(s *Set) []spread {
 			}
 		}
 		p.f("\n%s: the figures of -bench, one sample per process (%s)\n", b.label, note)
-		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		line := func(cells ...string) {
-			if p.err == nil {
-				_, p.err = io.WriteString(tw, "  "+strings.Join(cells, "\t")+"\t\n")
-			}
-		}
-		line(append([]string{"process"}, b.units...)...)
-		cell := func(vals []float64, i int, unit string) string {
-			if i >= len(vals) || math.IsNaN(vals[i]) {
-				return "-"
-			}
-			return value(vals[i], unit)
-		}
-		for i, n := range b.rows {
-			cells := []string{strconv.Itoa(n)}
-			for _, u := range b.units {
-				cells = append(cells, cell(b.values[u], i, u))
-			}
-			line(cells...)
-		}
-		if len(b.rows) < 2 {
-			if p.err == nil {
-				p.err = tw.Flush()
-			}
-			continue // no median or spread of one sample
-		}
-		medians = true
-		med, spr := []string{"median"}, []string{"spread"}
-		for _, u := range b.units {
-			vals := slices.DeleteFunc(slices.Clone(b.values[u]), math.IsNaN)
-			e := latency.Median(vals)
-			m := value(e.Center, u)
-			if !math.IsInf(e.Lo, 0) && !math.IsInf(e.Hi, 0) {
-				m += " ± " + pctRange(e)
-			}
-			med = append(med, m)
-			sp := latency.Spread(vals)
-			spr = append(spr, figure.Percent(sp))
-			if len(vals) > 1 {
-				spreads = append(spreads, spread{b.op, u, sp})
-			}
-		}
-		line(med...)
-		line(spr...)
-		if p.err == nil {
-			p.err = tw.Flush()
-		}
+		sp, ok := p.benchTable(b)
+		spreads = append(spreads, sp...)
+		medians = medians || ok
 	}
 	if medians {
 		p.f("(median: ± the half-width of its 95%% confidence interval, from 6 processes on; spread: (max-min)/median)\n")
 	}
 	return spreads
+}
+
+// benchTable prints one benchmark's table: a row per process, then with
+// two or more their median and spread (reporting true), and returns the
+// spreads.
+func (p *printer) benchTable(b *setBench) (spreads []spread, medians bool) {
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells ...string) {
+		if p.err == nil {
+			_, p.err = io.WriteString(tw, "  "+strings.Join(cells, "\t")+"\t\n")
+		}
+	}
+	defer func() {
+		if p.err == nil {
+			p.err = tw.Flush()
+		}
+	}()
+	line(append([]string{"process"}, b.units...)...)
+	for i, n := range b.rows {
+		cells := []string{strconv.Itoa(n)}
+		for _, u := range b.units {
+			c := "-"
+			if vals := b.values[u]; i < len(vals) && !math.IsNaN(vals[i]) {
+				c = value(vals[i], u)
+			}
+			cells = append(cells, c)
+		}
+		line(cells...)
+	}
+	if len(b.rows) < 2 {
+		return nil, false // no median or spread of one sample
+	}
+	med, spr := []string{"median"}, []string{"spread"}
+	for _, u := range b.units {
+		vals := slices.DeleteFunc(slices.Clone(b.values[u]), math.IsNaN)
+		e := latency.Median(vals)
+		m := value(e.Center, u)
+		if !math.IsInf(e.Lo, 0) && !math.IsInf(e.Hi, 0) {
+			m += " ± " + pctRange(e)
+		}
+		med = append(med, m)
+		sp := latency.Spread(vals)
+		spr = append(spr, figure.Percent(sp))
+		if len(vals) > 1 {
+			spreads = append(spreads, spread{b.op, u, sp})
+		}
+	}
+	line(med...)
+	line(spr...)
+	return spreads, true
 }
 
 // varies says what differs between the processes: their seeds, the load

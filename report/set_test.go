@@ -28,7 +28,7 @@ func testSet(t *testing.T) *Set {
 		d.Env.Host.Load1 = 0.25 * float64(k)
 		rt := &d.Operations[0].Runtime
 		scale := func(v time.Duration) time.Duration { return v * time.Duration(100+k) / 100 }
-		rt.Mean, rt.P50, rt.P99, rt.P999, rt.PMax = scale(rt.Mean), scale(rt.P50), scale(rt.P99), scale(rt.P999), scale(rt.PMax)
+		rt.Mean, rt.P50, rt.P99, rt.P999, rt.Percentiles.Max = scale(rt.Mean), scale(rt.P50), scale(rt.P99), scale(rt.P999), scale(rt.Percentiles.Max)
 		d.Operations[0].OpsPerSecond = 1e9 / float64(rt.Mean)
 		p.File, p.Result = "process-"+string(rune('0'+k))+".json", d
 		s.Processes = append(s.Processes, p)

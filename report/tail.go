@@ -28,9 +28,10 @@ var causeWords = map[string]struct {
 	"sched_waits":          {"Scheduling waits", true, "a goroutine waiting 100µs or more to run", "goroutines waiting 100µs or more to run"},
 }
 
-// CauseLabel is how reports name a cause (a Cause.Cause value): "GC",
-// "Minor page faults"...; the name itself when it is not known.
-func CauseLabel(name string) string {
+// causeLabel is how reports name a cause (a Cause.Cause value): "GC",
+// "Minor page faults"...; the name itself when it is not known
+// (reportparts.CauseLabel, for report/chart).
+func causeLabel(name string) string {
 	if w, ok := causeWords[name]; ok {
 		return w.subject
 	}

@@ -20,7 +20,7 @@ import (
 // operation and of the mix, the GCPerfP99 results and the worst 1% of runs;
 // for a command's document, WriteExecText's report.
 func Text(w io.Writer, d *Document) error {
-	if d.Exec != nil {
+	if d.Kind() == CommandDocument {
 		return WriteExecText(w, d)
 	}
 	p := &printer{w: w}
@@ -173,31 +173,6 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 	if showMix {
 		cols = append(cols, &d.Mix.Operation)
 	}
-	// Timing cells of a column without a successful run read "-".
-	rt := func(get func(Distribution) time.Duration) func(*Operation, bool) string {
-		return func(o *Operation, _ bool) string {
-			if o.Runtime.Count == 0 {
-				return "-"
-			}
-			return dur(get(o.Runtime))
-		}
-	}
-	resp := func(get func(Distribution) time.Duration) func(*Operation, bool) string {
-		return func(o *Operation, _ bool) string {
-			if o.Response.Count == 0 {
-				return "-"
-			}
-			return dur(get(o.Response))
-		}
-	}
-	timed := func(get func(*Operation) string) func(*Operation, bool) string {
-		return func(o *Operation, _ bool) string {
-			if o.Runtime.Count == 0 {
-				return "-"
-			}
-			return get(o)
-		}
-	}
 	rows = []row{
 		{"Total Runs", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Runs, 10) }},
 		{"Total Errors", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Errors.Total, 10) }},
@@ -207,59 +182,96 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 			return strconv.FormatInt(o.Errors.ByCategory[cat], 10)
 		}})
 	}
-	rows = append(rows,
-		row{"Total Results", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Results, 10) }},
-		row{"Average Results", timed(func(o *Operation) string { return figure.Num(o.AvgResults) })},
-		row{"Outliers Dropped (each end)", func(o *Operation, _ bool) string { return strconv.Itoa(o.Runtime.Discarded) }},
-		row{"Total Response Time", resp(func(x Distribution) time.Duration { return x.Total })},
-		row{"Average Response Time", resp(func(x Distribution) time.Duration { return x.Mean })},
-		row{"Total Runtime", rt(func(x Distribution) time.Duration { return x.Total })},
-		row{"Average Runtime (Arithmetic)", rt(func(x Distribution) time.Duration { return x.Mean })},
-		row{"Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean })},
-		row{"Minimum Runtime", rt(func(x Distribution) time.Duration { return x.Min })},
-		row{"Maximum Runtime", rt(func(x Distribution) time.Duration { return x.Max })},
-		row{"Runtime Variance", timed(func(o *Operation) string { return variance(o.Runtime.Variance) })},
-		row{"Runtime Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev })},
-		row{"Operations per Second", timed(func(o *Operation) string { return figure.Num(o.OpsPerSecond) })},
-		row{"Operations per Hour", timed(func(o *Operation) string { return figure.Num(o.OpsPerHour) })},
-		row{"Operation Mixes per Hour", func(o *Operation, mix bool) string {
+	rows = append(rows, timingRows(d)...)
+	if d.Mix.Actual != nil {
+		rows = append(rows, actualRows(d)...)
+	}
+	return cols, showMix, rows
+}
+
+// Timing cells of a column without a successful run read "-": rtCell of
+// its runtimes, respCell of its response times, timedCell of any figure.
+func rtCell(get func(Distribution) time.Duration) func(*Operation, bool) string {
+	return timedCell(func(o *Operation) string { return dur(get(o.Runtime)) })
+}
+
+func respCell(get func(Distribution) time.Duration) func(*Operation, bool) string {
+	return func(o *Operation, _ bool) string {
+		if o.Response.Count == 0 {
+			return "-"
+		}
+		return dur(get(o.Response))
+	}
+}
+
+func timedCell(get func(*Operation) string) func(*Operation, bool) string {
+	return func(o *Operation, _ bool) string {
+		if o.Runtime.Count == 0 {
+			return "-"
+		}
+		return get(o)
+	}
+}
+
+// timingRows are the statistics table's rows of results, times, rates
+// and percentiles.
+func timingRows(d *Document) []row {
+	rt, resp, timed := rtCell, respCell, timedCell
+	return []row{
+		{"Total Results", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Results, 10) }},
+		{"Average Results", timed(func(o *Operation) string { return figure.Num(o.AvgResults) })},
+		{"Outliers Dropped (each end)", func(o *Operation, _ bool) string { return strconv.Itoa(o.Runtime.Discarded) }},
+		{"Total Response Time", resp(func(x Distribution) time.Duration { return x.Total })},
+		{"Average Response Time", resp(func(x Distribution) time.Duration { return x.Mean })},
+		{"Total Runtime", rt(func(x Distribution) time.Duration { return x.Total })},
+		{"Average Runtime (Arithmetic)", rt(func(x Distribution) time.Duration { return x.Mean })},
+		{"Average Runtime (Geometric)", rt(func(x Distribution) time.Duration { return x.GeoMean })},
+		{"Minimum Runtime", rt(func(x Distribution) time.Duration { return x.Min })},
+		{"Maximum Runtime", rt(func(x Distribution) time.Duration { return x.Max })},
+		{"Runtime Variance", timed(func(o *Operation) string { return variance(o.Runtime.Variance) })},
+		{"Runtime Standard Deviation", rt(func(x Distribution) time.Duration { return x.StdDev })},
+		{"Operations per Second", timed(func(o *Operation) string { return figure.Num(o.OpsPerSecond) })},
+		{"Operations per Hour", timed(func(o *Operation) string { return figure.Num(o.OpsPerHour) })},
+		{"Operation Mixes per Hour", func(o *Operation, mix bool) string {
 			if !mix || o.Runtime.Count == 0 {
 				return "-"
 			}
 			return figure.Num(d.Mix.MixesPerHour)
 		}},
-		row{"P50 Runtime", rt(func(x Distribution) time.Duration { return x.P50 })},
-		row{"P90 Runtime", rt(func(x Distribution) time.Duration { return x.P90 })},
-		row{"P99 Runtime", rt(func(x Distribution) time.Duration { return x.P99 })},
-		row{"P99.9 Runtime", rt(func(x Distribution) time.Duration { return x.P999 })},
-		row{"P99.99 Runtime", rt(func(x Distribution) time.Duration { return x.P9999 })},
-		row{"Max Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.PMax })},
-	)
-	if d.Mix.Actual != nil {
-		act := func(get func(*Actual) string) func(*Operation, bool) string {
-			return func(o *Operation, _ bool) string {
-				if o.Actual == nil {
-					return "-"
-				}
-				return get(o.Actual)
-			}
-		}
-		rows = append(rows,
-			row{"Actual Runtime", act(func(a *Actual) string { return dur(a.Runtime) })},
-			row{"Actual Average Runtime", act(func(a *Actual) string { return dur(a.Mean) })},
-			row{"Actual Operations per Second", act(func(a *Actual) string { return figure.Num(a.OpsPerSecond) })},
-			row{"Actual Operations per Hour", act(func(a *Actual) string { return figure.Num(a.OpsPerHour) })},
-			row{"Actual Operation Mixes per Hour", func(o *Operation, mix bool) string {
-				// An operation's column stands for the mix when it is the
-				// whole mix; the figure is the mix's either way.
-				if !mix || d.Mix.Actual == nil {
-					return "-"
-				}
-				return figure.Num(d.Mix.Actual.MixesPerHour)
-			}},
-		)
+		{"P50 Runtime", rt(func(x Distribution) time.Duration { return x.P50 })},
+		{"P90 Runtime", rt(func(x Distribution) time.Duration { return x.P90 })},
+		{"P99 Runtime", rt(func(x Distribution) time.Duration { return x.P99 })},
+		{"P99.9 Runtime", rt(func(x Distribution) time.Duration { return x.P999 })},
+		{"P99.99 Runtime", rt(func(x Distribution) time.Duration { return x.P9999 })},
+		{"Max Runtime (all runs)", rt(func(x Distribution) time.Duration { return x.Percentiles.Max })},
 	}
-	return cols, showMix, rows
+}
+
+// actualRows are the statistics table's rows of the multi-threaded
+// figures over wall time.
+func actualRows(d *Document) []row {
+	act := func(get func(*Actual) string) func(*Operation, bool) string {
+		return func(o *Operation, _ bool) string {
+			if o.Actual == nil {
+				return "-"
+			}
+			return get(o.Actual)
+		}
+	}
+	return []row{
+		{"Actual Runtime", act(func(a *Actual) string { return dur(a.Runtime) })},
+		{"Actual Average Runtime", act(func(a *Actual) string { return dur(a.Mean) })},
+		{"Actual Operations per Second", act(func(a *Actual) string { return figure.Num(a.OpsPerSecond) })},
+		{"Actual Operations per Hour", act(func(a *Actual) string { return figure.Num(a.OpsPerHour) })},
+		{"Actual Operation Mixes per Hour", func(o *Operation, mix bool) string {
+			// An operation's column stands for the mix when it is the
+			// whole mix; the figure is the mix's either way.
+			if !mix || d.Mix.Actual == nil {
+				return "-"
+			}
+			return figure.Num(d.Mix.Actual.MixesPerHour)
+		}},
+	}
 }
 
 // colName is the heading of the statistics table's column i.
@@ -429,7 +441,7 @@ func (p *printer) openLoop(d *Document) {
 		{"P99", func(x *Percentiles) time.Duration { return x.P99 }, func(x Distribution) time.Duration { return x.P99 }},
 		{"P99.9", func(x *Percentiles) time.Duration { return x.P999 }, func(x Distribution) time.Duration { return x.P999 }},
 		{"P99.99", func(x *Percentiles) time.Duration { return x.P9999 }, func(x Distribution) time.Duration { return x.P9999 }},
-		{"Max", func(x *Percentiles) time.Duration { return x.PMax }, func(x Distribution) time.Duration { return x.PMax }},
+		{"Max", func(x *Percentiles) time.Duration { return x.Max }, func(x Distribution) time.Duration { return x.Percentiles.Max }},
 	}
 	for _, r := range rows {
 		cells := []string{r.label + "     "[:6-len(r.label)]}
@@ -553,7 +565,7 @@ func profileValue(v int64, unit string) string {
 // server writes the program under test's run (gcperf run OP... -- SERVER),
 // and whether the load generator's own collector could have made the tail.
 func (p *printer) server(d *Document) {
-	if d.Server == nil {
+	if d.Kind() != ServerDocument {
 		return
 	}
 	p.f("\n")
@@ -563,14 +575,14 @@ func (p *printer) server(d *Document) {
 		return
 	}
 	p.f("%s", b.String())
-	p.f("%s\n", ClientGC(d))
+	p.f("%s\n", clientGC(d))
 }
 
-// ClientGC says whether the load generator's own stop-the-world pauses
+// clientGC says whether the load generator's own stop-the-world pauses
 // (gcperf's, the document's GC) could have made the tail of the latency
 // measured against the server: their longest against 1% of the P99 the
 // client measured (the corrected one, open loop).
-func ClientGC(d *Document) string {
+func clientGC(d *Document) string {
 	p99 := d.Mix.Runtime.P99
 	if c := d.CorrectedLatency(); c != nil {
 		p99 = c.P99

@@ -180,7 +180,7 @@ func TestXMLRoundTrip(t *testing.T) {
 				w := want[i]
 				rt := o.one("runtime")
 				if o.get("name") != w.Name || o.get("runs") != csvInt(w.Runs) || rt.get("mean_ns") != csvInt(w.Runtime.Mean) ||
-					rt.get("p99_ns") != csvInt(w.Runtime.P99) || rt.get("pmax_ns") != csvInt(w.Runtime.PMax) ||
+					rt.get("p99_ns") != csvInt(w.Runtime.P99) || rt.get("pmax_ns") != csvInt(w.Runtime.Percentiles.Max) ||
 					float(rt, "variance_ns2") != w.Runtime.Variance || float(o, "ops_per_sec") != w.OpsPerSecond {
 					t.Errorf("statistics %d: %v, document %+v", i, o.Attrs, w)
 				}

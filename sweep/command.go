@@ -172,15 +172,15 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		Killed:      r.Killed,
 		Leftovers:   r.Leftovers,
 		Unkilled:    r.Unkilled,
-		WallNS:      int64(r.Wall),
-		UserCPUNS:   int64(r.UserCPU),
-		SystemCPUNS: int64(r.SystemCPU),
+		Wall:        r.Wall,
+		UserCPU:     r.UserCPU,
+		SystemCPU:   r.SystemCPU,
 		MaxRSSBytes: r.MaxRSS,
 
 		PeakRSSBytes:    r.PeakRSS,
 		OwnPeakRSSBytes: r.OwnPeakRSS,
 		RSS: report.ExecRSS{
-			IntervalNS: int64(r.Interval), Samples: r.Samples, Stride: r.Stride,
+			Interval: r.Interval, Samples: r.Samples, Stride: r.Stride,
 			Points: make([]report.ExecRSSSample, 0, len(r.RSS)),
 		},
 		Settings:         report.ExecSettings{GOGC: r.Settings.GOGC, GOMEMLIMIT: r.Settings.GOMEMLIMIT, GODEBUG: r.Settings.GODEBUG},
@@ -194,22 +194,22 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		d.Stopped = r.Stopped.Error()
 	}
 	for _, p := range r.RSS {
-		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{AtNS: int64(p.At), RSSBytes: p.RSS, Processes: p.Processes})
+		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{At: p.At, RSSBytes: p.RSS, Processes: p.Processes})
 	}
 	switch {
 	case s.Cycles > 0:
 		g := &report.ExecGC{
 			Cycles: s.Cycles, Forced: s.Forced, Truncated: s.Truncated, Sequences: s.Sequences,
 			Pauses: report.ExecPauses{
-				Count: s.Pauses.Count, TotalNS: int64(s.Pauses.Total),
-				P50NS: int64(s.Pauses.P50), P90NS: int64(s.Pauses.P90), P99NS: int64(s.Pauses.P99), MaxNS: int64(s.Pauses.Max),
+				Count: s.Pauses.Count, Total: s.Pauses.Total,
+				P50: s.Pauses.P50, P90: s.Pauses.P90, P99: s.Pauses.P99, Max: s.Pauses.Max,
 			},
-			MarkWallNS: int64(s.MarkWall), CPUNS: int64(s.CPU.Total()), CPUPercent: s.CPUPercent,
+			MarkWall: s.MarkWall, CPU: s.CPU.Total(), CPUPercent: s.CPUPercent,
 			PeakHeapMiB: s.PeakHeapMiB, PeakLiveMiB: s.PeakLiveMiB,
 			Goal: make([]report.ExecGoalPoint, 0, len(s.Goal)),
 		}
 		for _, p := range s.Goal {
-			g.Goal = append(g.Goal, report.ExecGoalPoint{AtNS: int64(p.At), GoalMiB: p.GoalMiB})
+			g.Goal = append(g.Goal, report.ExecGoalPoint{At: p.At, GoalMiB: p.GoalMiB})
 		}
 		d.GC = g
 	case traceLines > 0:
@@ -275,7 +275,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 
 	c := *r.Command
 	c.Env = slices.Concat(r.Env, p.Env())
-	c.GOGC, c.GOMEMLIMIT = p.GOGC, p.MemLimit
+	c.GOGC, c.GOMEMLIMIT = p.GOGC.String(), p.MemLimit.String()
 	c.Stdin, c.Stdout, c.Stderr = nil, log, io.MultiWriter(log, tail)
 	c.Interval = r.Poll
 	c.ProcRoot = r.ProcRoot
@@ -352,7 +352,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	if !o.Failed.IsZero() {
 		name = FailedName(file)
 	}
-	if werr := report.WriteFile(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
+	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
 			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
 		}

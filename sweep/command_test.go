@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 )
@@ -117,7 +118,7 @@ func TestRunnerCommand(t *testing.T) {
 			t.Fatalf("%s rep %d: failed %q; progress:\n%s", o.Point.Name(), o.Rep, o.Failed, progress)
 		}
 		x := o.Doc.Exec
-		if x.Settings.GOGC != o.Point.GOGC || x.Settings.GOMEMLIMIT != o.Point.MemLimit || !strings.Contains(x.Settings.GODEBUG, "gctrace=1") {
+		if x.Settings.GOGC != o.Point.GOGC.String() || x.Settings.GOMEMLIMIT != o.Point.MemLimit.String() || !strings.Contains(x.Settings.GODEBUG, "gctrace=1") {
 			t.Errorf("%s: settings %+v", o.Point.Name(), x.Settings)
 		}
 		if x.GC == nil || x.GC.Cycles < 3 || x.GC.Forced < 3 {
@@ -131,7 +132,7 @@ func TestRunnerCommand(t *testing.T) {
 		}
 		// The document on disk is the one kept.
 		d, err := report.ReadFile(filepath.Join(r.Dir, o.File))
-		if err != nil || d.Exec == nil || d.Exec.WallNS != x.WallNS {
+		if err != nil || d.Exec == nil || d.Exec.Wall != x.Wall {
 			t.Errorf("%s: %v", o.File, err)
 		}
 		// The log has the command's own stderr, not its trace.
@@ -147,7 +148,7 @@ func TestRunnerCommand(t *testing.T) {
 	markCommand(rows, r.commandArgv())
 	MarkFrontier(rows)
 	for _, row := range rows {
-		want := map[string]float64{"25": 0.003, "100": 0.002, "400": 0.001}[row.Point.GOGC]
+		want := map[string]float64{"25": 0.003, "100": 0.002, "400": 0.001}[row.Point.GOGC.String()]
 		if !row.Command || row.OK() != 2 || !row.HasGC || row.Wall <= 0 || row.PeakRSS == 0 ||
 			len(row.Metrics) != 2 || row.Metrics[0].Unit != "sec/op" || row.Metrics[0].Value < want*0.999 || row.Metrics[0].Value > want*1.001 {
 			t.Errorf("row %s: %+v", row.Point.Name(), row)
@@ -164,11 +165,11 @@ func TestRunnerCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := Advise(rows, outs, slo)
-	if !a.Met || a.Best.Point.GOGC == "25" || !strings.Contains(a.Text, "meets sec/op<=2ms on all 2 repeats") {
+	if !a.Met || a.Best.Point.GOGC.String() == "25" || !strings.Contains(a.Text, "meets sec/op<=2ms on all 2 repeats") {
 		t.Errorf("advice %+v", a)
 	}
 	slo, _ = ParseSLO("sec/op=0.5ms")
-	if a := Advise(rows, outs, slo); a.Met || a.Closest == nil || a.Closest.Point.GOGC != "400" || a.Bound != "sec/op" ||
+	if a := Advise(rows, outs, slo); a.Met || a.Closest == nil || a.Closest.Point.GOGC.String() != "400" || a.Bound != "sec/op" ||
 		!strings.Contains(a.Text, "closest: GOGC=400") || !strings.Contains(a.Text, "(100% over)") {
 		t.Errorf("advice %+v", a)
 	}
@@ -229,7 +230,7 @@ func TestRunnerCommandFailures(t *testing.T) {
 		t.Fatalf("%d outcomes", len(outs))
 	}
 	for _, o := range outs {
-		w := want[o.Point.GOGC]
+		w := want[o.Point.GOGC.String()]
 		if o.Failed.Reason != w.Reason || !strings.HasPrefix(o.Failed.Text, w.Text) {
 			t.Errorf("gogc=%s: failed %v %q, want %v %q", o.Point.GOGC, o.Failed.Reason, o.Failed.Text, w.Reason, w.Text)
 		}
@@ -266,7 +267,7 @@ func TestRunnerCommandStop(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Errorf("error %v, want ErrInterrupted", err)
 	}
-	if len(outs) != 1 || outs[0].Point.GOGC != "50" || !outs[0].Failed.IsZero() {
+	if len(outs) != 1 || outs[0].Point.GOGC.String() != "50" || !outs[0].Failed.IsZero() {
 		t.Fatalf("outcomes %+v, want gogc=50's alone", outs)
 	}
 	if !strings.Contains(progress.String(), "interrupted: the point was stopped and is not kept\n") {
@@ -288,9 +289,9 @@ func TestRunnerCommandNotStarted(t *testing.T) {
 func TestServerRows(t *testing.T) {
 	p := grid(t, "100", "off")[0]
 	d := testDoc(p, lat(time.Millisecond, 10*mib))
-	d.Operations[0].Corrected = &report.Percentiles{Count: 100, P50: 2 * ms, P99: 8 * ms, P999: 9 * ms, PMax: 10 * ms}
+	d.Operations[0].Corrected = &report.Percentiles{Count: 100, Percentiles: latency.Percentiles{P50: 2 * ms, P99: 8 * ms, P999: 9 * ms, Max: 10 * ms}}
 	d.Server = &report.Exec{PeakRSSBytes: 300 * mib, RSS: report.ExecRSS{Samples: 5}, Success: true,
-		GC: &report.ExecGC{Cycles: 7, CPUPercent: 3, Pauses: report.ExecPauses{MaxNS: int64(400 * time.Microsecond)}, Goal: []report.ExecGoalPoint{{GoalMiB: 64}}}}
+		GC: &report.ExecGC{Cycles: 7, CPUPercent: 3, Pauses: report.ExecPauses{Max: 400 * time.Microsecond}, Goal: []report.ExecGoalPoint{{GoalMiB: 64}}}}
 	outs := []Outcome{{Point: p, Rep: 1, Doc: d}}
 	rows := Summarize(outs)
 	r := rows[0]

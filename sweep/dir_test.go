@@ -109,7 +109,7 @@ func TestWriteDir(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	pts := Grid{GOGC: []string{"50", "off"}, MemLimit: []string{"off"}}.Points()
+	pts := Grid{GOGC: gs("50", "off"), MemLimit: mls("off")}.Points()
 	files := Files(pts, 2)
 	for _, want := range []string{SummaryFile, PlanFile, "gogc=off,memlimit=off,rep=2.json",
 		"gogc=off,memlimit=off,rep=2.json.failed", "gogc=50,memlimit=off,rep=1.log"} {
@@ -154,7 +154,7 @@ func TestReadPlanCause(t *testing.T) {
 }
 
 func TestComplete(t *testing.T) {
-	g := Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off"}}
+	g := Grid{GOGC: gs("50", "100"), MemLimit: mls("off")}
 	s := &Summary{Grid: g, Count: 2, Outcomes: make([]Outcome, 3)}
 	if s.Complete() {
 		t.Error("3 of 4 outcomes: complete")

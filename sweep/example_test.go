@@ -26,7 +26,7 @@ func ExampleParseGOGC() {
 func ExampleParseMemLimit() {
 	limits, err := sweep.ParseMemLimit("off,512MiB,1GiB")
 	fmt.Printf("%q %v\n", limits, err) // sizes keep their spelling
-	n, ok := sweep.MemLimitBytes("512MiB")
+	n, ok := limits[1].Bytes()
 	fmt.Println(n, ok)
 
 	_, err = sweep.ParseMemLimit("1GiB,1024MiB")
@@ -43,7 +43,9 @@ func ExampleParseMemLimit() {
 // The points of a grid, GOGC outermost: each runs in a child process with
 // its settings in the environment, and names its result files.
 func ExampleGrid_Points() {
-	g := sweep.Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off", "512MiB"}}
+	gogc, _ := sweep.ParseGOGC("50,100")
+	mem, _ := sweep.ParseMemLimit("off,512MiB")
+	g := sweep.Grid{GOGC: gogc, MemLimit: mem}
 	for _, p := range g.Points() {
 		fmt.Printf("%d %-26s %s\n", p.Index, p.Name(), p.Settings())
 	}
@@ -81,7 +83,8 @@ func ExampleParseSLO() {
 func ExampleParseShard() {
 	i, n, err := sweep.ParseShard("1/3")
 	fmt.Println(i, n, err)
-	for _, p := range (sweep.Grid{GOGC: []string{"25", "50", "100", "200", "400"}}).Points() {
+	gogc, _ := sweep.ParseGOGC("25,50,100,200,400")
+	for _, p := range (sweep.Grid{GOGC: gogc}).Points() {
 		if p.InShard(i, n) {
 			fmt.Println(p.Name())
 		}

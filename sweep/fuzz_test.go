@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/setting"
+
 	"github.com/gcperf/gcperf/report"
 
 	"github.com/gcperf/gcperf/internal/fuzzcheck"
@@ -57,7 +59,7 @@ func FuzzParseGOGC(f *testing.F) {
 			t.Errorf("ParseGOGC(%q) = %q: %d values of %d items", s, out, len(out), fuzzItems(s))
 		}
 		seen := map[string]bool{}
-		for _, v := range out {
+		for _, v := range strs(out) {
 			if seen[v] {
 				t.Errorf("ParseGOGC(%q) = %q: %q twice", s, out, v)
 			}
@@ -73,7 +75,7 @@ func FuzzParseGOGC(f *testing.F) {
 			}
 		}
 		// The normalised values read back as themselves.
-		back, err := ParseGOGC(strings.Join(out, ","))
+		back, err := ParseGOGC(strings.Join(strs(out), ","))
 		if err != nil || !slices.Equal(back, out) {
 			t.Errorf("ParseGOGC(%q) = %q, which reads back as %q, %v", s, out, back, err)
 		}
@@ -118,13 +120,13 @@ func FuzzParseMemLimit(f *testing.F) {
 		// parseByteCount against its oracle, on every item.
 		for _, item := range strings.Split(s, ",") {
 			item = strings.TrimSpace(item)
-			n, ok, tooLarge := parseByteCount(item)
+			n, ok, tooLarge := setting.ParseByteCount(item)
 			wn, wok, wtoo := fuzzByteCount(item)
 			if n != wn || ok != wok || tooLarge != wtoo {
-				t.Errorf("parseByteCount(%q) = %d, %t, %t; want %d, %t, %t", item, n, ok, tooLarge, wn, wok, wtoo)
+				t.Errorf("setting.ParseByteCount(%q) = %d, %t, %t; want %d, %t, %t", item, n, ok, tooLarge, wn, wok, wtoo)
 			}
-			if mb, mok := MemLimitBytes(item); item != "off" && (mb != wn || mok != wok) {
-				t.Errorf("MemLimitBytes(%q) = %d, %t; want %d, %t", item, mb, mok, wn, wok)
+			if mb, mok := setting.MemLimitBytes(item); item != "off" && (mb != wn || mok != wok) {
+				t.Errorf("setting.MemLimitBytes(%q) = %d, %t; want %d, %t", item, mb, mok, wn, wok)
 			}
 		}
 
@@ -140,12 +142,12 @@ func FuzzParseMemLimit(f *testing.F) {
 			t.Errorf("ParseMemLimit(%q) = %q: %d values of %d items", s, out, len(out), fuzzItems(s))
 		}
 		seen := map[int64]string{}
-		for _, v := range out {
+		for _, v := range strs(out) {
 			n := int64(-1)
 			if v != "off" {
 				var ok bool
-				if n, ok = MemLimitBytes(v); !ok || n < 0 {
-					t.Errorf("ParseMemLimit(%q) = %q: MemLimitBytes(%q) = %d, %t", s, out, v, n, ok)
+				if n, ok = setting.MemLimitBytes(v); !ok || n < 0 {
+					t.Errorf("ParseMemLimit(%q) = %q: setting.MemLimitBytes(%q) = %d, %t", s, out, v, n, ok)
 				}
 			}
 			if first, dup := seen[n]; dup {
@@ -153,7 +155,7 @@ func FuzzParseMemLimit(f *testing.F) {
 			}
 			seen[n] = v
 		}
-		back, err := ParseMemLimit(strings.Join(out, ","))
+		back, err := ParseMemLimit(strings.Join(strs(out), ","))
 		if err != nil || !slices.Equal(back, out) {
 			t.Errorf("ParseMemLimit(%q) = %q, which reads back as %q, %v", s, out, back, err)
 		}
@@ -296,7 +298,7 @@ func FuzzReadSummary(f *testing.F) {
 	f.Add(full)
 	f.Add(full[:len(full)/2])
 	b.Reset()
-	if err := WriteJSON(&b, &Summary{Grid: Grid{GOGC: []string{"100"}, MemLimit: []string{"off"}, GOMAXPROCS: []int{1, 2}}, Count: 1}); err != nil {
+	if err := WriteJSON(&b, &Summary{Grid: Grid{GOGC: gs("100"), MemLimit: mls("off"), GOMAXPROCS: []int{1, 2}}, Count: 1}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.String())

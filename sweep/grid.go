@@ -3,48 +3,22 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 )
 
 // ErrUsage is wrapped by every error about a flag's value (ParseGOGC,
 // ParseMemLimit, ParseGOMAXPROCS, ParseShard, ParseSLO), so that the CLI can
 // tell bad usage from a failed sweep.
-var ErrUsage = errors.New("bad flag value")
+var ErrUsage = setting.ErrUsage
 
 // A FlagError names the flag whose value is wrong and says why:
 // `-gogc: "fast" is not off or a percentage`.
-type FlagError struct {
-	Flag string // without the dash: "gogc"
-	Msg  string
-}
-
-func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
-func (e *FlagError) Unwrap() error { return ErrUsage }
-
-// ParseOne reads the one setting that a flag other than the grid's gives
-// (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's parser
-// (ParseGOGC, ParseMemLimit): "" for none. Its errors name flag.
-func ParseOne(flag, value string, parse func(string) ([]string, error)) (string, error) {
-	if value == "" {
-		return "", nil
-	}
-	v, err := parse(value)
-	var fe *FlagError
-	switch {
-	case errors.As(err, &fe):
-		return "", &FlagError{Flag: flag, Msg: fe.Msg}
-	case err != nil:
-		return "", err
-	case len(v) != 1:
-		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
-	}
-	return v[0], nil
-}
+type FlagError = setting.FlagError
 
 func badFlag(flag, format string, args ...any) error {
 	for i, a := range args { // the values quoted: at most about 80 bytes each
@@ -58,23 +32,23 @@ func badFlag(flag, format string, args ...any) error {
 // A Grid is the settings a sweep crosses: every GOGC with every GOMEMLIMIT
 // (with every GOMAXPROCS when that is an axis).
 type Grid struct {
-	GOGC       []string `json:"gogc"`
-	MemLimit   []string `json:"memlimit"`
-	GOMAXPROCS []int    `json:"gomaxprocs,omitempty"`
+	GOGC       []GOGC     `json:"gogc"`
+	MemLimit   []MemLimit `json:"memlimit"`
+	GOMAXPROCS []int      `json:"gomaxprocs,omitempty"`
 }
 
 // Points lists the grid's points, GOGC outermost, then GOMEMLIMIT, then
 // GOMAXPROCS, each point's Index its position in the list. An empty GOGC
-// axis is {"100"} and an empty MemLimit axis {"off"}, the runtime's
+// axis is {100} and an empty MemLimit axis {off}, the runtime's
 // defaults: every child is given both explicitly, so that the parent's
 // environment never leaks into it. An empty GOMAXPROCS axis is no axis.
 func (g Grid) Points() []Point {
 	gogc, mem, procs := g.GOGC, g.MemLimit, g.GOMAXPROCS
 	if len(gogc) == 0 {
-		gogc = []string{"100"}
+		gogc = []GOGC{GOGCPercent(100)}
 	}
 	if len(mem) == 0 {
-		mem = []string{"off"}
+		mem = []MemLimit{MemLimitOff}
 	}
 	if len(procs) == 0 {
 		procs = []int{0}
@@ -115,42 +89,22 @@ func duplicate(flag, item, earlier string) error {
 	return badFlag(flag, "%q is the same as %q", item, earlier)
 }
 
-// digits reports whether s is a non-empty run of ASCII digits: no sign, no
-// space, no underscore.
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // ParseGOGC parses -gogc: comma-separated values, each "off" (in any case)
 // or a percentage, an integer from 0 (collect continuously) to the
 // runtime's limit of 2³¹-1. Values come back normalised ("OFF" → "off",
 // "0100" → "100"), so that two spellings of one setting are refused as a
 // duplicate.
-func ParseGOGC(s string) ([]string, error) {
+func ParseGOGC(s string) ([]GOGC, error) {
 	parts, err := items("gogc", s)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(parts))
-	seen := map[string]string{} // normalised → as given
+	out := make([]GOGC, 0, len(parts))
+	seen := map[GOGC]string{} // setting → as given
 	for _, p := range parts {
-		v := p
-		if strings.EqualFold(p, "off") {
-			v = "off"
-		} else {
-			n, err := strconv.ParseInt(p, 10, 32)
-			if !digits(p) || err != nil {
-				return nil, badFlag("gogc", "%q is not off or a percentage", p)
-			}
-			v = strconv.FormatInt(n, 10)
+		v, err := parseGOGCItem(p)
+		if err != nil {
+			return nil, badFlag("gogc", "%q is not off or a percentage", p)
 		}
 		if first, ok := seen[v]; ok {
 			return nil, duplicate("gogc", p, first)
@@ -161,79 +115,33 @@ func ParseGOGC(s string) ([]string, error) {
 	return out, nil
 }
 
-// byteUnits are the units the runtime accepts in GOMEMLIMIT
-// (runtime.parseByteCount), with their sizes, longest first.
-var byteUnits = []struct {
-	suffix string
-	size   int64
-}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}}
-
-// parseByteCount parses a size as the runtime reads GOMEMLIMIT: an integer
-// with an optional unit B, KiB, MiB, GiB or TiB, case-sensitive, no space,
-// no fraction. It is stricter than the runtime in one way only: the number
-// is digits, where the runtime's strconv.ParseInt would also take a sign
-// ("+1GiB", "-0"). tooLarge is set for a well-formed size above 2⁶³-1 bytes.
-func parseByteCount(s string) (n int64, ok, tooLarge bool) {
-	num, size := s, int64(1)
-	for _, u := range byteUnits {
-		if strings.HasSuffix(s, u.suffix) {
-			num, size = strings.TrimSuffix(s, u.suffix), u.size
-			break
-		}
-	}
-	if !digits(num) {
-		return 0, false, false
-	}
-	v, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || v > math.MaxInt64/size {
-		return 0, false, true
-	}
-	return v * size, true, false
-}
-
 // ParseMemLimit parses -memlimit: comma-separated values, each "off" (in
 // any case) or a size in GOMEMLIMIT's syntax ("512MiB", "1GiB", "1073741824",
 // "4096B"; not "1GB", "1.5GiB" or "1 GiB"). Sizes keep the user's spelling,
 // which names the points; "off" is normalised. Two spellings of one size
 // ("1GiB", "1024MiB") are refused as a duplicate.
-func ParseMemLimit(s string) ([]string, error) {
+func ParseMemLimit(s string) ([]MemLimit, error) {
 	parts, err := items("memlimit", s)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(parts))
+	out := make([]MemLimit, 0, len(parts))
 	seen := map[int64]string{} // bytes (-1 for off) → as given
 	for _, p := range parts {
-		v, n := p, int64(-1)
-		if strings.EqualFold(p, "off") {
-			v = "off"
-		} else {
-			var ok, tooLarge bool
-			n, ok, tooLarge = parseByteCount(p)
-			switch {
-			case tooLarge:
-				return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
-			case !ok:
-				return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
-			}
+		v, err := parseMemLimitItem(p)
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
+		case err != nil:
+			return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
 		}
-		if first, ok := seen[n]; ok {
+		if first, ok := seen[v.bytes]; ok {
 			return nil, duplicate("memlimit", p, first)
 		}
-		seen[n] = p
+		seen[v.bytes] = p
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// MemLimitBytes is the limit a MemLimit value sets, in bytes; false for
-// "off" (and for a value ParseMemLimit would refuse).
-func MemLimitBytes(s string) (int64, bool) {
-	if s == "off" {
-		return 0, false
-	}
-	n, ok, _ := parseByteCount(s)
-	return n, ok
 }
 
 // MaxGOMAXPROCS bounds -gomaxprocs. The runtime takes any positive int32,
@@ -253,7 +161,7 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 	seen := map[int64]string{}
 	for _, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 32)
-		if !digits(p) || err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
+		if !setting.Digits(p) || err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
 			return nil, badFlag("gomaxprocs", "%q is not a positive integer", quote.Clip(p))
 		}
 		if err != nil || n > MaxGOMAXPROCS {
@@ -273,7 +181,7 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 func ParseShard(s string) (i, n int, err error) {
 	bad := badFlag("shard", "%q is not i/n with 0 <= i < n, such as 0/2", s)
 	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if !ok || !digits(a) || !digits(b) {
+	if !ok || !setting.Digits(a) || !setting.Digits(b) {
 		return 0, 0, bad
 	}
 	i, err1 := strconv.Atoi(a)
@@ -294,7 +202,7 @@ func (p Point) InShard(i, n int) bool { return p.Index%n == i }
 var Inherited = Point{}
 
 // inherits reports whether p is Inherited.
-func (p Point) inherits() bool { return p.GOGC == "" && p.MemLimit == "" && p.GOMAXPROCS == 0 }
+func (p Point) inherits() bool { return p.GOGC.IsZero() && p.MemLimit.IsZero() && p.GOMAXPROCS == 0 }
 
 // Name names the point, in file names and listings:
 // "gogc=100,memlimit=off", with ",gomaxprocs=2" when GOMAXPROCS is an axis;
@@ -303,7 +211,7 @@ func (p Point) Name() string {
 	if p.inherits() {
 		return "process"
 	}
-	s := "gogc=" + p.GOGC + ",memlimit=" + p.MemLimit
+	s := "gogc=" + p.GOGC.String() + ",memlimit=" + p.MemLimit.String()
 	if p.GOMAXPROCS > 0 {
 		s += ",gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
 	}
@@ -326,7 +234,7 @@ func (p Point) Env() []string {
 	if p.inherits() {
 		return nil
 	}
-	e := []string{"GOGC=" + p.GOGC, "GOMEMLIMIT=" + p.MemLimit}
+	e := []string{"GOGC=" + p.GOGC.String(), "GOMEMLIMIT=" + p.MemLimit.String()}
 	if p.GOMAXPROCS > 0 {
 		e = append(e, "GOMAXPROCS="+strconv.Itoa(p.GOMAXPROCS))
 	}
@@ -356,10 +264,10 @@ func CheckApplied(p Point, d *report.Document) error {
 		// A command's or a server's runtime is not read back: what it ran
 		// with is its environment, which gcperf set.
 		var diffs []string
-		if x.Settings.GOGC != p.GOGC {
+		if x.Settings.GOGC != p.GOGC.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the command ran with GOGC=%s", p.GOGC, quote.Clip(x.Settings.GOGC)))
 		}
-		if x.Settings.GOMEMLIMIT != p.MemLimit {
+		if x.Settings.GOMEMLIMIT != p.MemLimit.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the command ran with GOMEMLIMIT=%s", p.MemLimit, quote.Clip(x.Settings.GOMEMLIMIT)))
 		}
 		if len(diffs) > 0 {
@@ -369,26 +277,10 @@ func CheckApplied(p Point, d *report.Document) error {
 	}
 	g := d.Env.Go
 	var diffs []string
-	gogc := -1
-	if p.GOGC != "off" {
-		n, err := strconv.Atoi(p.GOGC)
-		if err != nil {
-			return fmt.Errorf("GOGC %q is not off or a percentage", quote.Clip(p.GOGC))
-		}
-		gogc = n
-	}
-	if g.GOGC != gogc {
+	if g.GOGC != p.GOGC.runtimeValue() {
 		diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the child ran with GOGC=%s", p.GOGC, g.GOGCString()))
 	}
-	limit := int64(math.MaxInt64)
-	if p.MemLimit != "off" {
-		n, ok := MemLimitBytes(p.MemLimit)
-		if !ok {
-			return fmt.Errorf("GOMEMLIMIT %q is not off or a size", quote.Clip(p.MemLimit))
-		}
-		limit = n
-	}
-	if g.GOMEMLIMIT != limit {
+	if g.GOMEMLIMIT != p.MemLimit.runtimeValue() {
 		got := g.GOMEMLIMITString() // "off" or "1GiB"; exact bytes when no unit divides it
 		if strings.Contains(got, ".") {
 			got = strconv.FormatInt(g.GOMEMLIMIT, 10)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/internal/setting"
 )
 
 // checkErr compares an error with the exact text wanted ("" for none) and
@@ -51,7 +53,7 @@ func TestParseGOGC(t *testing.T) {
 	} {
 		got, err := ParseGOGC(c.in)
 		checkErr(t, "ParseGOGC("+c.in+")", err, c.wantErr)
-		if !reflect.DeepEqual(got, c.want) {
+		if !reflect.DeepEqual(strs(got), c.want) {
 			t.Errorf("ParseGOGC(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -86,7 +88,7 @@ func TestParseMemLimit(t *testing.T) {
 	} {
 		got, err := ParseMemLimit(c.in)
 		checkErr(t, "ParseMemLimit("+c.in+")", err, c.wantErr)
-		if !reflect.DeepEqual(got, c.want) {
+		if !reflect.DeepEqual(strs(got), c.want) {
 			t.Errorf("ParseMemLimit(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -111,9 +113,9 @@ func TestMemLimitBytes(t *testing.T) {
 		{"1GB", 0, false},
 		{"", 0, false},
 	} {
-		got, ok := MemLimitBytes(c.in)
+		got, ok := setting.MemLimitBytes(c.in)
 		if got != c.want || ok != c.ok {
-			t.Errorf("MemLimitBytes(%q) = %d, %t; want %d, %t", c.in, got, ok, c.want, c.ok)
+			t.Errorf("setting.MemLimitBytes(%q) = %d, %t; want %d, %t", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -176,13 +178,13 @@ func TestPoints(t *testing.T) {
 		grid  Grid
 		names []string
 	}{
-		{Grid{GOGC: []string{"50", "off"}, MemLimit: []string{"off", "256MiB"}}, []string{
+		{Grid{GOGC: gs("50", "off"), MemLimit: mls("off", "256MiB")}, []string{
 			"gogc=50,memlimit=off", "gogc=50,memlimit=256MiB", "gogc=off,memlimit=off", "gogc=off,memlimit=256MiB"}},
-		{Grid{GOGC: []string{"100", "200"}, MemLimit: []string{"1GiB"}, GOMAXPROCS: []int{1, 4}}, []string{
+		{Grid{GOGC: gs("100", "200"), MemLimit: mls("1GiB"), GOMAXPROCS: []int{1, 4}}, []string{
 			"gogc=100,memlimit=1GiB,gomaxprocs=1", "gogc=100,memlimit=1GiB,gomaxprocs=4",
 			"gogc=200,memlimit=1GiB,gomaxprocs=1", "gogc=200,memlimit=1GiB,gomaxprocs=4"}},
 		{Grid{}, []string{"gogc=100,memlimit=off"}},
-		{Grid{MemLimit: []string{"1GiB", "off"}}, []string{"gogc=100,memlimit=1GiB", "gogc=100,memlimit=off"}},
+		{Grid{MemLimit: mls("1GiB", "off")}, []string{"gogc=100,memlimit=1GiB", "gogc=100,memlimit=off"}},
 	} {
 		pts := c.grid.Points()
 		var names []string
@@ -204,11 +206,11 @@ func TestPointNaming(t *testing.T) {
 		name, file, settings string
 		env                  []string
 	}{
-		{Point{GOGC: "100", MemLimit: "off"}, "gogc=100,memlimit=off", "gogc=100,memlimit=off,rep=1.json",
+		{Point{GOGC: G("100"), MemLimit: M("off")}, "gogc=100,memlimit=off", "gogc=100,memlimit=off,rep=1.json",
 			"GOGC=100 GOMEMLIMIT=off", []string{"GOGC=100", "GOMEMLIMIT=off"}},
-		{Point{Index: 5, GOGC: "off", MemLimit: "256MiB"}, "gogc=off,memlimit=256MiB", "gogc=off,memlimit=256MiB,rep=1.json",
+		{Point{Index: 5, GOGC: G("off"), MemLimit: M("256MiB")}, "gogc=off,memlimit=256MiB", "gogc=off,memlimit=256MiB,rep=1.json",
 			"GOGC=off GOMEMLIMIT=256MiB", []string{"GOGC=off", "GOMEMLIMIT=256MiB"}},
-		{Point{GOGC: "50", MemLimit: "1GiB", GOMAXPROCS: 2}, "gogc=50,memlimit=1GiB,gomaxprocs=2",
+		{Point{GOGC: G("50"), MemLimit: M("1GiB"), GOMAXPROCS: 2}, "gogc=50,memlimit=1GiB,gomaxprocs=2",
 			"gogc=50,memlimit=1GiB,gomaxprocs=2,rep=1.json",
 			"GOGC=50 GOMEMLIMIT=1GiB GOMAXPROCS=2", []string{"GOGC=50", "GOMEMLIMIT=1GiB", "GOMAXPROCS=2"}},
 	} {
@@ -225,7 +227,7 @@ func TestPointNaming(t *testing.T) {
 			t.Errorf("%+v.Env() = %q, want %q", c.p, got, c.env)
 		}
 	}
-	if got := (Point{GOGC: "100", MemLimit: "off"}).FileName(12); got != "gogc=100,memlimit=off,rep=12.json" {
+	if got := (Point{GOGC: G("100"), MemLimit: M("off")}).FileName(12); got != "gogc=100,memlimit=off,rep=12.json" {
 		t.Errorf("FileName(12) = %q", got)
 	}
 }
@@ -253,21 +255,21 @@ func TestCheckApplied(t *testing.T) {
 		limit            int64
 		want             string
 	}{
-		{Point{GOGC: "100", MemLimit: "off"}, 100, 4, math.MaxInt64, ""},
-		{Point{GOGC: "off", MemLimit: "256MiB"}, -1, 4, 256 << 20, ""},
-		{Point{GOGC: "0", MemLimit: "0", GOMAXPROCS: 2}, 0, 2, 0, ""},
-		{Point{GOGC: "50", MemLimit: "off"}, 100, 4, math.MaxInt64, "asked GOGC=50 but the child ran with GOGC=100"},
-		{Point{GOGC: "off", MemLimit: "off"}, 100, 4, math.MaxInt64, "asked GOGC=off but the child ran with GOGC=100"},
-		{Point{GOGC: "100", MemLimit: "256MiB"}, 100, 4, 1 << 30, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=1GiB"},
-		{Point{GOGC: "100", MemLimit: "256MiB"}, 100, 4, math.MaxInt64, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=off"},
-		{Point{GOGC: "100", MemLimit: "256MiB"}, 100, 4, 256<<20 - 1, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=268435455"},
-		{Point{GOGC: "100", MemLimit: "off"}, 100, 4, 1 << 30, "asked GOMEMLIMIT=off but the child ran with GOMEMLIMIT=1GiB"},
-		{Point{GOGC: "100", MemLimit: "off", GOMAXPROCS: 2}, 100, 4, math.MaxInt64, "asked GOMAXPROCS=2 but the child ran with GOMAXPROCS=4"},
-		{Point{GOGC: "50", MemLimit: "1GiB", GOMAXPROCS: 2}, -1, 4, math.MaxInt64,
+		{Point{GOGC: G("100"), MemLimit: M("off")}, 100, 4, math.MaxInt64, ""},
+		{Point{GOGC: G("off"), MemLimit: M("256MiB")}, -1, 4, 256 << 20, ""},
+		{Point{GOGC: G("0"), MemLimit: M("0"), GOMAXPROCS: 2}, 0, 2, 0, ""},
+		{Point{GOGC: G("50"), MemLimit: M("off")}, 100, 4, math.MaxInt64, "asked GOGC=50 but the child ran with GOGC=100"},
+		{Point{GOGC: G("off"), MemLimit: M("off")}, 100, 4, math.MaxInt64, "asked GOGC=off but the child ran with GOGC=100"},
+		{Point{GOGC: G("100"), MemLimit: M("256MiB")}, 100, 4, 1 << 30, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=1GiB"},
+		{Point{GOGC: G("100"), MemLimit: M("256MiB")}, 100, 4, math.MaxInt64, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=off"},
+		{Point{GOGC: G("100"), MemLimit: M("256MiB")}, 100, 4, 256<<20 - 1, "asked GOMEMLIMIT=256MiB but the child ran with GOMEMLIMIT=268435455"},
+		{Point{GOGC: G("100"), MemLimit: M("off")}, 100, 4, 1 << 30, "asked GOMEMLIMIT=off but the child ran with GOMEMLIMIT=1GiB"},
+		{Point{GOGC: G("100"), MemLimit: M("off"), GOMAXPROCS: 2}, 100, 4, math.MaxInt64, "asked GOMAXPROCS=2 but the child ran with GOMAXPROCS=4"},
+		{Point{GOGC: G("50"), MemLimit: M("1GiB"), GOMAXPROCS: 2}, -1, 4, math.MaxInt64,
 			"asked GOGC=50 but the child ran with GOGC=off; asked GOMEMLIMIT=1GiB but the child ran with GOMEMLIMIT=off; " +
 				"asked GOMAXPROCS=2 but the child ran with GOMAXPROCS=4"},
 	} {
-		d := testDoc(Point{GOGC: "100", MemLimit: "off"}, fig{})
+		d := testDoc(Point{GOGC: G("100"), MemLimit: M("off")}, fig{})
 		d.Env.Go.GOGC, d.Env.Go.GOMEMLIMIT, d.Env.Go.GOMAXPROCS = c.gogc, c.limit, c.gomaxprocs
 		err := CheckApplied(c.p, d)
 		switch {
@@ -277,7 +279,7 @@ func TestCheckApplied(t *testing.T) {
 			t.Errorf("CheckApplied(%s) = %v, want %q", c.p.Name(), err, c.want)
 		}
 	}
-	if err := CheckApplied(Point{GOGC: "100", MemLimit: "off"}, nil); err == nil {
+	if err := CheckApplied(Point{GOGC: G("100"), MemLimit: M("off")}, nil); err == nil {
 		t.Error("CheckApplied with no document: no error")
 	}
 }
@@ -291,9 +293,9 @@ func TestParseOne(t *testing.T) {
 		{"server-gogc", "x", "", `-server-gogc: `},
 		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
 	} {
-		got, err := ParseOne(tc.flag, tc.value, ParseGOGC)
+		got, err := setting.ParseOne(tc.flag, tc.value, ParseGOGC)
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (!strings.HasPrefix(err.Error(), tc.err) || !errors.Is(err, ErrUsage)) {
-			t.Errorf("ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
+			t.Errorf("setting.ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
 		}
 	}
 }

@@ -3,14 +3,15 @@ package sweep
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -66,16 +67,17 @@ func lat(p99 time.Duration, rss uint64) fig {
 func testDoc(p Point, f fig) *report.Document {
 	g := env.Go{Version: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4,
 		GOGC: -1, GOMEMLIMIT: math.MaxInt64}
-	if p.GOGC != "off" {
-		g.GOGC, _ = strconv.Atoi(p.GOGC)
+	if n, ok := p.GOGC.Percent(); ok {
+		g.GOGC = n
 	}
-	if n, ok := MemLimitBytes(p.MemLimit); ok {
+	if n, ok := p.MemLimit.Bytes(); ok {
 		g.GOMEMLIMIT = n
 	}
 	if p.GOMAXPROCS > 0 {
 		g.GOMAXPROCS = p.GOMAXPROCS
 	}
-	rt := report.Distribution{Count: 100, Kept: 100, Mean: f.mean, P50: f.p50, P99: f.p99, P999: f.p999, Max: f.max, PMax: f.max}
+	rt := report.Distribution{Count: 100, Kept: 100, Mean: f.mean, Max: f.max,
+		Percentiles: latency.Percentiles{P50: f.p50, P99: f.p99, P999: f.p999, Max: f.max}}
 	op := report.Operation{Name: "alloc.list", Params: "size=64", Unit: "objects", Runs: 100,
 		Results: 100 * 64, AvgResults: 64, Runtime: rt, OpsPerSecond: f.tput / 64}
 	d := &report.Document{
@@ -108,4 +110,51 @@ func badRep(p Point, rep int, why string) Outcome {
 }
 
 // gridPoint is point i of a grid without a GOMAXPROCS axis.
-func gridPoint(i int, gogc, mem string) Point { return Point{Index: i, GOGC: gogc, MemLimit: mem} }
+func gridPoint(i int, gogc, mem string) Point {
+	return Point{Index: i, GOGC: G(gogc), MemLimit: M(mem)}
+}
+
+// G is the GOGC s spells, M the GOMEMLIMIT; gs and mls their lists.
+func G(s string) GOGC {
+	var g GOGC
+	if err := g.UnmarshalText([]byte(s)); err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func M(s string) MemLimit {
+	var m MemLimit
+	if err := m.UnmarshalText([]byte(s)); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func gs(s ...string) []GOGC {
+	out := make([]GOGC, len(s))
+	for i, v := range s {
+		out[i] = G(v)
+	}
+	return out
+}
+
+func mls(s ...string) []MemLimit {
+	out := make([]MemLimit, len(s))
+	for i, v := range s {
+		out[i] = M(v)
+	}
+	return out
+}
+
+// strs is vs as strings.
+func strs[T fmt.Stringer](vs []T) []string {
+	if vs == nil {
+		return nil
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}

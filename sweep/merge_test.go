@@ -148,7 +148,7 @@ func TestMergeShards(t *testing.T) {
 }
 
 func TestMergeConflicts(t *testing.T) {
-	g := Grid{GOGC: []string{"50"}, MemLimit: []string{"off"}}
+	g := Grid{GOGC: gs("50"), MemLimit: mls("off")}
 	p := g.Points()[0]
 	write := func(s *Summary) string {
 		dir := t.TempDir()
@@ -171,9 +171,9 @@ func TestMergeConflicts(t *testing.T) {
 		t.Errorf("the other way round: %v, %+v", err, m2)
 	}
 
-	other := write(summaryOf(Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off"}}, 2, "", nil))
+	other := write(summaryOf(Grid{GOGC: gs("50", "100"), MemLimit: mls("off")}, 2, "", nil))
 	count := write(summaryOf(g, 3, "", nil))
-	stray := write(summaryOf(g, 2, "", []Outcome{okRep(Point{Index: 0, GOGC: "100", MemLimit: "off"}, 1, lat(ms, mib))}))
+	stray := write(summaryOf(g, 2, "", []Outcome{okRep(Point{Index: 0, GOGC: G("100"), MemLimit: M("off")}, 1, lat(ms, mib))}))
 	rep := write(summaryOf(g, 2, "", []Outcome{okRep(p, 3, lat(ms, mib))}))
 	for _, c := range []struct {
 		dirs []string

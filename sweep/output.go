@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 )
@@ -131,7 +132,7 @@ func writeTable(w io.Writer, rows []Row, head []string, cells func(*Row) []strin
 		if r.Frontier {
 			mark = "*"
 		}
-		c := []string{mark, r.Point.GOGC, r.Point.MemLimit}
+		c := []string{mark, r.Point.GOGC.String(), r.Point.MemLimit.String()}
 		if procs {
 			c = append(c, strconv.Itoa(r.Point.GOMAXPROCS))
 		}
@@ -312,12 +313,12 @@ func writeCSV(w io.Writer, rows []Row, head []string, cells func(*Row) []string)
 	for i := range rows {
 		r := &rows[i]
 		p := r.Point
-		limit, ok := MemLimitBytes(p.MemLimit)
+		limit, ok := p.MemLimit.Bytes()
 		procs := ""
 		if p.GOMAXPROCS > 0 {
 			procs = strconv.Itoa(p.GOMAXPROCS)
 		}
-		cw.Write(slices.Concat([]string{strconv.Itoa(p.Index), p.GOGC, p.MemLimit, cell(ok, strconv.FormatInt(limit, 10)), procs,
+		cw.Write(slices.Concat([]string{strconv.Itoa(p.Index), p.GOGC.String(), p.MemLimit.String(), cell(ok, strconv.FormatInt(limit, 10)), procs,
 			strconv.Itoa(r.Reps), strconv.Itoa(r.Failed)}, cells(r)))
 	}
 	cw.Flush()
@@ -354,7 +355,7 @@ func secs(have bool, d time.Duration) string { return cell(have, figure.Decimal(
 // command's own figures as BenchmarkExec/gogc=100/memlimit=off/cmd=PROG
 // and the benchmarks it printed with the settings last, before their -N
 // suffix: BenchmarkWorkloads/list/gogc=100/memlimit=off-2
-// (report.BenchPart's Params).
+// (reportparts.BenchPart's Params).
 func Bench(w io.Writer, outs []Outcome) error {
 	procs := gomaxprocsAxis(outcomePoints(outs))
 	drop := []string{"gogc", "gomemlimit"}
@@ -370,17 +371,17 @@ func Bench(w io.Writer, outs []Outcome) error {
 	slices.SortStableFunc(sorted, func(a, b *Outcome) int {
 		return cmp.Or(cmp.Compare(a.Point.Index, b.Point.Index), cmp.Compare(a.Rep, b.Rep))
 	})
-	parts := make([]report.BenchPart, len(sorted))
+	parts := make([]reportparts.BenchPart[report.Document], len(sorted))
 	for i, o := range sorted {
 		p := o.Point
-		settings := "gogc=" + p.GOGC + " memlimit=" + p.MemLimit
+		settings := "gogc=" + p.GOGC.String() + " memlimit=" + p.MemLimit.String()
 		d := *o.Doc
 		if procs {
 			settings += " gomaxprocs=" + strconv.Itoa(p.GOMAXPROCS)
 			d.Env.Go.GOMAXPROCS = 1 // no -N suffix: the name says gomaxprocs=N
 		}
-		parts[i] = report.BenchPart{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
-		if d.Exec != nil {
+		parts[i] = reportparts.BenchPart[report.Document]{Doc: &d, Label: p.Name() + " rep " + strconv.Itoa(o.Rep), Drop: drop}
+		if d.Kind() == report.CommandDocument {
 			// A command's result: its benchmarks' names take the settings.
 			parts[i].Params = settings
 			continue
@@ -390,5 +391,5 @@ func Bench(w io.Writer, outs []Outcome) error {
 			d.Operations[i].Params = strings.TrimSpace(settings + " " + d.Operations[i].Params)
 		}
 	}
-	return report.BenchJoin(w, parts)
+	return reportparts.BenchJoin(w, parts)
 }

@@ -17,7 +17,7 @@ import (
 
 // fixtureGrid is the grid of fixture: GOGC 50, 100, off × GOMEMLIMIT off,
 // 256MiB, three repeats.
-var fixtureGrid = Grid{GOGC: []string{"50", "100", "off"}, MemLimit: []string{"off", "256MiB"}}
+var fixtureGrid = Grid{GOGC: gs("50", "100", "off"), MemLimit: mls("off", "256MiB")}
 
 // fixture is a sweep of fixtureGrid, its outcomes in run order:
 //
@@ -79,7 +79,7 @@ func TestTableGolden(t *testing.T) {
 	}
 
 	// With GOMAXPROCS as an axis, and without advice.
-	g := Grid{GOGC: []string{"100"}, MemLimit: []string{"off"}, GOMAXPROCS: []int{1, 2}}
+	g := Grid{GOGC: gs("100"), MemLimit: mls("off"), GOMAXPROCS: []int{1, 2}}
 	p := g.Points()
 	outs := interleave(reps(p[0], lat(8*ms, 40*mib)), reps(p[1], lat(5*ms, 42*mib)))
 	rows := Summarize(outs)
@@ -287,7 +287,7 @@ func TestBench(t *testing.T) {
 }
 
 func TestBenchGOMAXPROCS(t *testing.T) {
-	g := Grid{GOGC: []string{"100"}, MemLimit: []string{"off"}, GOMAXPROCS: []int{1, 2}}
+	g := Grid{GOGC: gs("100"), MemLimit: mls("off"), GOMAXPROCS: []int{1, 2}}
 	p := g.Points()
 	outs := interleave(reps(p[0], lat(8*ms, 40*mib)), reps(p[1], lat(5*ms, 42*mib)))
 	var b bytes.Buffer

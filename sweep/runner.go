@@ -112,7 +112,17 @@ type Runner struct {
 	// MemCap as -server-memory), not to the child, which runs with Env
 	// alone; the child starts and stops the server itself.
 	Server []string
+
+	// temps holds the temporary files of the results Run writes itself
+	// (a Command's), which RemoveTemps removes when its caller gives up
+	// at once.
+	temps *safefile.Temps
 }
+
+// RemoveTemps removes the temporary files of the results Run is writing
+// itself, for a caller that gives up a Run at once: it leaves no file
+// half-written, and removes no other writer's.
+func (r *Runner) RemoveTemps() { r.temps.Remove() }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
 // longest repeat of the sweep that succeeded so far, at least
@@ -159,6 +169,9 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	}
 	if r.Exe == "" && r.Command == nil {
 		return nil, errors.New("sweep: no executable to run")
+	}
+	if r.temps == nil {
+		r.temps = new(safefile.Temps)
 	}
 	var mine []Point
 	for _, p := range points {
@@ -252,7 +265,7 @@ func progressFigures(d *report.Document) string {
 		if x.GC != nil {
 			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
 		}
-		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall()), env.Bytes(x.PeakRSS()), gc)
+		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall), env.Bytes(x.PeakRSS()), gc)
 	}
 	if sv := d.Server; sv != nil {
 		p99 := d.Mix.Runtime.P99
@@ -285,7 +298,7 @@ func (r *Runner) childArgs(p Point, rep int, path string) []string {
 		prof = []string{"-profile", filepath.Join(r.ProfileDir, strings.TrimSuffix(p.FileName(rep), ".json"))}
 	}
 	if r.Server != nil {
-		srv := []string{"-server-gogc=" + p.GOGC, "-server-memlimit=" + p.MemLimit,
+		srv := []string{"-server-gogc=" + p.GOGC.String(), "-server-memlimit=" + p.MemLimit.String(),
 			"-server-log=" + filepath.Join(r.Dir, serverLogName(p, rep))}
 		if r.MemCap > 0 {
 			srv = append(srv, "-server-memory="+strconv.FormatInt(r.MemCap, 10)+"B")
@@ -334,15 +347,15 @@ func (r *Runner) conflicts(points []Point) error {
 // command.
 func (r *Runner) same(d *report.Document, p Point, rep int, path string) bool {
 	if r.Command != nil {
-		return d.Exec != nil && slices.Equal(d.Exec.Command, r.commandArgv())
+		return d.Kind() == report.CommandDocument && slices.Equal(d.Exec.Command, r.commandArgv())
 	}
-	return d.Exec == nil && sameCommand(d.Tool.Command, append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
+	return d.Kind() != report.CommandDocument && sameCommand(d.Tool.Command, append([]string{"gcperf"}, r.childArgs(p, rep, path)...))
 }
 
 // ran and wants are what a result measured and what the runner would run,
 // as a person reads them.
 func (r *Runner) ran(d *report.Document) []string {
-	if d.Exec != nil {
+	if d.Kind() == report.CommandDocument {
 		return d.Exec.Command
 	}
 	return benchCommand(d.Tool.Command)
@@ -359,10 +372,10 @@ func (r *Runner) wants(p Point, rep int, path string) []string {
 // for: all of -runs, or with -duration as many as the time allowed (-runs
 // then the most, or 0); a command's, whether the command succeeded.
 func complete(d *report.Document) bool {
-	if d.Exec != nil {
+	if d.Kind() == report.CommandDocument {
 		return d.Exec.Success
 	}
-	if d.Server != nil && !d.Server.Success {
+	if d.Kind() == report.ServerDocument && !d.Server.Success {
 		return false
 	}
 	c := d.Config

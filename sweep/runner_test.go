@@ -22,7 +22,7 @@ import (
 // The runner's tests run this test binary as the child: with
 // SWEEP_TEST_CHILD=1 in its environment it plays a gcperf that writes a
 // result (with the runtime settings it really runs with) or misbehaves as
-// SWEEP_TEST_BEHAVE asks for its GOGC: "50=crash,off=hang".
+// SWEEP_TEST_BEHAVE asks for its GOGC: G("50=crash,off=hang").
 func TestMain(m *testing.M) {
 	switch os.Getenv("SWEEP_TEST_CHILD") {
 	case "1":
@@ -281,12 +281,12 @@ func TestRunnerFailures(t *testing.T) {
 		t.Fatalf("%d outcomes, want %d", len(outs), len(want))
 	}
 	for _, o := range outs {
-		w := want[o.Point.GOGC]
+		w := want[o.Point.GOGC.String()]
 		if !strings.HasPrefix(o.Failed.Text, w) || (w == "") != (o.Failed.IsZero()) {
 			t.Errorf("gogc=%s: failed %q, want %q", o.Point.GOGC, o.Failed, w)
 		}
-		if o.Failed.Reason != reasons[o.Point.GOGC] {
-			t.Errorf("gogc=%s: reason %v, want %v", o.Point.GOGC, o.Failed.Reason, reasons[o.Point.GOGC])
+		if o.Failed.Reason != reasons[o.Point.GOGC.String()] {
+			t.Errorf("gogc=%s: reason %v, want %v", o.Point.GOGC, o.Failed.Reason, reasons[o.Point.GOGC.String()])
 		}
 		if !o.Failed.IsZero() && o.Doc != nil {
 			t.Errorf("gogc=%s: a failed outcome has a document", o.Point.GOGC)
@@ -431,7 +431,7 @@ func TestRunnerStop(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Errorf("error %v, want ErrInterrupted", err)
 	}
-	if len(outs) != 1 || outs[0].Point.GOGC != "50" || !outs[0].Failed.IsZero() {
+	if len(outs) != 1 || outs[0].Point.GOGC.String() != "50" || !outs[0].Failed.IsZero() {
 		t.Fatalf("outcomes %+v, want gogc=50's alone", outs)
 	}
 	if c := counted(t, r); len(c) != 2 {
@@ -609,7 +609,7 @@ func TestRunnerInherited(t *testing.T) {
 	// The same result checked against a point that sets GOGC=100 is a
 	// mismatch: CheckApplied looks at the document, and lets Inherited
 	// through only because it sets nothing.
-	if err := CheckApplied(Point{GOGC: "100", MemLimit: "off"}, outs[0].Doc); err == nil {
+	if err := CheckApplied(Point{GOGC: G("100"), MemLimit: M("off")}, outs[0].Doc); err == nil {
 		t.Error("a child run with GOGC=50 checked as GOGC=100: no mismatch")
 	}
 }

@@ -1,16 +1,18 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSessionCheck(t *testing.T) {
-	grid := Grid{GOGC: []string{"50", "100"}, MemLimit: []string{"off"}}
+	grid := Grid{GOGC: gs("50", "100"), MemLimit: mls("off")}
 	tests := []struct {
 		name string
 		s    Session
@@ -36,27 +38,78 @@ func TestSessionCheck(t *testing.T) {
 	}
 }
 
-// A resumed session never replaces the plan of the sweep it finishes.
+// A resumed session never replaces the plan of the sweep it finishes, and
+// keeps its SLO; another program behind the same path is refused.
 func TestSessionResumeKeepsThePlan(t *testing.T) {
 	dir := t.TempDir()
-	recorded := []string{"-runs=10", "-size=16"}
-	if err := WritePlan(dir, Plan{Args: recorded}); err != nil {
+	exe := filepath.Join(t.TempDir(), "prog")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	grid := Grid{GOGC: []string{"50"}, MemLimit: []string{"off"}}
-	s := &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: "/bin/true"}}
-	err := s.Prepare()
-	if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "records -runs=10 -size=16") {
+	grid := Grid{GOGC: gs("50"), MemLimit: mls("off")}
+	slo := &SLO{P99: time.Second}
+	first := &Session{Grid: grid, SLO: slo, Runner: Runner{Count: 1, Dir: dir, Exe: exe, Args: []string{"-runs=10", "-size=16"}}, Overwrite: true}
+	if err := first.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	recorded, err := ReadPlan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe}}
+	err = s.Prepare()
+	if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "records another args: -runs=10 -size=16") {
 		t.Errorf("resuming with another plan: %v", err)
 	}
-	s = &Session{Grid: grid, Plan: Plan{Args: recorded}, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: "/bin/true"}}
+	s = &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe, Args: []string{"-runs=10", "-size=16"}}}
 	if err := s.Prepare(); err != nil {
 		t.Errorf("resuming with the recorded plan: %v", err)
 	}
-	if rec, err := ReadPlan(dir); err != nil || !slices.Equal(rec.Args, recorded) {
-		t.Errorf("the plan now holds %v, %v; want %v", rec.Args, err, recorded)
+	if s.SLO == nil || s.SLO.String() != slo.String() {
+		t.Errorf("the resumed session's SLO is %v, want the recorded %v", s.SLO, slo)
 	}
-	if _, err := os.Stat(filepath.Join(dir, PlanFile)); err != nil {
-		t.Error(err)
+	if rec, err := ReadPlan(dir); err != nil || rec.Diff(recorded) != "" || !rec.Program.Same(recorded.Program) {
+		t.Errorf("the plan now holds %+v, %v; want %+v", rec, err, recorded)
+	}
+	// Rebuilt: another program at the same path.
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s = &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe, Args: []string{"-runs=10", "-size=16"}}}
+	if err := s.Prepare(); err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "is now another program") {
+		t.Errorf("resuming with another program: %v", err)
+	}
+}
+
+// A plan of an earlier gcperf, its arguments, is ErrOldPlan.
+func TestReadPlanV1(t *testing.T) {
+	dir := t.TempDir()
+	v1 := `{"schema": "gcperf-sweep-plan/v1", "args": ["-gogc=100", "-size=8"]}`
+	if err := os.WriteFile(filepath.Join(dir, PlanFile), []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPlan(dir); !errors.Is(err, ErrOldPlan) {
+		t.Errorf("a v1 plan: %v, want ErrOldPlan", err)
+	}
+}
+
+// A session whose context is cancelled reports what finished (nothing
+// here) as an interrupted sweep, through Notify, and fails.
+func TestSessionRunCancelled(t *testing.T) {
+	var lines []string
+	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"},
+		Notify: func(l string) { lines = append(lines, l) }}
+	if err := s.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout strings.Builder
+	failed, err := s.Run(ctx, time.Now(), &stdout)
+	if !failed || err != nil {
+		t.Errorf("Run = %t, %v; want failed, no error", failed, err)
+	}
+	if want := "sweep: interrupted: 0 finished repeats kept; -resume -out " + s.Dir + " runs the rest"; !slices.Contains(lines, want) {
+		t.Errorf("Notify got %q, want %q among them", lines, want)
 	}
 }

@@ -94,14 +94,9 @@
 // see the benchmark begin and end and each run start and end, between
 // operations.
 //
-// [Benchmark] runs the engine inside a go test benchmark: one Run with b.N
-// timed runs, the benchmark timer running during the timed runs only, and
-// the engine's figures reported as benchmark metrics (p50-ns, p99-ns,
-// max-ns, gc-cycles/op, stw-ns/op...):
-//
-//	func BenchmarkCache(b *testing.B) {
-//		cfg := workload.DefaultConfig()
-//		cfg.Seed = 1
-//		workload.Benchmark(b, cfg, workload.Mix{newCacheOp()})
-//	}
+// Package [github.com/gcperf/gcperf/workload/gotest] runs the engine inside
+// a go test benchmark: one Run with b.N timed runs, the benchmark timer
+// running during the timed runs only, and the engine's figures reported as
+// benchmark metrics (p50-ns, p99-ns, max-ns, gc-cycles/op, stw-ns/op...).
+// It is apart so that the engine does not link package testing.
 package workload

@@ -12,13 +12,13 @@ const TimelineBuckets = 1000
 // A Span summarises consecutive timed runs past the kept ones (Result.Runs):
 // a Result's timeline, in run order (or, with Config.Duration, in time).
 type Span struct {
-	FirstRun int           // the first run number the span covers
-	Start    time.Duration // the span's start, since the timed runs began (Duration only)
-	Runs     int64         // runs that ended in it
-	Failed   int64         // of which failed
-	Mean     time.Duration // the mean runtime of its successful runs
-	Max      time.Duration // the slowest of them
-	GCRuns   int64         // runs that had the collector beside them, as RunRecord.Has(CauseGC) (Config.GCStats "run")
+	FirstRun int           `json:"first_run,omitzero"` // the first run number the span covers
+	Start    time.Duration `json:"start_ns,omitzero"`  // the span's start, since the timed runs began (Duration only)
+	Runs     int64         `json:"runs"`               // runs that ended in it
+	Failed   int64         `json:"failed"`             // of which failed
+	Mean     time.Duration `json:"mean_ns"`            // the mean runtime of its successful runs
+	Max      time.Duration `json:"max_ns"`             // the slowest of them
+	GCRuns   int64         `json:"gc_runs"`            // runs that had the collector beside them, as RunRecord.Has(CauseGC) (Config.GCStats "run")
 }
 
 // timeline summarises the runs past the kept ones into TimelineBuckets

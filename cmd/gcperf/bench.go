@@ -20,7 +20,7 @@ import (
 // says how it went. memHint names the flags that set the mix's memory
 // (bench.Options.MemHint); args and ops are each process's command line
 // with -count, before and after its result flag.
-func execute(f *bench.Flags, mix workload.Mix, memHint string, args, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	switch {
 	case f.Dir == "-":
 		return fail(stderr, usagef("-out -: -out takes a directory; - (stdout) is for one format's flag"))

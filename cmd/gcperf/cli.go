@@ -61,13 +61,23 @@ func helpCmd(_ []string, stdout, _ io.Writer, _ <-chan os.Signal) int {
 //go:embed help/gcperf-help.txt
 var topUsage string
 
-// usageError is bad input: one line on stderr, exit status 2.
-type usageError struct{ msg string }
+// usageError is bad input: one line on stderr, exit status 2. err is
+// its cause, when there is one.
+type usageError struct {
+	msg string
+	err error
+}
 
 func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return e.err }
+
+// flagError is bad input to the flag name: "-name " + the message.
+func flagError(name, format string, args ...any) error {
+	return usagef("-"+name+" "+format, args...)
+}
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // fail prints err as one line and returns the exit status it deserves.

@@ -8,14 +8,13 @@ import (
 	"os"
 
 	"github.com/gcperf/gcperf/alloc"
-	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/workload"
 )
 
 // defaultCmd is the bare gcperf: GCPerfP99's workload with its defaults.
 func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	fs := newFlags("gcperf", defaultUsage)
-	var o bench.Flags
+	var o benchFlags
 	def := workload.DefaultConfig()
 	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	o.Register(fs, def)
@@ -35,7 +34,7 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 		return fail(stderr, err)
 	}
 	hint := fmt.Sprintf("-size %d with -base %d and -chunk %d", *size, *base, *chunk)
-	return execute(&o, workload.Mix{list}, hint, flagArgs(fs, o.ForProcess), nil, stdout, stderr, sig)
+	return execute(&o, workload.Mix{list}, hint, flagArgs(fs, o.forProcess), nil, stdout, stderr, sig)
 }
 
 // listFlags declares alloc.list's flags, shared by gcperf and gcperf sweep.

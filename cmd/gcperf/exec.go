@@ -13,6 +13,7 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -121,13 +122,13 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 	}
 	o.c = &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
-	if o.c.GOGC, err = sweep.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
+	if o.c.GOGC, err = setting.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
-	if o.c.GOMEMLIMIT, err = sweep.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
+	if o.c.GOMEMLIMIT, err = setting.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
-	if err := sweep.CheckCount(*count); err != nil {
+	if err := setting.CheckCount(*count); err != nil {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
 	o.n = *count
@@ -231,7 +232,7 @@ func execRuns(o *execOptions, meta report.Meta, stderr io.Writer, sig <-chan os.
 			set.Interrupted = true
 			break
 		}
-		set.Processes = append(set.Processes, report.ProcessResult{N: k, Wall: doc.Exec.Wall(), Result: doc})
+		set.Processes = append(set.Processes, report.ProcessResult{N: k, Wall: doc.Exec.Wall, Result: doc})
 	}
 	return set, code, true
 }

@@ -187,11 +187,11 @@ func TestExec(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := doc.Exec
-			if doc.Schema != report.Schema || d == nil || doc.Env.Host.OS == "" || d.Settings.GOGC != "50" || d.WallNS <= 0 || d.Success != (tc.code == 0) {
-				t.Fatalf("document: schema %q, GOGC %q, wall %d, success %v", doc.Schema, d.Settings.GOGC, d.WallNS, d.Success)
+			if doc.Schema != report.Schema || d == nil || doc.Env.Host.OS == "" || d.Settings.GOGC != "50" || d.Wall <= 0 || d.Success != (tc.code == 0) {
+				t.Fatalf("document: schema %q, GOGC %q, wall %d, success %v", doc.Schema, d.Settings.GOGC, d.Wall, d.Success)
 			}
 			if tc.gcCycles {
-				if d.GC == nil || d.GC.Cycles < 3 || d.GC.Forced < 2 || d.GC.Pauses.Count < 2*(d.GC.Cycles-1) || d.GC.Pauses.MaxNS <= 0 || len(d.GC.Goal) < d.GC.Cycles-1 {
+				if d.GC == nil || d.GC.Cycles < 3 || d.GC.Forced < 2 || d.GC.Pauses.Count < 2*(d.GC.Cycles-1) || d.GC.Pauses.Max <= 0 || len(d.GC.Goal) < d.GC.Cycles-1 {
 					t.Errorf("GC figures: %+v", d.GC)
 				} else if d.GC.Sequences != tc.sequences {
 					t.Errorf("the trace's processes: %d, want %d", d.GC.Sequences, tc.sequences)

@@ -412,7 +412,7 @@ func TestGuarantee01Resume(t *testing.T) {
 			}
 		}
 		outs, s := loadSweep(t, dir)
-		if len(outs) != 4 || s.Count != 2 || !slices.Equal(s.Grid.GOGC, []string{"50", "100"}) {
+		if len(outs) != 4 || s.Count != 2 || len(s.Grid.GOGC) != 2 || s.Grid.GOGC[0].String() != "50" || s.Grid.GOGC[1].String() != "100" {
 			t.Errorf("sweep.json after -resume: %d outcomes, count %d, GOGC %q", len(outs), s.Count, s.Grid.GOGC)
 		}
 		for _, o := range outs {

@@ -18,7 +18,11 @@ func writeSweepJSON(t *testing.T, dir string) string {
 	t.Helper()
 	ms := time.Millisecond
 	row := func(i int, gogc, limit string, p99 time.Duration, rss uint64, frontier bool) sweep.Row {
-		return sweep.Row{Point: sweep.Point{Index: i, GOGC: gogc, MemLimit: limit}, Reps: 1,
+		pt := sweep.Point{Index: i}
+		if pt.GOGC.UnmarshalText([]byte(gogc)) != nil || pt.MemLimit.UnmarshalText([]byte(limit)) != nil {
+			t.Fatalf("GOGC %q, GOMEMLIMIT %q", gogc, limit)
+		}
+		return sweep.Row{Point: pt, Reps: 1,
 			P99: p99, P999: 2 * p99, PeakRSS: rss, Throughput: float64(1000 + i), Unit: "op", Frontier: frontier}
 	}
 	rows := []sweep.Row{

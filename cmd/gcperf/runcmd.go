@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
@@ -16,9 +15,9 @@ import (
 // ... [-- SERVER [ARGS...]], the server under the operations' load.
 func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	fs := newFlags("run", runUsage)
-	var o bench.Flags
+	var o benchFlags
 	o.Register(fs, workload.DefaultConfig())
-	var sf bench.ServerFlags
+	var sf serverFlags
 	sf.Register(fs)
 	mixFile := registerMix(fs)
 	var argv []string // the server after --, nil without one
@@ -49,7 +48,7 @@ func runCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	}
 	// With -count, each process is given the operations, -mix's read once
 	// here, as a sweep's children are.
-	child := append([]string{"run"}, flagArgs(fs, func(name string) bool { return name != "mix" && o.ForProcess(name) })...)
+	child := append([]string{"run"}, flagArgs(fs, func(name string) bool { return name != "mix" && o.forProcess(name) })...)
 	return execute(&o, mix, "", child, ops, stdout, stderr, sig)
 }
 
@@ -59,9 +58,9 @@ var runUsage string
 // isEngineFlag reports whether name is one of gcperf run's own flags.
 func isEngineFlag(name string) bool {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var o bench.Flags
+	var o benchFlags
 	o.Register(fs, workload.DefaultConfig())
-	var sf bench.ServerFlags
+	var sf serverFlags
 	sf.Register(fs)
 	registerMix(fs)
 	return fs.Lookup(name) != nil

@@ -17,7 +17,6 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -54,7 +53,7 @@ func TestCount(t *testing.T) {
 	}
 	// -out holds every process's result in the formats that hold them
 	// all, and each process's own files.
-	for _, o := range bench.CountDirOutputs(out, "", 3) {
+	for _, o := range countDirOutputs(out, "", 3) {
 		if st, err := os.Stat(o.Path); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", o.Path, err)
 		}

@@ -343,7 +343,7 @@ func TestSweepServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range outs {
-		if o.Point.GOGC == "800" {
+		if o.Point.GOGC.String() == "800" {
 			if o.Failed.Reason != sweep.Exited {
 				t.Errorf("gogc=800: %v %q", o.Failed.Reason, o.Failed.Text)
 			}
@@ -356,7 +356,7 @@ func TestSweepServer(t *testing.T) {
 		if !o.Failed.IsZero() || o.Doc == nil || o.Doc.Server == nil {
 			t.Fatalf("%s: %q", o.Point.Name(), o.Failed)
 		}
-		if g := o.Doc.Server.Settings.GOGC; g != o.Point.GOGC {
+		if g := o.Doc.Server.Settings.GOGC; g != o.Point.GOGC.String() {
 			t.Errorf("%s: the server ran with GOGC %s", o.Point.Name(), g)
 		}
 		if o.Doc.Env.Go.GOGC == 50 || o.Doc.Env.Go.GOGC == 400 {
@@ -364,7 +364,7 @@ func TestSweepServer(t *testing.T) {
 		}
 		log := filepath.Join(dir, strings.TrimSuffix(o.Point.FileName(o.Rep), ".json")+".server.log")
 		b, err := os.ReadFile(log)
-		if err != nil || !strings.Contains(string(b), " gogc "+o.Point.GOGC+" ") {
+		if err != nil || !strings.Contains(string(b), " gogc "+o.Point.GOGC.String()+" ") {
 			t.Errorf("%s: server log %q, %v", o.Point.Name(), b, err)
 		}
 	}

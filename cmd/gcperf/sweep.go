@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
@@ -36,11 +38,11 @@ type sweepFlags struct {
 	// saying why; the other run flags go to every child.
 	refused *flag.FlagSet
 
-	o                          *bench.Flags
+	o                          *benchFlags
 	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
-	pointTimeout               sweep.TimeoutValue
+	pointTimeout               timeoutValue
 	pointMemory, slo, shard    string
 	resume, merge              bool
 	mix                        string // -mix: read by the sweep, its operations passed to the children
@@ -67,7 +69,7 @@ func sweepRefused() [][2]string {
 		}
 		refused = append(refused, [2]string{f.Name, w})
 	}
-	for _, p := range bench.ProfileFlags {
+	for _, p := range profileFlags {
 		refused = append(refused, [2]string{p.Flag, "-profile DIR profiles every point, each under DIR/POINT/"})
 	}
 	return append(refused,
@@ -83,7 +85,7 @@ func sweepRefused() [][2]string {
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
 func newSweepFlags(list bool) *sweepFlags {
-	sf := &sweepFlags{o: &bench.Flags{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
+	sf := &sweepFlags{o: &benchFlags{}, pointTimeout: timeoutValue(sweep.AutoTimeout)}
 	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
@@ -115,7 +117,7 @@ func newSweepFlags(list bool) *sweepFlags {
 	// A server's flags, for the children of a sweep OP... -- SERVER:
 	// -ready, -ready-timeout (the others the sweep sets, and refuses).
 	// Declared for gcperf's flags too, which the first parse uses.
-	var srv bench.ServerFlags
+	var srv serverFlags
 	srv.Register(run)
 	if list {
 		size, base, chunk := listFlags(run)
@@ -182,7 +184,7 @@ var sweepUsage string
 
 // sweepCmd is gcperf sweep.
 func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	return sweepWith(time.Now(), args, false, stdout, stderr, sig)
+	return sweepWith(time.Now(), args, stdout, stderr, sig)
 }
 
 // parseSweep parses gcperf sweep's command line. The run flags are gcperf's
@@ -202,9 +204,8 @@ func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code i
 	return sf, -1
 }
 
-// sweepWith is gcperf sweep; adopted is set when args are a resumed sweep's
-// plan with the command line's own flags, so that it never adopts twice.
-func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// sweepWith is gcperf sweep.
+func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	var server []string // the server after -- that the operations load, nil without one
 	if i := slices.Index(args, "--"); i >= 0 {
 		pre, code := parseSweep(args[:i], stdout, stderr)
@@ -228,53 +229,87 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 	}
 	var set []*flag.Flag
 	sf.fs.Visit(func(f *flag.Flag) { set = append(set, f) })
-	for _, f := range set {
-		if r := sf.refused.Lookup(f.Name); r != nil {
-			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, r.Usage))
-		}
-		switch f.Name {
-		case "server-gogc", "server-memlimit", "server-memory", "server-log":
-			if server != nil {
-				return fail(stderr, usagef("-%s is not for a sweep: the grid sets the server's GOGC and GOMEMLIMIT, -point-memory its memory cap, and its log is in -out DIR", f.Name))
-			}
-		case "gomaxprocs":
-			if server != nil {
-				return fail(stderr, usagef("-gomaxprocs is not an axis of a server's sweep: set the server's GOMAXPROCS in its environment"))
-			}
-		}
-		if server == nil && (f.Name == "ready" || f.Name == "ready-timeout" || strings.HasPrefix(f.Name, "server-")) {
-			return fail(stderr, usagef("-%s goes with a server to load: gcperf sweep [flags] OP... -- SERVER [ARGS...]", f.Name))
-		}
+	if err := sf.checkSet(set, server != nil); err != nil {
+		return fail(stderr, err)
 	}
-	o := sf.o
 	stderr = &lockedWriter{w: stderr}
 	s, err := sf.newSession(stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	if sf.merge {
-		for _, f := range set {
-			if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" && f.Name != "html" {
-				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
+		return sf.mergeSweeps(s, set, stdout, stderr)
+	}
+	mix, ops, err := sf.benchmark(s, set, server)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if sf.resume {
+		if err := sf.adopt(s, set, ops); err != nil {
+			return fail(stderr, err)
+		}
+		return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
+	}
+	// The children's profiles, for the memory check only.
+	if _, err := sf.o.Options.CheckMemory(mix); err != nil {
+		return fail(stderr, err)
+	}
+	return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
+}
+
+// checkSet refuses the flags set that a sweep (of a server, withServer,
+// or not) does not take.
+func (sf *sweepFlags) checkSet(set []*flag.Flag, withServer bool) error {
+	for _, f := range set {
+		if r := sf.refused.Lookup(f.Name); r != nil {
+			return usagef("-%s is not for a sweep: %s", f.Name, r.Usage)
+		}
+		switch f.Name {
+		case "server-gogc", "server-memlimit", "server-memory", "server-log":
+			if withServer {
+				return usagef("-%s is not for a sweep: the grid sets the server's GOGC and GOMEMLIMIT, -point-memory its memory cap, and its log is in -out DIR", f.Name)
+			}
+		case "gomaxprocs":
+			if withServer {
+				return usagef("-gomaxprocs is not an axis of a server's sweep: set the server's GOMAXPROCS in its environment")
 			}
 		}
-		s.Dir = o.Dir
-		failed, err := s.Merge(sf.fs.Args(), stdout)
-		return exitStatus(stderr, failed, err)
+		if !withServer && (f.Name == "ready" || f.Name == "ready-timeout" || strings.HasPrefix(f.Name, "server-")) {
+			return usagef("-%s goes with a server to load: gcperf sweep [flags] OP... -- SERVER [ARGS...]", f.Name)
+		}
 	}
+	return nil
+}
 
-	// Every sweep value, then the run flags, before anything runs.
+// mergeSweeps is gcperf sweep -merge DIR...: the flags set are those
+// that apply to a merge.
+func (sf *sweepFlags) mergeSweeps(s *sweep.Session, set []*flag.Flag, stdout, stderr io.Writer) int {
+	for _, f := range set {
+		if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" && f.Name != "html" {
+			return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
+		}
+	}
+	s.Dir = sf.o.Dir
+	failed, err := s.Merge(sf.fs.Args(), stdout)
+	return exitStatus(stderr, failed, err)
+}
+
+// benchmark checks every sweep value, then the run flags, into s, before
+// anything runs: the grid, the children's options, their mix (alloc.list,
+// or gcperf run's operations, ops with -- and the server when there is
+// one).
+func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []string) (mix workload.Mix, ops []string, err error) {
+	o := sf.o
 	if err := sf.session(s); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
 	if err := o.Finish(sf.fs); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
-	var mix workload.Mix
 	if sf.sizes != nil {
 		l, err := alloc.NewList(*sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 		if err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 		mix = workload.Mix{l}
 		o.Options.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
@@ -283,46 +318,31 @@ func sweepWith(began time.Time, args []string, adopted bool, stdout, stderr io.W
 		// A mix file is read once, here: its operations go to every child
 		// as arguments, so that the points run the same mix even if the
 		// file changes during the sweep, and -resume, which compares the
-		// children's command lines, reruns the points of an edited one.
-		var err error
+		// plan's operations, refuses an edited one.
 		if mix, s.Ops, err = loadMix(sf.mix, sf.fs.Args()); err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 	}
 	if err := o.Options.Config.Validate(len(mix)); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
-	// What the sweep measures, as its plan records it: -resume compares it
-	// with the directory's, or takes the directory's.
-	for _, f := range set {
-		if sf.loose.Lookup(f.Name) == nil && f.Value.String() != f.DefValue {
-			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+sf.value(f))
-		}
-	}
-	ops := s.Ops
+	ops = s.Ops
 	if server != nil {
 		// What each child would refuse, said once before anything runs.
-		if _, err := bench.ReadyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
-			return fail(stderr, err)
+		if _, err := readyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
+			return nil, nil, err
 		}
-		if err := bench.CanStart(server[0]); err != nil {
-			return fail(stderr, err)
+		if err := canStart(server[0]); err != nil {
+			return nil, nil, err
 		}
 		s.Server = server
 		ops = slices.Concat(s.Ops, []string{"--"}, server)
-	}
-	if sf.resume && !adopted {
-		return sf.resumeWith(began, set, ops, stdout, stderr, sig)
-	}
-	// The children's profiles, for the memory check only.
-	if _, err := o.Options.CheckMemory(mix); err != nil {
-		return fail(stderr, err)
 	}
 	if f := sf.fs.Lookup("profile"); f != nil && slices.Contains(set, f) {
 		s.ProfileDir = f.Value.String() // each point's profiles go under it
 	}
 	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
-	return runSession(s, o.Quiet, began, stdout, stderr, sig)
+	return mix, ops, nil
 }
 
 // newSession is the session of the sweep's own flags: its page, where its
@@ -350,8 +370,15 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
-	failed, err := s.Run(began, stdout, stderr, sig)
-	return exitStatus(stderr, failed, err)
+	s.Announce()
+	outs, in, err := runsweep.Run(&s.Runner, s.Points(), sig, stderr, s.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
+		s.Aborted()
+		return interrupt.ExitAborted
+	}
+	defer in.Close()
+	failed, err := s.Report(began, outs, err, stdout)
+	return exitStatus(stderr, failed || in.Interrupted(), err) // interrupted while the table was written: it was, whole
 }
 
 // sweepCommand is gcperf sweep [flags] -- CMD [ARGS...], without
@@ -392,22 +419,12 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		return fail(stderr, err)
 	}
 	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
-	// What the sweep measures, as its plan records it: the defining flags
-	// and the command. -resume finishes only the same.
-	for _, f := range set {
-		if sf.defining.Lookup(f.Name) != nil && f.Value.String() != f.DefValue {
-			s.Plan.Args = append(s.Plan.Args, "-"+f.Name+"="+f.Value.String())
-		}
-	}
-	s.Plan.Args = slices.Concat(s.Plan.Args, []string{"--"}, argv)
 	return runSession(s, o.Quiet, began, stdout, stderr, sig)
 }
 
 // exitStatus is the exit status of a sweep that ran (Session.Run, Merge).
 func exitStatus(stderr io.Writer, failed bool, err error) int {
 	switch {
-	case errors.Is(err, sweep.ErrAborted):
-		return interrupt.ExitAborted
 	case err != nil:
 		return fail(stderr, err)
 	case failed:
@@ -427,39 +444,49 @@ func (sf *sweepFlags) value(f *flag.Flag) string {
 	return v
 }
 
-// resumeWith finishes the sweep in -out as its plan records it, with this
-// command line's loose flags (-q, -slo, -point-timeout...); a flag or
-// operation that would measure something else is refused.
-func (sf *sweepFlags) resumeWith(began time.Time, set []*flag.Flag, ops []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// adopt makes s, the session of a -resume command line whose flags set
+// are given, the sweep that -out's plan records, with this command line's
+// loose flags (-q, -slo, -point-timeout...); a flag or operation that
+// would measure something else is refused. ops are the operations given,
+// with -- and the server.
+func (sf *sweepFlags) adopt(s *sweep.Session, set []*flag.Flag, ops []string) error {
 	dir := sf.o.Dir
 	rec, err := sweep.ReadPlan(dir)
 	if err != nil {
-		return fail(stderr, resumeError(dir, err))
+		return resumeError(dir, err)
 	}
 	for _, a := range rec.Args {
 		// A plan records what the sweep measures, never where its files
 		// go: a plan that says otherwise was not written by gcperf.
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && sf.loose.Lookup(name) != nil {
-			return fail(stderr, usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
-				dir, sweep.PlanFile, quote.Clip(name)))
+			return usagef("-resume -out %s: %s holds -%s, which no plan records: not a plan gcperf wrote",
+				dir, sweep.PlanFile, quote.Clip(name))
 		}
 	}
-	if msg := sf.resumeDiff(set, ops, rec.Args); msg != "" {
-		return fail(stderr, usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)", msg, dir, dir))
+	if msg := sf.resumeDiff(s, set, ops, rec); msg != "" {
+		return usagef("-resume: %s the sweep in %s records (-resume -out %s alone finishes it with its own flags)", msg, dir, dir)
 	}
-	var own []string
-	for _, f := range set {
-		if sf.loose.Lookup(f.Name) != nil && f.Name != "mix" {
-			own = append(own, "-"+f.Name+"="+f.Value.String())
+	s.Grid, s.Count, s.Shard, s.Shards = rec.Grid, rec.Count, rec.Shard, rec.Shards
+	s.Args, s.Ops, s.Server, s.ProfileDir = rec.Args, rec.Ops, rec.Server, rec.ProfileDir
+	if len(rec.Command) > 0 {
+		s.Command = &target.Command{Path: rec.Command[0], Args: rec.Command[1:]}
+		s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep", "-resume", "-out", dir}, []string{"--"}, rec.Command)}
+	}
+	if len(rec.Server) > 0 {
+		if err := canStart(rec.Server[0]); err != nil {
+			return err
 		}
 	}
-	return sweepWith(began, slices.Concat(own, rec.Args), true, stdout, stderr, sig)
+	return nil
 }
 
 // resumeError says why -resume cannot read the plan of dir.
 func resumeError(dir string, err error) error {
-	if !errors.Is(err, sweep.ErrNoPlan) {
+	switch {
+	case errors.Is(err, sweep.ErrOldPlan):
+		return usagef("-resume -out %s: the sweep there was planned by an earlier gcperf, which recorded its flags, not its plan: run it again with -overwrite", dir)
+	case !errors.Is(err, sweep.ErrNoPlan):
 		return usagef("-resume: %v", err)
 	}
 	if _, serr := os.Stat(filepath.Join(dir, sweep.SummaryFile)); serr == nil {
@@ -468,16 +495,14 @@ func resumeError(dir string, err error) error {
 	return usagef("-resume -out %s: no sweep to finish there (no %s)", dir, sweep.PlanFile)
 }
 
-// resumeDiff says how the flags set on a -resume command line, and its
-// operations ops when given, differ from the sweep recorded as rec ("" when
-// they ask for nothing else): the first flag whose value differs from the
-// recorded one (a flag not given takes the recorded value), or the
+// resumeDiff says how the flags set on a -resume command line, whose
+// session is s, and its operations ops when given, differ from the sweep
+// recorded as rec ("" when they ask for nothing else): the first flag
+// whose value makes the plan another (a flag not given takes the recorded
+// value, a flag given at its default value is the plan's default), or the
 // operations.
-func (sf *sweepFlags) resumeDiff(set []*flag.Flag, ops, rec []string) string {
-	recSF, code := parseSweep(rec, io.Discard, io.Discard)
-	if code >= 0 {
-		return fmt.Sprintf("%s cannot be read as a sweep's flags:", quote.Clip(strings.Join(rec, " ")))
-	}
+func (sf *sweepFlags) resumeDiff(s *sweep.Session, set []*flag.Flag, ops []string, rec sweep.Plan) string {
+	recFlags := newSweepFlags(len(rec.Ops) == 0) // the recorded sweep's flags, for their defaults
 	shown := func(s string) string {
 		if s == "" {
 			return `""`
@@ -488,22 +513,104 @@ func (sf *sweepFlags) resumeDiff(set []*flag.Flag, ops, rec []string) string {
 		if sf.loose.Lookup(f.Name) != nil {
 			continue
 		}
-		r := recSF.fs.Lookup(f.Name)
+		r := recFlags.fs.Lookup(f.Name)
 		if r == nil {
 			return fmt.Sprintf("-%s is not a flag of the benchmark", f.Name)
 		}
-		if v, rv := sf.value(f), r.Value.String(); v != rv {
-			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(v), f.Name, shown(rv))
+		want := withFlag(s, rec, f.Name, sf.value(f), r.DefValue)
+		if want.Diff(rec) != "" {
+			return fmt.Sprintf("-%s %s differs from the -%s %s that", f.Name, shown(sf.value(f)), f.Name, shown(recordedFlag(rec, f.Name, r.DefValue)))
 		}
 	}
-	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recSF.fs.Args()) {
+	recOps := rec.Ops
+	if rec.Server != nil {
+		recOps = slices.Concat(rec.Ops, []string{"--"}, rec.Server)
+	}
+	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recOps) {
 		what := "gcperf's alloc.list"
-		if recSF.fs.NArg() > 0 {
-			what = strings.Join(recSF.fs.Args(), " ")
+		if len(recOps) > 0 {
+			what = strings.Join(recOps, " ")
 		}
 		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(what))
 	}
 	return ""
+}
+
+// withFlag is the plan rec with the part that flag name sets taken from
+// s, the session of the command line that gives it as value; a child's
+// flag given at its default value def is not in the plan's Args, as
+// when it is not given.
+func withFlag(s *sweep.Session, rec sweep.Plan, name, value, def string) sweep.Plan {
+	switch name {
+	case "gogc":
+		rec.Grid.GOGC = s.Grid.GOGC
+	case "memlimit":
+		rec.Grid.MemLimit = s.Grid.MemLimit
+	case "gomaxprocs":
+		rec.Grid.GOMAXPROCS = s.Grid.GOMAXPROCS
+	case "count":
+		rec.Count = s.Count
+	case "shard":
+		rec.Shard, rec.Shards = 0, 0
+		if s.Shards > 1 {
+			rec.Shard, rec.Shards = s.Shard, s.Shards
+		}
+	case "profile":
+		rec.ProfileDir = value
+	default:
+		args := slices.DeleteFunc(slices.Clone(rec.Args), func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") })
+		if i := slices.IndexFunc(rec.Args, func(a string) bool { return strings.HasPrefix(a, "-"+name+"=") }); i >= 0 || value != def {
+			// In its place, or where a flag given anew goes: the plan
+			// differs either way unless the value is the recorded one.
+			if i < 0 {
+				i = len(args)
+			}
+			args = slices.Insert(args, i, "-"+name+"="+value)
+		}
+		rec.Args = args
+	}
+	return rec
+}
+
+// recordedFlag is the value of flag name in the plan rec, def when the
+// plan does not record it.
+func recordedFlag(rec sweep.Plan, name, def string) string {
+	switch name {
+	case "gogc", "memlimit", "gomaxprocs":
+		g := recGrid(rec.Grid)
+		return g[name]
+	case "count":
+		return strconv.Itoa(rec.Count)
+	case "shard":
+		if rec.Shards > 1 {
+			return fmt.Sprintf("%d/%d", rec.Shard, rec.Shards)
+		}
+		return ""
+	case "profile":
+		return rec.ProfileDir
+	}
+	for _, a := range rec.Args {
+		if v, ok := strings.CutPrefix(a, "-"+name+"="); ok {
+			return v
+		}
+	}
+	return def
+}
+
+// recGrid is g's axes as the flags spell them.
+func recGrid(g sweep.Grid) map[string]string {
+	join := func(vs []string) string { return strings.Join(vs, ",") }
+	var gogc, mem, procs []string
+	for _, v := range g.GOGC {
+		gogc = append(gogc, v.String())
+	}
+	for _, v := range g.MemLimit {
+		mem = append(mem, v.String())
+	}
+	for _, n := range g.GOMAXPROCS {
+		procs = append(procs, strconv.Itoa(n))
+	}
+	return map[string]string{"gogc": join(gogc), "memlimit": join(mem), "gomaxprocs": join(procs)}
 }
 
 // session checks the sweep's own flags into s.
@@ -532,4 +639,39 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
 	return s.Check()
+}
+
+// timeoutValue is -point-timeout, sweep.Runner.Timeout: a positive duration,
+// "off" (0) or "auto" (sweep.AutoTimeout).
+type timeoutValue time.Duration
+
+func (t *timeoutValue) String() string {
+	switch d := time.Duration(*t); {
+	case d == sweep.AutoTimeout:
+		return "auto"
+	case d == 0:
+		return "off"
+	default:
+		return d.String()
+	}
+}
+
+func (t *timeoutValue) Set(s string) error {
+	switch s {
+	case "auto":
+		*t = timeoutValue(sweep.AutoTimeout)
+		return nil
+	case "off", "0":
+		*t = 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration (30m), off or auto")
+	case d <= 0:
+		return errors.New("must be positive, off or auto")
+	}
+	*t = timeoutValue(d)
+	return nil
 }

@@ -579,3 +579,60 @@ func TestSweepPlanAndMergeIncomplete(t *testing.T) {
 		t.Errorf("merge of 1 of 2 repeats: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// The plan is a struct, compared as one: a flag given at its default value
+// (-runs 1000 of gcperf's alloc.list) resumes without running anything,
+// a recorded -slo keeps its advice, and a plan of an earlier gcperf (its
+// arguments) is refused in one line.
+func TestSweepResumeTypedPlan(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		first  []string
+		resume []string
+	}{
+		{"flag at its default", []string{"-q", "-gogc", "100", "-size", "8", "-runs", "1000"}, nil},
+		{"slo kept", sweepArgs(append([]string{"-q", "-gogc", "100", "-slo", "p99=1h"}, tiny...)...)[1:], nil},
+		{"default given anew", []string{"-q", "-gogc", "100", "-size", "8"}, []string{"-runs", "1000", "-gogc", "0100"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			counter := sweepTest(t)
+			dir := filepath.Join(t.TempDir(), "rr") + "/"
+			if code, _, stderr := gcperf(t, nil, sweepArgs(append(slices.Clone(tt.first), "-out", dir)...)...); code != 0 {
+				t.Fatalf("the sweep: exit %d\n%s", code, stderr)
+			}
+			_, before := loadSweep(t, dir)
+			n := len(ran(t, counter))
+			code, _, stderr := gcperf(t, nil, sweepArgs(append([]string{"-resume", "-out", dir}, tt.resume...)...)...)
+			if code != 0 {
+				t.Fatalf("-resume: exit %d\n%s", code, stderr)
+			}
+			if got := ran(t, counter)[n:]; len(got) > 0 {
+				t.Errorf("-resume ran %q again", got)
+			}
+			_, after := loadSweep(t, dir)
+			if (before.Advice == nil) != (after.Advice == nil) {
+				t.Errorf("advice before -resume %v, after %v", before.Advice, after.Advice)
+			}
+			if slices.Contains(tt.first, "-slo") && (after.Advice == nil || !after.Advice.Met) {
+				t.Errorf("the resumed sweep's advice is %+v, want p99<=1h met", after.Advice)
+			}
+		})
+	}
+
+	t.Run("plan of an earlier gcperf", func(t *testing.T) {
+		sweepTest(t)
+		dir := filepath.Join(t.TempDir(), "rr")
+		if code, _, stderr := gcperf(t, nil, sweepArgs(append([]string{"-q", "-gogc", "100", "-out", dir}, tiny...)...)...); code != 0 {
+			t.Fatalf("the sweep: exit %d\n%s", code, stderr)
+		}
+		v1 := `{"schema": "gcperf-sweep-plan/v1", "args": ["-gogc=100", "-runs=20", "-size=8", "-warmup=2"]}`
+		if err := os.WriteFile(filepath.Join(dir, sweep.PlanFile), []byte(v1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := gcperf(t, nil, "sweep", "-resume", "-out", dir)
+		want := "gcperf: -resume -out " + dir + ": the sweep there was planned by an earlier gcperf, which recorded its flags, not its plan: run it again with -overwrite\n"
+		if code != exitUsage || stderr != want {
+			t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, exitUsage, want)
+		}
+	})
+}

@@ -45,7 +45,7 @@ func TestSweepCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := d.Exec
-		if x == nil || x.Settings.GOGC != o.Point.GOGC || x.Settings.GOMEMLIMIT != o.Point.MemLimit {
+		if x == nil || x.Settings.GOGC != o.Point.GOGC.String() || x.Settings.GOMEMLIMIT != o.Point.MemLimit.String() {
 			t.Fatalf("%s: %+v", o.File, x)
 		}
 		// GOGC=off: the runtime.GC calls alone; a limit of 1GiB is not reached.

@@ -1,6 +1,6 @@
 // Package gobench holds what gcperf's two writers of the Go benchmark format
-// must agree on, report.Bench (gcperf -bench) and workload.Benchmark (go
-// test -bench), so that benchstat pairs their figures.
+// must agree on, report.Bench (gcperf -bench) and workload/gotest.Benchmark
+// (go test -bench), so that benchstat pairs their figures.
 package gobench
 
 import (

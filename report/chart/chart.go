@@ -336,24 +336,7 @@ func Timeline(w io.Writer, d *report.Document, format Format) error {
 // timelinePlots are the panels Timeline draws, top to bottom.
 func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	p := newPlot("Runs", "run", "time")
-	var all, stw, goal plotter.XYs
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, r := range d.Runs {
-		x := float64(i + 1)
-		y := positive(float64(r.Runtime))
-		all = append(all, plotter.XY{X: x, Y: y})
-		lo, hi = min(lo, y), max(hi, y)
-		if g := r.GCDelta; g != nil {
-			if g.STW > 0 {
-				s := positive(float64(g.STW))
-				stw = append(stw, plotter.XY{X: x, Y: s})
-				lo, hi = min(lo, s), max(hi, s)
-			}
-			if g.HeapGoal > 0 && g.HeapGoal < 1<<62 {
-				goal = append(goal, plotter.XY{X: x, Y: float64(g.HeapGoal)})
-			}
-		}
-	}
+	all, stw, goal, lo, hi := timelineRuns(d)
 	if len(all) > 0 {
 		l, err := plotter.NewLine(all)
 		if err != nil {
@@ -363,20 +346,12 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add("runtime", l)
 	}
-	// The runs past the kept ones (-keep-runs), as the timeline's spans:
-	// each at the middle of the runs it holds, counted on from the kept.
-	var spanMean, spanMax plotter.XYs
-	n := float64(len(d.Runs))
-	for _, sp := range d.Timeline {
-		x := n + float64(sp.Runs)/2
-		n += float64(sp.Runs)
-		if sp.Runs == sp.Failed {
-			continue
-		}
-		m, mx := positive(float64(sp.Mean)), positive(float64(sp.Max))
-		spanMean = append(spanMean, plotter.XY{X: x, Y: m})
-		spanMax = append(spanMax, plotter.XY{X: x, Y: mx})
-		lo, hi = min(lo, m), max(hi, mx)
+	spanMean, spanMax, n := timelineSpans(d)
+	for _, xy := range spanMean {
+		lo = min(lo, xy.Y)
+	}
+	for _, xy := range spanMax {
+		hi = max(hi, xy.Y)
 	}
 	if len(spanMean) > 0 {
 		if err := addLine(p, "mean of each span past the kept runs", spanMean, colorOf(3), false); err != nil {
@@ -413,21 +388,71 @@ func timelinePlots(d *report.Document) ([]*plot.Plot, error) {
 	if len(goal) == 0 {
 		return panels, nil
 	}
-	// gonum/plot has no second y axis: the heap goal is a panel of its own
-	// below, sharing the run axis.
+	g, err := heapGoalPanel(goal, p.X.Min, p.X.Max)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range panels {
+		q.X.Label.Text = ""
+	}
+	return append(panels, g), nil
+}
+
+// timelineRuns are the kept runs' points: their runtimes, their
+// stop-the-world time and the heap goal at their end (-gcstats run), and
+// the least and greatest of the times.
+func timelineRuns(d *report.Document) (all, stw, goal plotter.XYs, lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, r := range d.Runs {
+		x := float64(i + 1)
+		y := positive(float64(r.Runtime))
+		all = append(all, plotter.XY{X: x, Y: y})
+		lo, hi = min(lo, y), max(hi, y)
+		if g := r.GCDelta; g != nil {
+			if g.STW > 0 {
+				s := positive(float64(g.STW))
+				stw = append(stw, plotter.XY{X: x, Y: s})
+				lo, hi = min(lo, s), max(hi, s)
+			}
+			if g.HeapGoal > 0 && g.HeapGoal < 1<<62 {
+				goal = append(goal, plotter.XY{X: x, Y: float64(g.HeapGoal)})
+			}
+		}
+	}
+	return all, stw, goal, lo, hi
+}
+
+// timelineSpans are the runs past the kept ones (-keep-runs), as the
+// timeline's spans: each at the middle of the runs it holds, counted on
+// from the kept; n is the number of runs, kept or not.
+func timelineSpans(d *report.Document) (mean, slowest plotter.XYs, n float64) {
+	n = float64(len(d.Runs))
+	for _, sp := range d.Timeline {
+		x := n + float64(sp.Runs)/2
+		n += float64(sp.Runs)
+		if sp.Runs == sp.Failed {
+			continue
+		}
+		mean = append(mean, plotter.XY{X: x, Y: positive(float64(sp.Mean))})
+		slowest = append(slowest, plotter.XY{X: x, Y: positive(float64(sp.Max))})
+	}
+	return mean, slowest, n
+}
+
+// heapGoalPanel is the timeline's panel of the heap goal: gonum/plot has
+// no second y axis, so it is a panel of its own below, sharing the run
+// axis.
+func heapGoalPanel(goal plotter.XYs, xmin, xmax float64) (*plot.Plot, error) {
 	g := newPlot("", "run", TimelineHeapGoalLabel)
 	g.Y.Tick.Marker = byteTicks{}
 	g.Y.Min = 0
-	g.X.Min, g.X.Max = p.X.Min, p.X.Max
+	g.X.Min, g.X.Max = xmin, xmax
 	g.Legend.Left = false
 	if err := addLine(g, "heap goal at the end of the run", goal, colorOf(4), false); err != nil {
 		return nil, err
 	}
 	padLinear(&g.Y)
-	for _, q := range panels {
-		q.X.Label.Text = ""
-	}
-	return append(panels, g), nil
+	return g, nil
 }
 
 // A causeRow is one row of the timeline's strip of causes: the runs (X)
@@ -563,13 +588,13 @@ func points(s *sweep.Summary) []point {
 	}
 	var pts []point
 	for _, r := range s.Rows {
-		limit := r.Point.MemLimit
+		limit := r.Point.MemLimit.String()
 		if r.Point.GOMAXPROCS > 0 {
 			// A third axis: one line per GOMEMLIMIT and GOMAXPROCS.
 			limit = cmp.Or(limit, "unset") + fmt.Sprintf(", GOMAXPROCS=%d", r.Point.GOMAXPROCS)
 		}
 		pt := point{
-			GOGC: r.Point.GOGC, MemLimit: limit,
+			GOGC: r.Point.GOGC.String(), MemLimit: limit,
 			P99: r.P99, P999: r.P999, PeakRSS: r.PeakRSS, Throughput: r.Throughput,
 			Frontier: r.Frontier, Recommended: r.Point.Index == best && r.OK() > 0,
 			Server: r.Server,
@@ -686,8 +711,9 @@ func addSLO(p *plot.Plot, slo time.Duration, lo, hi *float64) error {
 	return nil
 }
 
-func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error) {
-	var gogcs, limits []string
+// sweepSettings are the GOGC values of the points, in GOGC order, and
+// their GOMEMLIMIT values, in the order they first appear.
+func sweepSettings(points []point) (gogcs, limits []string) {
 	for _, pt := range points {
 		if !slices.Contains(gogcs, pt.GOGC) {
 			gogcs = append(gogcs, pt.GOGC)
@@ -697,10 +723,11 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 		}
 	}
 	slices.SortFunc(gogcs, gogcOrder)
-	var ticks []plot.Tick
-	for i, g := range gogcs {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: g})
-	}
+	return gogcs, limits
+}
+
+// newSweepPlot is the empty chart of a sweep of the kind, by GOGC.
+func newSweepPlot(points []point, kind Kind) *plot.Plot {
 	var p *plot.Plot
 	switch kind {
 	case KindSweepP99:
@@ -714,6 +741,16 @@ func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error
 	case KindSweepThroughput:
 		p = newPlot("Throughput by GOGC", "GOGC", "throughput (per second)")
 	}
+	return p
+}
+
+func plotByGOGC(points []point, kind Kind, slo time.Duration) (*plot.Plot, error) {
+	gogcs, limits := sweepSettings(points)
+	var ticks []plot.Tick
+	for i, g := range gogcs {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: g})
+	}
+	p := newSweepPlot(points, kind)
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(gogcs))-0.5
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -777,6 +814,42 @@ func sweepName(pt point) string {
 	return s
 }
 
+// addGOGCLabels labels every point with its GOGC, small, left of its
+// marker (the recommended setting's full label is on its right).
+func addGOGCLabels(p *plot.Plot, all plotter.XYs, gogcs []string) error {
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: all, Labels: gogcs})
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = vg.Points(7)
+		l.TextStyle[i].XAlign = draw.XRight
+		l.TextStyle[i].YAlign = draw.YCenter
+	}
+	l.Offset = vg.Point{X: vg.Points(-4)}
+	p.Add(l)
+	return nil
+}
+
+// addRecommended rings the recommended setting and labels it in full.
+func addRecommended(p *plot.Plot, rec *point) error {
+	xy := plotter.XYs{{X: float64(rec.PeakRSS), Y: positive(float64(rec.P99))}}
+	s, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	s.Color, s.Shape, s.Radius = colorOf(1), draw.RingGlyph{}, vg.Points(6)
+	p.Add(s)
+	p.Legend.Add("recommended", s)
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{" " + sweepName(*rec)}})
+	if err != nil {
+		return err
+	}
+	l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
+	p.Add(l)
+	return nil
+}
+
 func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	p := newPlot("P99 against peak RSS", "peak RSS", "P99 runtime")
 	if slices.ContainsFunc(points, func(pt point) bool { return pt.Server }) {
@@ -814,39 +887,18 @@ func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 		s.Color, s.Radius = colorOf(7), vg.Points(2.5)
 		p.Add(s)
 		p.Legend.Add("setting", s)
-		// Every point's GOGC, small, left of its marker (the recommended
-		// setting's full label is on its right).
-		l, err := plotter.NewLabels(plotter.XYLabels{XYs: all, Labels: gogcs})
-		if err != nil {
+		if err := addGOGCLabels(p, all, gogcs); err != nil {
 			return nil, err
 		}
-		for i := range l.TextStyle {
-			l.TextStyle[i].Font.Size = vg.Points(7)
-			l.TextStyle[i].XAlign = draw.XRight
-			l.TextStyle[i].YAlign = draw.YCenter
-		}
-		l.Offset = vg.Point{X: vg.Points(-4)}
-		p.Add(l)
 	}
 	slices.SortFunc(frontier, func(a, b plotter.XY) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y)) })
 	if err := addLine(p, "Pareto frontier", frontier, colorOf(0), false); err != nil {
 		return nil, err
 	}
 	if rec != nil {
-		xy := plotter.XYs{{X: float64(rec.PeakRSS), Y: positive(float64(rec.P99))}}
-		s, err := plotter.NewScatter(xy)
-		if err != nil {
+		if err := addRecommended(p, rec); err != nil {
 			return nil, err
 		}
-		s.Color, s.Shape, s.Radius = colorOf(1), draw.RingGlyph{}, vg.Points(6)
-		p.Add(s)
-		p.Legend.Add("recommended", s)
-		l, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{" " + sweepName(*rec)}})
-		if err != nil {
-			return nil, err
-		}
-		l.Offset = vg.Point{X: vg.Points(8), Y: vg.Points(-3)}
-		p.Add(l)
 	}
 	if err := addSLO(p, slo, &lo, &hi); err != nil {
 		return nil, err

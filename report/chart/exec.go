@@ -25,10 +25,10 @@ func ExecRSS(w io.Writer, d *report.Document, format Format) error {
 }
 
 func execRSSPlot(d *report.Document) (*plot.Plot, error) {
-	e := d.Exec
-	if e == nil {
+	if d.Kind() != report.CommandDocument {
 		return nil, errors.New("chart: not the result of a command (gcperf exec)")
 	}
+	e := d.Exec
 	if len(e.RSS.Points) == 0 {
 		return nil, errors.New("chart: no RSS sample (the command ended within the first sampling interval)")
 	}
@@ -36,7 +36,7 @@ func execRSSPlot(d *report.Document) (*plot.Plot, error) {
 	p.Y.Tick.Marker = byteTicks{}
 	var xys plotter.XYs
 	for _, s := range e.RSS.Points {
-		xys = append(xys, plotter.XY{X: float64(s.AtNS) / 1e9, Y: float64(s.RSSBytes)})
+		xys = append(xys, plotter.XY{X: float64(s.At) / 1e9, Y: float64(s.RSSBytes)})
 	}
 	if err := addPlainLine(p, "RSS", xys, 0, false); err != nil {
 		return nil, err
@@ -66,10 +66,10 @@ func ExecGoal(w io.Writer, d *report.Document, format Format) error {
 }
 
 func execGoalPlot(d *report.Document) (*plot.Plot, error) {
-	e := d.Exec
-	if e == nil {
+	if d.Kind() != report.CommandDocument {
 		return nil, errors.New("chart: not the result of a command (gcperf exec)")
 	}
+	e := d.Exec
 	if e.GC == nil || len(e.GC.Goal) == 0 {
 		why := "no GC cycle in its trace"
 		if e.GCUnavailable != "" {
@@ -81,7 +81,7 @@ func execGoalPlot(d *report.Document) (*plot.Plot, error) {
 	p.Y.Tick.Marker = byteTicks{}
 	var xys plotter.XYs
 	for _, g := range e.GC.Goal {
-		xys = append(xys, plotter.XY{X: float64(g.AtNS) / 1e9, Y: float64(g.GoalMiB << 20)})
+		xys = append(xys, plotter.XY{X: float64(g.At) / 1e9, Y: float64(g.GoalMiB << 20)})
 	}
 	l, err := plotter.NewLine(xys)
 	if err != nil {

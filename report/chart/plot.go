@@ -59,7 +59,7 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		if err != nil {
 			return nil, &FileError{File: f, Kind: kind, Err: safefile.Cause(err)}
 		}
-		if d.Exec != nil {
+		if d.Kind() == report.CommandDocument {
 			return nil, &FileError{File: f, Kind: kind, Err: ErrExecResult}
 		}
 		if kind == KindCauses && (d.Tail == nil || len(d.Tail.Causes) == 0) {

@@ -12,12 +12,13 @@
 //
 // # The page of a result
 //
-// [Report] lays out what the text report prints ([report.TextParts]): the
-// title, the settings and environment as a table, the statistics table
-// (the operations and the mix, row by row as in the text report), the
-// errors, garbage collector, hiccup, open-loop, GCPerfP99 (with the tail's
-// GC attribution), profile and note sections, and three charts: the runtime
-// histogram, the percentile spectrum and the run timeline.
+// [Report] lays out what the text report prints (its parts, as report cuts
+// them for this package): the title, the settings and environment as a
+// table, the statistics table (the operations and the mix, row by row as in
+// the text report), the errors, garbage collector, hiccup, open-loop,
+// GCPerfP99 (with the tail's GC attribution), profile and note sections, and
+// three charts: the runtime histogram, the percentile spectrum and the run
+// timeline.
 //
 // # The page of a sweep
 //

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
@@ -22,10 +23,10 @@ import (
 // A command's result (gcperf exec) has a page of its own: its figures, the
 // benchmarks it printed, and its RSS and heap goal over time.
 func Report(w io.Writer, d *report.Document) error {
-	if d.Exec != nil {
+	if d.Kind() == report.CommandDocument {
 		return execReport(w, d)
 	}
-	parts := report.TextParts(d)
+	parts := reportparts.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
 	for _, l := range lines[1:] {
@@ -57,7 +58,7 @@ func Report(w io.Writer, d *report.Document) error {
 	if d.Tail != nil && len(d.Tail.Causes) > 0 && d.Tail.Causes[0].Worst > 0 {
 		c.add("Causes of the slowest runs", func(w io.Writer) error { return chart.Causes(w, d, chart.SVG) })
 	}
-	if d.Server != nil {
+	if d.Kind() == report.ServerDocument {
 		// The server's run, charted as a command's.
 		sd := *d
 		sd.Exec = d.Server

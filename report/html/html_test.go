@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/chart"
 	"github.com/gcperf/gcperf/sweep"
@@ -119,7 +120,7 @@ func TestHTMLStatistics(t *testing.T) {
 	d, _ := readFixture(t, "threads.json")
 	page := string(runHTML(t, d))
 	at := 0
-	for _, r := range report.TextParts(d).Rows {
+	for _, r := range reportparts.TextParts(d).Rows {
 		i := strings.Index(page[at:], "<tr><td>"+template.HTMLEscapeString(r[0])+"</td>")
 		if i < 0 {
 			t.Fatalf("row %q missing or out of order", r[0])

@@ -1,4 +1,21 @@
-package profiles
+// Package pprofhttp serves live inspection of the process while a benchmark
+// runs (gcperf -http): net/http/pprof under /debug/pprof/ and a snapshot of
+// every runtime/metrics value under /debug/metrics.
+//
+//	if err := pprofhttp.CheckAddr("127.0.0.1:6060", false); err != nil { // before anything runs
+//		return err
+//	}
+//	s, _, err := pprofhttp.ServeLocal("127.0.0.1:6060", false)
+//	if err != nil {
+//		return err
+//	}
+//	defer s.Close()
+//
+// It is a package of its own so that importing [github.com/gcperf/gcperf/profiles]
+// or [github.com/gcperf/gcperf/report] never links net/http/pprof, whose
+// import registers its handlers on http.DefaultServeMux: only a program that
+// imports this package links it. Serve itself serves from a mux of its own.
+package pprofhttp
 
 import (
 	"context"

@@ -1,4 +1,17 @@
-package workload
+// Package gotest runs the engine inside a go test benchmark: [Benchmark]
+// is one [workload.Run] with b.N timed runs, the benchmark timer running
+// during the timed runs only, and the engine's figures reported as
+// benchmark metrics (p50-ns, p99-ns, max-ns, gc-cycles/op, stw-ns/op...):
+//
+//	func BenchmarkCache(b *testing.B) {
+//		cfg := workload.DefaultConfig()
+//		cfg.Seed = 1
+//		gotest.Benchmark(b, cfg, workload.Mix{newCacheOp()})
+//	}
+//
+// It is a package of its own so that the engine does not link package
+// testing (and its flags) into every program that runs a workload.
+package gotest
 
 import (
 	"strings"
@@ -7,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/gcperf/gcperf/internal/gobench"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // Benchmark runs mix as a Go benchmark, inside a BenchmarkXxx function of a
@@ -15,10 +29,10 @@ import (
 //	func BenchmarkCache(b *testing.B) {
 //		cfg := workload.DefaultConfig()
 //		cfg.Seed = 1
-//		workload.Benchmark(b, cfg, workload.Mix{newCacheOp()})
+//		gotest.Benchmark(b, cfg, workload.Mix{newCacheOp()})
 //	}
 //
-// Each call is one Run of the whole benchmark with cfg.Runs = b.N timed runs
+// Each call is one workload.Run of the whole benchmark with cfg.Runs = b.N timed runs
 // (cfg.Warmups first, as configured), so that b.N counts runs of the mix and
 // nothing is timed twice. The benchmark timer runs from the start of the
 // first timed run to the end of the last one: Setup, the warmups, the
@@ -59,7 +73,7 @@ import (
 // allocs/op: starting the timer reads the memory statistics, which flushes
 // the per-processor allocation caches, so allocations made before the timed
 // runs (by Setup, the warmups) but not yet accounted for land in them.
-func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
+func Benchmark(b *testing.B, cfg workload.Config, mix workload.Mix, obs ...workload.Observer) *workload.Result {
 	b.Helper()
 	b.StopTimer()
 	cfg.Runs = b.N
@@ -69,7 +83,7 @@ func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
 	t := &benchTimer{b: b, n: int64(b.N)}
 	t.startFn = b.StartTimer // made once: RunStart must not allocate
 	obs = append(obs[:len(obs):len(obs)], t)
-	res, err := Run(b.Context(), cfg, mix, obs...)
+	res, err := workload.Run(b.Context(), cfg, mix, obs...)
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)
@@ -96,12 +110,12 @@ func Benchmark(b *testing.B, cfg Config, mix Mix, obs ...Observer) *Result {
 }
 
 // reportBenchmark reports a Result's figures per run of the mix.
-func reportBenchmark(b *testing.B, res *Result) {
+func reportBenchmark(b *testing.B, res *workload.Result) {
 	runs := float64(res.Done)
 	if runs == 0 {
 		return
 	}
-	if res.Config.GCStats != GCStatsOff {
+	if res.Config.GCStats != workload.GCStatsOff {
 		b.ReportMetric(float64(res.GC.Cycles)/runs, "gc-cycles/op")
 		b.ReportMetric(float64(res.GC.STW)/runs, "stw-ns/op")
 	}
@@ -135,17 +149,17 @@ type benchTimer struct {
 	ended   atomic.Int64
 }
 
-func (t *benchTimer) Begin(Begin) {}
-func (t *benchTimer) End(*Result) {}
+func (t *benchTimer) Begin(workload.Begin) {}
+func (t *benchTimer) End(*workload.Result) {}
 
-func (t *benchTimer) RunStart(phase Phase, _ int) {
-	if phase == Timed {
+func (t *benchTimer) RunStart(phase workload.Phase, _ int) {
+	if phase == workload.Timed {
 		t.start.Do(t.startFn)
 	}
 }
 
-func (t *benchTimer) RunEnd(phase Phase, _ int, _ *RunRecord) {
-	if phase == Timed && t.ended.Add(1) == t.n {
+func (t *benchTimer) RunEnd(phase workload.Phase, _ int, _ *workload.RunRecord) {
+	if phase == workload.Timed && t.ended.Add(1) == t.n {
 		t.b.StopTimer()
 	}
 }

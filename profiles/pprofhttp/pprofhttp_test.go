@@ -1,4 +1,4 @@
-package profiles
+package pprofhttp
 
 import (
 	"encoding/json"
