@@ -78,14 +78,7 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 	rs.cancel = cancel
 	c := s.Command
 	c.Stdin, c.Stdout, c.Stderr = nil, log, log
-	if s.MemCap > 0 {
-		c.OnSample = func(x target.Sample) {
-			if x.RSS > s.MemCap && rs.overMem == nil {
-				rs.overMem = fmt.Errorf("the server exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(x.RSS), env.Bytes(s.MemCap))
-				cancel(rs.overMem)
-			}
-		}
-	}
+	c.MemCap = s.MemCap
 	notify(fmt.Sprintf("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(c.Path), orDefault(c.GOGC), orDefault(c.GOMEMLIMIT), log.Name()))
 	start := time.Now()
 	rs.r, err = sweep.StartCommand(ctx, c, meta)
@@ -97,6 +90,7 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 	if err := rs.waitReady(stop); err != nil {
 		rs.r.Stop()
 		doc, _ := rs.r.Wait()
+		rs.overMem = overMemory(rs.r)
 		log.Close()
 		cancel(nil)
 		switch {
@@ -109,6 +103,16 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 	}
 	notify(fmt.Sprintf("the server is ready after %s (%s answered)", time.Since(start).Round(time.Millisecond), s.Ready))
 	return rs, nil
+}
+
+// overMemory is why the runner stopped a server over its memory cap, nil
+// when it did not.
+func overMemory(r *sweep.Running) error {
+	var om *target.OverMemoryError
+	if res := r.Result(); res != nil && errors.As(res.Stopped, &om) {
+		return fmt.Errorf("the server exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(om.RSS), env.Bytes(om.Cap))
+	}
+	return nil
 }
 
 // orDefault says "inherited" for a setting left to the environment.
@@ -174,6 +178,7 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		rs.r.Stop()
 	}
 	doc, err := rs.r.Wait()
+	rs.overMem = overMemory(rs.r)
 	rs.cancel(nil)
 	if cerr := rs.log.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("%w log %s: %v", ErrServer, rs.log.Name(), cerr)

@@ -8,13 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -22,7 +20,6 @@ import (
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
-	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/target"
 )
 
@@ -401,158 +398,100 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
 	o := Outcome{Point: p, Rep: rep}
-	log, err := r.openLog(p, rep)
-	if err != nil {
-		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
+	ch, f := r.newChild(ctx, p, rep, limit)
+	if !f.IsZero() {
+		o.Failed = f
 		return o, nil
 	}
-	defer log.Close()
-	tail := &tailWriter{n: TailLines}
-	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
-	cmd.Env = slices.Concat(r.Env, p.Env())
-	if r.Server != nil {
-		cmd.Env = r.Env // the settings are the server's: childArgs
-	}
-	cmd.Stdout = log
-	cmd.Stderr = io.MultiWriter(log, tail)
-	cmd.WaitDelay = time.Second // should the child leave a process holding its stderr
-	detach(cmd)
+	defer ch.stop()
 	defer r.cleanTemp(file)
-
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		o.Failed = failure(NotStarted, "cannot start %s: %v", r.Exe, errors.Unwrap(err))
+	c := r.gcperfChild(p, rep, path, ch)
+	res, err := c.Run(ch.ctx)
+	o.Wall = time.Since(start)
+	o.StderrTail = ch.tail.Lines()
+	if res == nil {
+		if ch.outer.Err() != nil || errors.Is(context.Cause(ch.ctx), ErrInterrupted) {
+			return o, context.Cause(ch.ctx)
+		}
+		o.Failed = startFailure(r.Exe, err)
 		return o, nil
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	poll := r.Poll
-	if poll <= 0 {
-		poll = 100 * time.Millisecond
+	if o.Failed, err = ch.stopped(res.Stopped, r, ""); err != nil {
+		return o, err
 	}
-	ticker := time.NewTicker(poll)
-	defer ticker.Stop()
-	var timeout <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
-	}
-	root := r.ProcRoot
-	if root == "" {
-		root = "/"
-	}
-	stop := r.Stop
-	var killed Failure // why the parent killed the child
-	var stopErr error  // set when the sweep was stopped
-	var waitErr error
-	var stopping *time.Timer // the SIGKILL after a gcperf child's grace
-	defer func() {
-		if stopping != nil {
-			stopping.Stop()
-		}
-	}()
-	kill := func(cmd *exec.Cmd) {
-		if r.Server == nil {
-			kill(cmd)
-			return
-		}
-		// A gcperf child loading a server stops it, its process group
-		// and what it started: SIGTERM is an interrupt to gcperf. A
-		// SIGKILL of the child's group alone would leave them running.
-		if stopping == nil {
-			cmd.Process.Signal(syscall.SIGTERM)
-			stopping = time.AfterFunc(ServerStopGrace, func() { kill(cmd) })
-		}
-	}
-wait:
-	for {
-		select {
-		case waitErr = <-exited:
-			break wait
-		case <-ticker.C:
-			// A server's sweep caps the server's tree (-server-memory in
-			// its child's arguments), not the load generator.
-			if r.MemCap <= 0 || !killed.IsZero() || r.Server != nil {
-				continue
-			}
-			// The peak (VmHWM), not the current RSS: a child may have grown
-			// past the cap and shrunk between two polls.
-			if pr, err := runstats.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
-				killed = failure(OverMemory, "exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
-				kill(cmd)
-			}
-		case <-timeout:
-			if killed.IsZero() {
-				killed = failure(TimedOut, "exceeded the point timeout %v", limit)
-				switch {
-				case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
-					killed.Text += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
-				case r.Timeout == AutoTimeout:
-					killed.Text += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
-				}
-				kill(cmd)
-			}
-		case <-stop:
-			stopErr = ErrInterrupted
-			kill(cmd)
-			stop = nil // a closed channel: select it once
-		case <-ctx.Done():
-			stopErr = ctx.Err()
-			kill(cmd)
-			ctx = context.Background()
-		}
-	}
-	o.Wall = time.Since(start)
-	o.StderrTail = tail.Lines()
-	if stopErr != nil {
-		return o, stopErr
-	}
-	switch {
-	case !killed.IsZero():
-		o.Failed = killed
-	case waitErr != nil:
-		o.Failed = exitFailure(waitErr)
-		if r.Server != nil {
-			// The child says in its result why it failed for its
-			// server, when it wrote one (the server ended during the
-			// runs, or outgrew its cap); the server's own last words
-			// follow gcperf's.
-			if doc, err := report.ReadFile(path); err == nil {
-				if f, ok := documentFailure(doc); ok {
-					o.Failed = f
-				}
-			}
-			o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(p, rep)))...)
-			if n := len(o.StderrTail); n > TailLines {
-				o.StderrTail = o.StderrTail[n-TailLines:]
-			}
-		}
-	}
-	o.noteLog(log)
 	if o.Failed.IsZero() {
-		doc, err := report.ReadFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			o.Failed = failure(NoResult, "exited without writing its result")
-		case err != nil:
-			o.Failed = failure(NoResult, "unreadable result: %v", err)
-		case !complete(doc):
-			o.Failed = failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
-		default:
-			if err := CheckApplied(p, doc); err != nil {
-				o.Failed = failure(NotApplied, "%v", err)
-			}
+		o.Failed = exitFailure(res)
+		if !o.Failed.IsZero() && r.Server != nil {
+			r.serverFailed(&o, path)
 		}
-		if o.Failed.IsZero() {
+	}
+	o.noteLog(ch.log)
+	if o.Failed.IsZero() {
+		var doc *report.Document
+		if doc, o.Failed = readResult(p, path); o.Failed.IsZero() {
 			o.File, o.Doc = file, doc
 			o.StderrTail = nil
 			return o, nil
 		}
 	}
-	// A result left by a failed child is kept aside, for a look, under a
-	// name that no reader of results and no resumed sweep takes for one;
-	// so are its profiles, which may be partial.
+	r.setAside(&o, path)
+	return o, nil
+}
+
+// gcperfChild is the gcperf child of point p's repeat rep, writing its
+// result to path. It is killed at once when stopped, so that it writes no
+// result; one loading a server has ServerStopGrace to stop it.
+func (r *Runner) gcperfChild(p Point, rep int, path string, ch *child) target.Command {
+	c := r.command(target.Command{Path: r.Exe, Args: r.childArgs(p, rep, path), Env: slices.Concat(r.Env, p.Env()), Grace: -1}, ch)
+	if r.Server != nil {
+		// The settings and the cap are the server's (childArgs). A
+		// SIGKILL of the child alone would leave the server running:
+		// SIGTERM is an interrupt to gcperf, which stops its server.
+		c.Env, c.MemCap, c.Grace = r.Env, 0, ServerStopGrace
+	}
+	return c
+}
+
+// serverFailed reads why a gcperf child failed for its server, which it
+// says in its result when it wrote one (the server ended during the runs,
+// or outgrew its cap), and adds the server's own last words to o's tail,
+// after gcperf's.
+func (r *Runner) serverFailed(o *Outcome, path string) {
+	if doc, err := report.ReadFile(path); err == nil {
+		if f, ok := documentFailure(doc); ok {
+			o.Failed = f
+		}
+	}
+	o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(o.Point, o.Rep)))...)
+	if n := len(o.StderrTail); n > TailLines {
+		o.StderrTail = o.StderrTail[n-TailLines:]
+	}
+}
+
+// readResult reads and checks the result a gcperf child that succeeded
+// wrote at path; a failure says what is wrong with it.
+func readResult(p Point, path string) (*report.Document, Failure) {
+	doc, err := report.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, failure(NoResult, "exited without writing its result")
+	case err != nil:
+		return nil, failure(NoResult, "unreadable result: %v", err)
+	case !complete(doc):
+		return nil, failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
+	}
+	if err := CheckApplied(p, doc); err != nil {
+		return nil, failure(NotApplied, "%v", err)
+	}
+	return doc, Failure{}
+}
+
+// setAside keeps a result left by a failed child aside, for a look, under
+// a name that no reader of results and no resumed sweep takes for one; so
+// are its profiles, which may be partial.
+func (r *Runner) setAside(o *Outcome, path string) {
+	file := filepath.Base(path)
 	if _, err := os.Lstat(path); err == nil {
 		if os.Rename(path, filepath.Join(r.Dir, FailedName(file))) == nil {
 			o.File = FailedName(file)
@@ -565,7 +504,6 @@ wait:
 			os.Rename(pd, FailedName(pd))
 		}
 	}
-	return o, nil
 }
 
 // serverLogName is the file a point's server writes its output to.
@@ -593,35 +531,6 @@ func serverLogTail(path string) []string {
 		lines[i] = "server| " + l
 	}
 	return lines
-}
-
-// exitFailure is why a child the parent did not kill ended in error: it
-// exited with a status, or a signal killed it.
-func exitFailure(err error) Failure {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return failure(Other, "%v", err)
-	}
-	if ws, ok := ee.Sys().(interface {
-		Signaled() bool
-		Signal() syscall.Signal
-	}); ok && ws.Signaled() {
-		return signalFailure(ws.Signal())
-	}
-	return failure(Exited, "exit status %d", ee.ExitCode())
-}
-
-// signalFailure is the failure of a child a signal killed, which the
-// parent did not send.
-func signalFailure(s syscall.Signal) Failure {
-	name := target.SignalName(s)
-	switch {
-	case s == syscall.SIGKILL:
-		return failure(Killed, "killed by SIGKILL (out of memory?)")
-	case strings.HasPrefix(name, "SIG"):
-		return failure(Killed, "killed by %s (%v)", name, s)
-	}
-	return failure(Killed, "killed by %s", name) // "signal N (description)"
 }
 
 // cleanTemp removes the temporary files a killed child left of its result
