@@ -223,23 +223,29 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				fmt.Fprintf(w, "interrupted: the %s was stopped and is not kept\n", what)
 				return outs, err
 			}
-			if o.Failed.IsZero() {
-				fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
-				if o.LogError != "" {
-					fmt.Fprintf(w, "    warning: %s\n", o.LogError)
-				}
-			} else {
-				fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
-				for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
-					fmt.Fprintf(w, "    | %s\n", l)
-				}
-				fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(p, rep)))
-			}
+			r.writeOutcome(w, o)
 			outs = append(outs, o)
 			progress()
 		}
 	}
 	return outs, nil
+}
+
+// writeOutcome ends the progress line of a repeat that ran: ok, or why it
+// failed with the last lines of its stderr.
+func (r *Runner) writeOutcome(w io.Writer, o Outcome) {
+	if o.Failed.IsZero() {
+		fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
+		if o.LogError != "" {
+			fmt.Fprintf(w, "    warning: %s\n", o.LogError)
+		}
+		return
+	}
+	fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
+	for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
+		fmt.Fprintf(w, "    | %s\n", l)
+	}
+	fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(o.Point, o.Rep)))
 }
 
 // stopped returns the error Run returns once Stop is closed or ctx is done.
