@@ -258,15 +258,15 @@ func GoBuildsFirst(argv []string) string {
 	return ""
 }
 
-// CommandGrace is how long a command of a sweep's point has between
+// commandGrace is how long a command of a sweep's point has between
 // SIGTERM and SIGKILL when the sweep stops it (its timeout, its memory cap,
 // an interrupt): a sweep's command is a batch job, not a service to drain.
-const CommandGrace = 2 * time.Second
+const commandGrace = 2 * time.Second
 
 // runCommand runs one repeat of one point of a sweep over a user's command
 // (Runner.Command): the command with the point's settings, its output to
 // the point's log, its document to the point's result file (or, when it
-// failed, beside it as FailedName, for a look). Its error is not nil only
+// failed, beside it as failedName, for a look). Its error is not nil only
 // when the sweep was stopped while the command ran.
 func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
 	file := p.FileName(rep)
@@ -281,7 +281,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	c.Env = slices.Concat(r.Env, p.Env())
 	c.GOGC, c.GOMEMLIMIT = p.GOGC.String(), p.MemLimit.String()
 	if c.Grace <= 0 {
-		c.Grace = CommandGrace
+		c.Grace = commandGrace
 	}
 	start := time.Now()
 	doc, res, err := runCommandResult(ch.ctx, c, r.Meta)
@@ -325,11 +325,11 @@ func runCommandResult(ctx context.Context, c target.Command, meta report.Meta) (
 }
 
 // keepDocument writes a command's document to the point's result file,
-// or, when it failed, beside it as FailedName, for a look.
+// or, when it failed, beside it as failedName, for a look.
 func (r *Runner) keepDocument(o Outcome, file string, doc *report.Document) Outcome {
 	name := file
 	if !o.Failed.IsZero() {
-		name = FailedName(file)
+		name = failedName(file)
 	}
 	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {

@@ -27,8 +27,8 @@ import (
 // outcomes it returns are the points that finished before.
 var ErrInterrupted = errors.New("sweep: interrupted")
 
-// TailLines is how many of a child's last stderr lines an Outcome keeps.
-const TailLines = 20
+// tailLines is how many of a child's last stderr lines an Outcome keeps.
+const tailLines = 20
 
 // A Runner runs the points of a sweep, each repeat of each point in a fresh
 // child process, and reads back the child's JSON result.
@@ -40,7 +40,7 @@ const TailLines = 20
 // with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. The
 // child writes its result through report.WriteFile (a temporary file renamed
 // into place), so a child that is killed leaves no half result. Its stdout and
-// stderr go to Dir/<point>,rep=N.log; the last TailLines lines of its stderr
+// stderr go to Dir/<point>,rep=N.log; the last tailLines lines of its stderr
 // are kept for a failed point. Run over the one point Inherited, it runs
 // one benchmark Count times (gcperf -count N): process-N.json and
 // process-N.log.
@@ -285,14 +285,14 @@ func logName(p Point, rep int) string {
 	return strings.TrimSuffix(p.FileName(rep), ".json") + ".log"
 }
 
-// ServerStopGrace is how long a gcperf child loading a server has, after
+// serverStopGrace is how long a gcperf child loading a server has, after
 // the sweep's SIGTERM, to stop its server and exit before SIGKILL: the
 // server's own grace after SIGTERM (target.DefaultGrace) and a margin.
-const ServerStopGrace = target.DefaultGrace + 5*time.Second
+const serverStopGrace = target.DefaultGrace + 5*time.Second
 
-// FailedName is the name a failed child's result file is moved to, so that
+// failedName is the name a failed child's result file is moved to, so that
 // it is neither read as a result nor skipped by a resumed sweep.
-func FailedName(file string) string { return file + ".failed" }
+func failedName(file string) string { return file + ".failed" }
 
 // childArgs is a child's command line after the executable.
 func (r *Runner) childArgs(p Point, rep int, path string) []string {
@@ -447,14 +447,14 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 
 // gcperfChild is the gcperf child of point p's repeat rep, writing its
 // result to path. It is killed at once when stopped, so that it writes no
-// result; one loading a server has ServerStopGrace to stop it.
+// result; one loading a server has serverStopGrace to stop it.
 func (r *Runner) gcperfChild(p Point, rep int, path string, ch *child) target.Command {
 	c := r.command(target.Command{Path: r.Exe, Args: r.childArgs(p, rep, path), Env: slices.Concat(r.Env, p.Env()), Grace: -1}, ch)
 	if r.Server != nil {
 		// The settings and the cap are the server's (childArgs). A
 		// SIGKILL of the child alone would leave the server running:
 		// SIGTERM is an interrupt to gcperf, which stops its server.
-		c.Env, c.MemCap, c.Grace = r.Env, 0, ServerStopGrace
+		c.Env, c.MemCap, c.Grace = r.Env, 0, serverStopGrace
 	}
 	return c
 }
@@ -470,8 +470,8 @@ func (r *Runner) serverFailed(o *Outcome, path string) {
 		}
 	}
 	o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(o.Point, o.Rep)))...)
-	if n := len(o.StderrTail); n > TailLines {
-		o.StderrTail = o.StderrTail[n-TailLines:]
+	if n := len(o.StderrTail); n > tailLines {
+		o.StderrTail = o.StderrTail[n-tailLines:]
 	}
 }
 
@@ -499,15 +499,15 @@ func readResult(p Point, path string) (*report.Document, Failure) {
 func (r *Runner) setAside(o *Outcome, path string) {
 	file := filepath.Base(path)
 	if _, err := os.Lstat(path); err == nil {
-		if os.Rename(path, filepath.Join(r.Dir, FailedName(file))) == nil {
-			o.File = FailedName(file)
+		if os.Rename(path, filepath.Join(r.Dir, failedName(file))) == nil {
+			o.File = failedName(file)
 		}
 	}
 	if r.ProfileDir != "" {
 		pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
 		if _, err := os.Lstat(pd); err == nil {
-			os.RemoveAll(FailedName(pd))
-			os.Rename(pd, FailedName(pd))
+			os.RemoveAll(failedName(pd))
+			os.Rename(pd, failedName(pd))
 		}
 	}
 }
@@ -518,7 +518,7 @@ func serverLogName(p Point, rep int) string {
 }
 
 // serverLogTail is the last lines of a server's log, each prefixed
-// "server| ", at most TailLines/2; none when it cannot be read.
+// "server| ", at most tailLines/2; none when it cannot be read.
 func serverLogTail(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -530,7 +530,7 @@ func serverLogTail(path string) []string {
 	if st, err := f.Stat(); err == nil && st.Size() > most {
 		f.Seek(st.Size()-most, io.SeekStart)
 	}
-	t := &tailWriter{n: TailLines / 2}
+	t := &tailWriter{n: tailLines / 2}
 	io.Copy(t, f)
 	lines := t.Lines()
 	for i, l := range lines {
@@ -681,5 +681,5 @@ func (r *Runner) cleanProfiles(file string) {
 	}
 	pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
 	safefile.RemoveStale(pd)
-	safefile.RemoveStale(FailedName(pd))
+	safefile.RemoveStale(failedName(pd))
 }

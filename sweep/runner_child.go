@@ -36,7 +36,7 @@ func (r *Runner) newChild(ctx context.Context, p Point, rep int, limit time.Dura
 		return nil, failure(NotStarted, "cannot create its log: %v", err)
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
-	ch := &child{log: log, tail: &tailWriter{n: TailLines}, outer: ctx, ctx: cctx, limit: limit}
+	ch := &child{log: log, tail: &tailWriter{n: tailLines}, outer: ctx, ctx: cctx, limit: limit}
 	var t *time.Timer
 	if limit > 0 {
 		t = time.AfterFunc(limit, func() { cancel(errTimedOut) })
