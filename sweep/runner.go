@@ -37,7 +37,9 @@ const tailLines = 20
 //
 //	Exe Args... -json Dir/<point>,rep=N.json -overwrite Ops...
 //
-// with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. The
+// with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. Every
+// child, a gcperf one or Command, runs through package target: in a process
+// group of its own, watched, capped and stopped with its descendants. The
 // child writes its result through report.WriteFile (a temporary file renamed
 // into place), so a child that is killed leaves no half result. Its stdout and
 // stderr go to Dir/<point>,rep=N.log; the last tailLines lines of its stderr
@@ -58,8 +60,9 @@ type Runner struct {
 	// Timeout stops a child that runs longer (0: no timeout; AutoTimeout:
 	// a limit derived from the repeats that finished, see AutoTimeout).
 	Timeout time.Duration
-	// MemCap stops a child whose resident set grows above it, in bytes (0: no
-	// cap). The RSS is read from procfs every Poll.
+	// MemCap stops a child whose memory grows above it, in bytes (0: no
+	// cap): its process tree's resident set, or its own peak (VmHWM), read
+	// from procfs every Poll (target.Command's MemCap).
 	MemCap int64
 	// Resume skips a point whose result file is already in Dir, complete
 	// (not interrupted, every timed run done), run with the same arguments
@@ -96,7 +99,7 @@ type Runner struct {
 	// through package target with the point's settings in its environment
 	// (after Env), GODEBUG=gctrace=1 added, no stdin, its output to the
 	// point's log, and writes its document (RunCommand's) as the point's
-	// result. Its MemCap counts the whole process tree. Exe, Args, Ops and
+	// result. Exe, Args, Ops and
 	// ProfileDir are then unused; Command's own output and environment
 	// fields are replaced.
 	Command *target.Command

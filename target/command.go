@@ -52,8 +52,7 @@ type Command struct {
 	MaxSamples int
 	// OnSample, when set, is called with each sample as it is taken, from
 	// the goroutine that watches the child, which waits for it to return
-	// (to cap the child's memory: call Process.Stop from it, or cancel the
-	// context with a cause).
+	// (MemCap caps the child's memory).
 	OnSample func(Sample)
 	// MemCap, when above 0, stops the child as Stop does once a sample
 	// finds its process tree's resident set, or the child's own peak
