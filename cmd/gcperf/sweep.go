@@ -251,7 +251,7 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 		return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
 	}
 	// The children's profiles, for the memory check only.
-	if _, err := sf.o.Options.CheckMemory(mix); err != nil {
+	if err := sf.o.checkMemory(mix); err != nil {
 		return fail(stderr, err)
 	}
 	return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
@@ -312,7 +312,7 @@ func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []str
 			return nil, nil, err
 		}
 		mix = workload.Mix{l}
-		o.Options.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
+		o.memHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 	} else {
 		s.Args = []string{"run"}
 		// A mix file is read once, here: its operations go to every child
