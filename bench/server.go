@@ -11,6 +11,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -95,14 +96,42 @@ func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan str
 		cancel(nil)
 		switch {
 		case rs.overMem != nil:
-			err = fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())
+			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
 		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
+			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())}
 		}
 		return nil, err
 	}
 	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
+}
+
+// A serverFailure is a server's failure before the runs, with its reason,
+// set where it happened: the result records it (writeFailure).
+type serverFailure struct {
+	reason sweep.Reason
+	err    error
+}
+
+func (e *serverFailure) Error() string { return e.err.Error() }
+func (e *serverFailure) Unwrap() error { return e.err }
+
+// writeFailure writes, when err is a server's failure before the runs, a
+// result that holds that failure alone (Document.Failed) to each JSON
+// output, so that a sweep reads why its point failed there rather than
+// from a message.
+func (o *Options) writeFailure(err error) {
+	var sf *serverFailure
+	if !errors.As(err, &sf) {
+		return
+	}
+	doc := &report.Document{Schema: report.Schema, Tool: report.Tool{Name: "gcperf", Version: o.Version, Command: o.Command},
+		Failed: &report.Failure{Reason: sf.reason.String(), Text: err.Error()}}
+	for _, t := range o.Outputs {
+		if t.Format.Name == "json" && t.Path != "-" {
+			safefile.Write(t.Path, nil, o.Overwrite, func(w io.Writer) error { return report.JSON(w, doc) })
+		}
+	}
 }
 
 // overMemory is why the runner stopped a server over its memory cap, nil
@@ -147,14 +176,14 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 		last = err
 		select {
 		case <-rs.r.Done():
-			return fmt.Errorf("%w: exited before it was ready", ErrServer)
+			return &serverFailure{sweep.NotStarted, fmt.Errorf("%w: exited before it was ready", ErrServer)}
 		case <-stop:
 			return fmt.Errorf("%w: %w", ErrServer, ErrInterrupted)
 		case <-time.After(readyPoll):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
-				ErrServer, timeout, quote.Clip(rs.s.Ready), quote.OneLine(last), rs.log.Name())
+			return &serverFailure{sweep.ServerNotReady, fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
+				ErrServer, timeout, quote.Clip(rs.s.Ready), quote.OneLine(last), rs.log.Name())}
 		}
 	}
 }
