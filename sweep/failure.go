@@ -116,9 +116,3 @@ func documentFailure(d *report.Document) (Failure, bool) {
 	}
 	return Failure{Reason: reasonNamed(d.Failed.Reason), Text: d.Failed.Text}, true
 }
-
-// Document is the failure as a process writes it in its own result
-// (report.Document's Failed).
-func (f Failure) Document() *report.Failure {
-	return &report.Failure{Reason: f.Reason.String(), Text: f.Text}
-}

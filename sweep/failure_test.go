@@ -72,7 +72,7 @@ func TestFailureReworded(t *testing.T) {
 	}
 	// A gcperf child's own failure, in its result: its reason is kept,
 	// whatever its words.
-	d := &report.Document{Failed: failure(OverMemory, "la mémoire du serveur a débordé").Document()}
+	d := &report.Document{Failed: &report.Failure{Reason: OverMemory.String(), Text: "la mémoire du serveur a débordé"}}
 	if f, ok := documentFailure(d); !ok || f.Reason != OverMemory || f.Text != d.Failed.Text {
 		t.Errorf("the document's failure read as %+v, %v", f, ok)
 	}
