@@ -247,6 +247,7 @@ func Run(ctx context.Context, o Options, mix workload.Mix) (Outcome, error) {
 	b := &benchmark{o: &o, mix: mix, cfg: o.Config, finished: make(chan struct{})}
 	defer b.close()
 	if err := b.prepare(ctx); err != nil {
+		o.writeFailure(err)
 		return Outcome{}, err
 	}
 	o.event(Running{Mix: mix, Config: b.cfg})

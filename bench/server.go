@@ -11,6 +11,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -78,14 +79,7 @@ func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan str
 	rs.cancel = cancel
 	c := s.Command
 	c.Stdin, c.Stdout, c.Stderr = nil, log, log
-	if s.MemCap > 0 {
-		c.OnSample = func(x target.Sample) {
-			if x.RSS > s.MemCap && rs.overMem == nil {
-				rs.overMem = fmt.Errorf("the server exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(x.RSS), env.Bytes(s.MemCap))
-				cancel(rs.overMem)
-			}
-		}
-	}
+	c.MemCap = s.MemCap
 	event(ServerStarting{Path: c.Path, GOGC: c.GOGC, GOMEMLIMIT: c.GOMEMLIMIT, Log: log.Name()})
 	start := time.Now()
 	rs.r, err = sweep.StartCommand(ctx, c, meta)
@@ -97,18 +91,57 @@ func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan str
 	if err := rs.waitReady(stop); err != nil {
 		rs.r.Stop()
 		doc, _ := rs.r.Wait()
+		rs.overMem = overMemory(rs.r)
 		log.Close()
 		cancel(nil)
 		switch {
 		case rs.overMem != nil:
-			err = fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())
+			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
 		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			err = fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())
+			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())}
 		}
 		return nil, err
 	}
 	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
+}
+
+// A serverFailure is a server's failure before the runs, with its reason,
+// set where it happened: the result records it (writeFailure).
+type serverFailure struct {
+	reason sweep.Reason
+	err    error
+}
+
+func (e *serverFailure) Error() string { return e.err.Error() }
+func (e *serverFailure) Unwrap() error { return e.err }
+
+// writeFailure writes, when err is a server's failure before the runs, a
+// result that holds that failure alone (Document.Failed) to each JSON
+// output, so that a sweep reads why its point failed there rather than
+// from a message.
+func (o *Options) writeFailure(err error) {
+	var sf *serverFailure
+	if !errors.As(err, &sf) {
+		return
+	}
+	doc := &report.Document{Schema: report.Schema, Tool: report.Tool{Name: "gcperf", Version: o.Version, Command: o.Command},
+		Failed: &report.Failure{Reason: sf.reason.String(), Text: err.Error()}}
+	for _, t := range o.Outputs {
+		if t.Format.Name == "json" && t.Path != "-" {
+			safefile.Write(t.Path, nil, o.Overwrite, func(w io.Writer) error { return report.JSON(w, doc) })
+		}
+	}
+}
+
+// overMemory is why the runner stopped a server over its memory cap, nil
+// when it did not.
+func overMemory(r *sweep.Running) error {
+	var om *target.OverMemoryError
+	if res := r.Result(); res != nil && errors.As(res.Stopped, &om) {
+		return fmt.Errorf("the server exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(om.RSS), env.Bytes(om.Cap))
+	}
+	return nil
 }
 
 // ErrInterrupted is wrapped by startServer's error when an interrupt came
@@ -143,14 +176,14 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 		last = err
 		select {
 		case <-rs.r.Done():
-			return fmt.Errorf("%w: exited before it was ready", ErrServer)
+			return &serverFailure{sweep.NotStarted, fmt.Errorf("%w: exited before it was ready", ErrServer)}
 		case <-stop:
 			return fmt.Errorf("%w: %w", ErrServer, ErrInterrupted)
 		case <-time.After(readyPoll):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
-				ErrServer, timeout, quote.Clip(rs.s.Ready), quote.OneLine(last), rs.log.Name())
+			return &serverFailure{sweep.ServerNotReady, fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
+				ErrServer, timeout, quote.Clip(rs.s.Ready), quote.OneLine(last), rs.log.Name())}
 		}
 	}
 }
@@ -166,6 +199,7 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		rs.r.Stop()
 	}
 	doc, err := rs.r.Wait()
+	rs.overMem = overMemory(rs.r)
 	rs.cancel(nil)
 	if cerr := rs.log.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("%w log %s: %v", ErrServer, rs.log.Name(), cerr)

@@ -8,10 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 	"time"
 
-	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
@@ -54,6 +52,7 @@ type Running struct {
 	scanned chan error
 	done    chan struct{}
 	doc     *report.Document
+	res     *target.Result // target's, once done
 	err     error
 }
 
@@ -126,9 +125,22 @@ func (r *Running) Wait() (*report.Document, error) {
 	return r.doc, r.err
 }
 
+// Result is target's Result of the command, once Done is closed (nil
+// before, or when it was not waited for): Result.Stopped says why the
+// runner stopped it (an *target.OverMemoryError for its MemCap).
+func (r *Running) Result() *target.Result {
+	select {
+	case <-r.done:
+		return r.res
+	default:
+		return nil
+	}
+}
+
 // finish waits for the command and makes its document.
 func (r *Running) finish() (*report.Document, error) {
 	res, err := r.p.Wait()
+	r.res = res
 	ended := time.Now()
 	r.pw.Close()
 	if serr := <-r.scanned; serr != nil && err == nil {
@@ -246,124 +258,91 @@ func GoBuildsFirst(argv []string) string {
 	return ""
 }
 
-// Why the runner stopped a command (the cause of its context).
-var (
-	errOverMemory = errors.New("sweep: over the memory cap")
-	errTimedOut   = errors.New("sweep: over the point timeout")
-)
-
-// CommandGrace is how long a command of a sweep's point has between
+// commandGrace is how long a command of a sweep's point has between
 // SIGTERM and SIGKILL when the sweep stops it (its timeout, its memory cap,
 // an interrupt): a sweep's command is a batch job, not a service to drain.
-const CommandGrace = 2 * time.Second
+const commandGrace = 2 * time.Second
 
 // runCommand runs one repeat of one point of a sweep over a user's command
 // (Runner.Command): the command with the point's settings, its output to
 // the point's log, its document to the point's result file (or, when it
-// failed, beside it as FailedName, for a look). Its error is not nil only
+// failed, beside it as failedName, for a look). Its error is not nil only
 // when the sweep was stopped while the command ran.
 func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Duration) (Outcome, error) {
 	file := p.FileName(rep)
 	o := Outcome{Point: p, Rep: rep}
-	log, err := r.openLog(p, rep)
-	if err != nil {
-		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
+	ch, f := r.newChild(ctx, p, rep, limit)
+	if !f.IsZero() {
+		o.Failed = f
 		return o, nil
 	}
-	defer log.Close()
-	tail := &tailWriter{n: TailLines}
-
-	c := *r.Command
+	defer ch.stop()
+	c := r.command(*r.Command, ch)
 	c.Env = slices.Concat(r.Env, p.Env())
 	c.GOGC, c.GOMEMLIMIT = p.GOGC.String(), p.MemLimit.String()
-	c.Stdin, c.Stdout, c.Stderr = nil, log, io.MultiWriter(log, tail)
-	c.Interval = r.Poll
-	c.ProcRoot = r.ProcRoot
 	if c.Grace <= 0 {
-		c.Grace = CommandGrace
-	}
-	cctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var overMem atomic.Int64
-	if r.MemCap > 0 {
-		c.OnSample = func(s target.Sample) {
-			if s.RSS > r.MemCap && overMem.CompareAndSwap(0, s.RSS) {
-				cancel(errOverMemory)
-			}
-		}
-	}
-	if limit > 0 {
-		t := time.AfterFunc(limit, func() { cancel(errTimedOut) })
-		defer t.Stop()
-	}
-	done := make(chan struct{})
-	defer close(done)
-	if r.Stop != nil {
-		go func() {
-			select {
-			case <-r.Stop:
-				cancel(ErrInterrupted)
-			case <-done:
-			}
-		}()
+		c.Grace = commandGrace
 	}
 	start := time.Now()
-	doc, err := RunCommand(cctx, c, r.Meta)
+	doc, res, err := runCommandResult(ch.ctx, c, r.Meta)
 	o.Wall = time.Since(start)
-	o.StderrTail = tail.Lines()
+	o.StderrTail = ch.tail.Lines()
 	if doc == nil {
 		if errors.Is(err, target.ErrNotStarted) {
 			o.Failed = failure(NotStarted, "%v", err)
 			return o, nil
 		}
-		if cause := context.Cause(cctx); cause == ErrInterrupted || ctx.Err() != nil {
+		if cause := context.Cause(ch.ctx); errors.Is(cause, ErrInterrupted) || ctx.Err() != nil {
 			return o, cause
 		}
 		o.Failed = failure(Other, "%v", err)
 		return o, nil
 	}
-	x := doc.Exec
-	switch cause := context.Cause(cctx); {
-	case x.Stopped == "":
-		if !x.Success {
-			o.Failed = failure(Exited, "%s", x.Status)
-			if x.Signal != "" {
-				o.Failed.Reason = Killed
-			}
-		}
-	case cause == ErrInterrupted || ctx.Err() != nil:
-		return o, cause
-	case cause == errOverMemory:
-		o.Failed = failure(OverMemory, "exceeded the memory cap: RSS of its process tree %s > %s", env.Bytes(overMem.Load()), env.Bytes(r.MemCap))
-	case cause == errTimedOut:
-		o.Failed = failure(TimedOut, "exceeded the point timeout %v", limit)
-		switch {
-		case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
-			o.Failed.Text += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
-		case r.Timeout == AutoTimeout:
-			o.Failed.Text += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
+	if o.Failed, err = ch.stopped(res.Stopped, r, " of its process tree"); err != nil {
+		return o, err
+	}
+	if o.Failed.IsZero() && !doc.Exec.Success {
+		if o.Failed = exitFailure(res); o.Failed.IsZero() {
+			o.Failed = failure(Exited, "%s", doc.Exec.Status)
 		}
 	}
 	if err != nil && o.Failed.IsZero() {
 		o.Failed = failure(Other, "%v", err)
 	}
-	o.noteLog(log)
+	o.noteLog(ch.log)
+	return r.keepDocument(o, file, doc), nil
+}
+
+// runCommandResult runs c as RunCommand does, and returns target's Result
+// beside the document (nil with it).
+func runCommandResult(ctx context.Context, c target.Command, meta report.Meta) (*report.Document, *target.Result, error) {
+	run, err := StartCommand(ctx, c, meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := run.Wait()
+	return doc, run.Result(), err
+}
+
+// keepDocument writes a command's document to the point's result file,
+// or, when it failed, beside it as failedName, for a look.
+func (r *Runner) keepDocument(o Outcome, file string, doc *report.Document) Outcome {
 	name := file
 	if !o.Failed.IsZero() {
-		name = FailedName(file)
+		name = failedName(file)
 	}
 	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
 			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
 		}
-		return o, nil
+		return o
 	}
 	o.File = name
 	if o.Failed.IsZero() {
 		o.Doc = doc
 		o.StderrTail = nil
 	}
-	return o, nil
+	return o
 }
 
 // commandArgv is the command line of a sweep's command.

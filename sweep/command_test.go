@@ -237,7 +237,7 @@ func TestRunnerCommandFailures(t *testing.T) {
 		if w.IsZero() {
 			continue
 		}
-		if o.Doc != nil || o.File != FailedName(o.Point.FileName(1)) {
+		if o.Doc != nil || o.File != failedName(o.Point.FileName(1)) {
 			t.Errorf("gogc=%s: file %q, doc %v", o.Point.GOGC, o.File, o.Doc != nil)
 		}
 		if _, err := os.Stat(filepath.Join(r.Dir, o.File)); err != nil {

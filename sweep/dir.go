@@ -27,27 +27,27 @@ const (
 
 // Files are the names of every file a sweep of points, count repeats
 // each, may write in its directory: its summaries, and each repeat's
-// result, failed result (FailedName) and log.
+// result, failed result (failedName) and log.
 func Files(points []Point, count int) []string {
 	files := []string{SummaryFile, PlanFile, CSVFile, BenchFile, PageFile}
 	for _, pt := range points {
 		for rep := 1; rep <= count; rep++ {
 			name := pt.FileName(rep)
-			files = append(files, name, FailedName(name), logName(pt, rep))
+			files = append(files, name, failedName(name), logName(pt, rep))
 		}
 	}
 	return files
 }
 
-// ErrNotEmpty is wrapped by PrepareDir's error for a directory that holds
-// files when it may not.
+// ErrNotEmpty is a UsageError's Err for a sweep's directory that holds
+// files when it may not (neither a resume nor an overwrite).
 var ErrNotEmpty = errors.New("not empty")
 
-// PrepareDir makes dir ready for a sweep: a new temporary directory when
+// makeSweepDir makes dir ready for a sweep: a new temporary directory when
 // dir is "", else dir, created when missing; a directory that exists must
 // be empty unless keep (a resumed or overwritten sweep). Its errors do not
 // name dir.
-func PrepareDir(dir string, keep bool) (string, error) {
+func makeSweepDir(dir string, keep bool) (string, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "gcperf-sweep-")
 		if err != nil {
@@ -142,10 +142,10 @@ func CopyResults(s *Summary, dir string) error {
 	return nil
 }
 
-// ChildEnv is environ without the settings the points set: GOGC and
+// childEnv is environ without the settings the points set: GOGC and
 // GOMEMLIMIT, and GOMAXPROCS when it is an axis of the grid (else the
 // children inherit it).
-func ChildEnv(environ []string, g Grid) []string {
+func childEnv(environ []string, g Grid) []string {
 	var out []string
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")

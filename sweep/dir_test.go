@@ -42,7 +42,7 @@ func TestParseMemCap(t *testing.T) {
 	}
 }
 
-func TestPrepareDir(t *testing.T) {
+func TestMakeSweepDir(t *testing.T) {
 	base := t.TempDir()
 	full := filepath.Join(base, "full")
 	file := filepath.Join(base, "file")
@@ -60,27 +60,27 @@ func TestPrepareDir(t *testing.T) {
 		{file, true, "not a directory"},
 	}
 	for _, tt := range tests {
-		got, err := PrepareDir(tt.dir, tt.keep)
+		got, err := makeSweepDir(tt.dir, tt.keep)
 		switch {
 		case tt.err == "" && (err != nil || got != tt.dir):
-			t.Errorf("PrepareDir(%s, %t) = %q, %v", tt.dir, tt.keep, got, err)
+			t.Errorf("makeSweepDir(%s, %t) = %q, %v", tt.dir, tt.keep, got, err)
 		case tt.err != "" && (err == nil || err.Error() != tt.err):
-			t.Errorf("PrepareDir(%s, %t): %v, want %q", tt.dir, tt.keep, err, tt.err)
+			t.Errorf("makeSweepDir(%s, %t): %v, want %q", tt.dir, tt.keep, err, tt.err)
 		}
 	}
-	d, err := PrepareDir("", false)
+	d, err := makeSweepDir("", false)
 	if err != nil || !strings.Contains(filepath.Base(d), "gcperf-sweep-") {
-		t.Errorf("PrepareDir(\"\") = %q, %v", d, err)
+		t.Errorf("makeSweepDir(\"\") = %q, %v", d, err)
 	}
 	os.RemoveAll(d)
 }
 
-func TestChildEnv(t *testing.T) {
+func TestChildEnvironment(t *testing.T) {
 	environ := []string{"HOME=/h", "GOGC=50", "GOMEMLIMIT=1GiB", "GOMAXPROCS=4", "GODEBUG=x=1"}
-	if got, want := ChildEnv(environ, Grid{}), []string{"HOME=/h", "GOMAXPROCS=4", "GODEBUG=x=1"}; !slices.Equal(got, want) {
+	if got, want := childEnv(environ, Grid{}), []string{"HOME=/h", "GOMAXPROCS=4", "GODEBUG=x=1"}; !slices.Equal(got, want) {
 		t.Errorf("without a GOMAXPROCS axis: %q, want %q", got, want)
 	}
-	if got, want := ChildEnv(environ, Grid{GOMAXPROCS: []int{1, 2}}), []string{"HOME=/h", "GODEBUG=x=1"}; !slices.Equal(got, want) {
+	if got, want := childEnv(environ, Grid{GOMAXPROCS: []int{1, 2}}), []string{"HOME=/h", "GODEBUG=x=1"}; !slices.Equal(got, want) {
 		t.Errorf("with a GOMAXPROCS axis: %q, want %q", got, want)
 	}
 }
@@ -172,13 +172,13 @@ func TestCleanProfiles(t *testing.T) {
 	r := &Runner{ProfileDir: t.TempDir()}
 	file := "gogc=50,memlimit=off,rep=1.json"
 	pd := filepath.Join(r.ProfileDir, "gogc=50,memlimit=off,rep=1")
-	for _, d := range []string{pd, FailedName(pd)} {
+	for _, d := range []string{pd, failedName(pd)} {
 		os.MkdirAll(d, 0o755)
 		os.WriteFile(filepath.Join(d, ".cpu.pprof.tmp123"), nil, 0o644)
 		os.WriteFile(filepath.Join(d, "heap.pprof"), nil, 0o644)
 	}
 	r.cleanProfiles(file)
-	for _, d := range []string{pd, FailedName(pd)} {
+	for _, d := range []string{pd, failedName(pd)} {
 		if _, err := os.Stat(filepath.Join(d, ".cpu.pprof.tmp123")); !os.IsNotExist(err) {
 			t.Errorf("%s: the temporary file survived: %v", d, err)
 		}

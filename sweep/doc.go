@@ -45,7 +45,12 @@
 //     so that the machine's drift spreads across points;
 //   - a point that crashes, runs past Runner.Timeout or grows above
 //     Runner.MemCap is recorded as failed, with its reason and the last lines
-//     of its stderr, and the sweep goes on;
+//     of its stderr, and the sweep goes on. The reason ([Failure]'s
+//     [Reason]) is set where the failure happened, never read from a
+//     message, and sweep.json stores it beside its text: "failed":
+//     {"reason": "timed out", "text": "exceeded the point timeout 1s"} (a
+//     sweep.json of an earlier gcperf, which holds the text alone, reads
+//     with the reason "other");
 //   - a child that is killed leaves no half result, and Runner.Resume skips
 //     the points whose complete result is already there.
 //

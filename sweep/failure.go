@@ -12,19 +12,20 @@ type Reason int
 
 // The reasons a repeat fails.
 const (
-	NotFailed  Reason = iota // the repeat succeeded
-	NotStarted               // the child could not be started, or its log created
-	Exited                   // it exited with a non-zero status
-	Killed                   // a signal the sweep did not send killed it: a crash, the OOM killer
-	TimedOut                 // the sweep killed it at the point timeout
-	OverMemory               // the sweep killed it above the memory cap
-	NoResult                 // it wrote no result, or one that is unreadable or incomplete
-	NotApplied               // its runtime did not apply the point's settings
-	Other                    // a reason of none of these: an older gcperf's failure, kept as text
+	NotFailed      Reason = iota // the repeat succeeded
+	NotStarted                   // the child could not be started, or its log created
+	Exited                       // it exited with a non-zero status
+	Killed                       // a signal the sweep did not send killed it: a crash, the OOM killer
+	TimedOut                     // the sweep killed it at the point timeout
+	OverMemory                   // the sweep killed it above the memory cap
+	NoResult                     // it wrote no result, or one that is unreadable or incomplete
+	NotApplied                   // its runtime did not apply the point's settings
+	ServerNotReady               // the server under load did not answer its readiness URL in time
+	Other                        // a reason of none of these: an older gcperf's failure, kept as text
 )
 
 var reasonNames = [...]string{"not failed", "not started", "exited", "killed", "timed out",
-	"over memory", "no result", "settings not applied", "other"}
+	"over memory", "no result", "settings not applied", "server not ready", "other"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {
@@ -114,10 +115,4 @@ func documentFailure(d *report.Document) (Failure, bool) {
 		return Failure{}, false
 	}
 	return Failure{Reason: reasonNamed(d.Failed.Reason), Text: d.Failed.Text}, true
-}
-
-// Document is the failure as a process writes it in its own result
-// (report.Document's Failed).
-func (f Failure) Document() *report.Failure {
-	return &report.Failure{Reason: f.Reason.String(), Text: f.Text}
 }

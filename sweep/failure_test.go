@@ -2,15 +2,14 @@ package sweep
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/target"
 )
 
 func TestFailureRoundTrip(t *testing.T) {
@@ -73,7 +72,7 @@ func TestFailureReworded(t *testing.T) {
 	}
 	// A gcperf child's own failure, in its result: its reason is kept,
 	// whatever its words.
-	d := &report.Document{Failed: failure(OverMemory, "la mémoire du serveur a débordé").Document()}
+	d := &report.Document{Failed: &report.Failure{Reason: OverMemory.String(), Text: "la mémoire du serveur a débordé"}}
 	if f, ok := documentFailure(d); !ok || f.Reason != OverMemory || f.Text != d.Failed.Text {
 		t.Errorf("the document's failure read as %+v, %v", f, ok)
 	}
@@ -83,21 +82,18 @@ func TestFailureReworded(t *testing.T) {
 // its words.
 func TestExitFailure(t *testing.T) {
 	tests := []struct {
-		argv []string
+		res  target.Result
 		want Failure
 	}{
-		{[]string{"sh", "-c", "exit 3"}, Failure{Exited, "exit status 3"}},
-		{[]string{"sh", "-c", "kill -SEGV $$"}, Failure{Killed, "killed by SIGSEGV (segmentation fault)"}},
-		{[]string{"sh", "-c", "kill -KILL $$"}, Failure{Killed, "killed by SIGKILL (out of memory?)"}},
+		{target.Result{}, Failure{}},
+		{target.Result{ExitCode: 3}, Failure{Exited, "exit status 3"}},
+		{target.Result{ExitCode: -1, Signal: syscall.SIGSEGV}, Failure{Killed, "killed by SIGSEGV (segmentation fault)"}},
+		{target.Result{ExitCode: -1, Signal: syscall.SIGKILL}, Failure{Killed, "killed by SIGKILL (out of memory?)"}},
 	}
 	for _, tt := range tests {
-		err := exec.Command(tt.argv[0], tt.argv[1:]...).Run()
-		if got := exitFailure(err); got != tt.want {
-			t.Errorf("%q: %+v, want %+v", tt.argv, got, tt.want)
+		if got := exitFailure(&tt.res); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.res.Status(), got, tt.want)
 		}
-	}
-	if got := exitFailure(errors.New("odd")); got.Reason != Other {
-		t.Errorf("another error: %+v", got)
 	}
 	if got := signalFailure(syscall.Signal(60)); got.Reason != Killed {
 		t.Errorf("signal 60: %+v", got)

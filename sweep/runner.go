@@ -8,13 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -22,7 +20,6 @@ import (
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
-	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/target"
 )
 
@@ -30,8 +27,8 @@ import (
 // outcomes it returns are the points that finished before.
 var ErrInterrupted = errors.New("sweep: interrupted")
 
-// TailLines is how many of a child's last stderr lines an Outcome keeps.
-const TailLines = 20
+// tailLines is how many of a child's last stderr lines an Outcome keeps.
+const tailLines = 20
 
 // A Runner runs the points of a sweep, each repeat of each point in a fresh
 // child process, and reads back the child's JSON result.
@@ -40,10 +37,12 @@ const TailLines = 20
 //
 //	Exe Args... -json Dir/<point>,rep=N.json -overwrite Ops...
 //
-// with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. The
+// with the point's GOGC, GOMEMLIMIT (and GOMAXPROCS) appended to Env. Every
+// child, a gcperf one or Command, runs through package target: in a process
+// group of its own, watched, capped and stopped with its descendants. The
 // child writes its result through report.WriteFile (a temporary file renamed
 // into place), so a child that is killed leaves no half result. Its stdout and
-// stderr go to Dir/<point>,rep=N.log; the last TailLines lines of its stderr
+// stderr go to Dir/<point>,rep=N.log; the last tailLines lines of its stderr
 // are kept for a failed point. Run over the one point Inherited, it runs
 // one benchmark Count times (gcperf -count N): process-N.json and
 // process-N.log.
@@ -61,8 +60,9 @@ type Runner struct {
 	// Timeout stops a child that runs longer (0: no timeout; AutoTimeout:
 	// a limit derived from the repeats that finished, see AutoTimeout).
 	Timeout time.Duration
-	// MemCap stops a child whose resident set grows above it, in bytes (0: no
-	// cap). The RSS is read from procfs every Poll.
+	// MemCap stops a child whose memory grows above it, in bytes (0: no
+	// cap): its process tree's resident set, or its own peak (VmHWM), read
+	// from procfs every Poll (target.Command's MemCap).
 	MemCap int64
 	// Resume skips a point whose result file is already in Dir, complete
 	// (not interrupted, every timed run done), run with the same arguments
@@ -99,7 +99,7 @@ type Runner struct {
 	// through package target with the point's settings in its environment
 	// (after Env), GODEBUG=gctrace=1 added, no stdin, its output to the
 	// point's log, and writes its document (RunCommand's) as the point's
-	// result. Its MemCap counts the whole process tree. Exe, Args, Ops and
+	// result. Exe, Args, Ops and
 	// ProfileDir are then unused; Command's own output and environment
 	// fields are replaced.
 	Command *target.Command
@@ -226,23 +226,29 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				fmt.Fprintf(w, "interrupted: the %s was stopped and is not kept\n", what)
 				return outs, err
 			}
-			if o.Failed.IsZero() {
-				fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
-				if o.LogError != "" {
-					fmt.Fprintf(w, "    warning: %s\n", o.LogError)
-				}
-			} else {
-				fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
-				for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
-					fmt.Fprintf(w, "    | %s\n", l)
-				}
-				fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(p, rep)))
-			}
+			r.writeOutcome(w, o)
 			outs = append(outs, o)
 			progress()
 		}
 	}
 	return outs, nil
+}
+
+// writeOutcome ends the progress line of a repeat that ran: ok, or why it
+// failed with the last lines of its stderr.
+func (r *Runner) writeOutcome(w io.Writer, o Outcome) {
+	if o.Failed.IsZero() {
+		fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
+		if o.LogError != "" {
+			fmt.Fprintf(w, "    warning: %s\n", o.LogError)
+		}
+		return
+	}
+	fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
+	for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
+		fmt.Fprintf(w, "    | %s\n", l)
+	}
+	fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(o.Point, o.Rep)))
 }
 
 // stopped returns the error Run returns once Stop is closed or ctx is done.
@@ -282,14 +288,14 @@ func logName(p Point, rep int) string {
 	return strings.TrimSuffix(p.FileName(rep), ".json") + ".log"
 }
 
-// ServerStopGrace is how long a gcperf child loading a server has, after
+// serverStopGrace is how long a gcperf child loading a server has, after
 // the sweep's SIGTERM, to stop its server and exit before SIGKILL: the
 // server's own grace after SIGTERM (target.DefaultGrace) and a margin.
-const ServerStopGrace = target.DefaultGrace + 5*time.Second
+const serverStopGrace = target.DefaultGrace + 5*time.Second
 
-// FailedName is the name a failed child's result file is moved to, so that
+// failedName is the name a failed child's result file is moved to, so that
 // it is neither read as a result nor skipped by a resumed sweep.
-func FailedName(file string) string { return file + ".failed" }
+func failedName(file string) string { return file + ".failed" }
 
 // childArgs is a child's command line after the executable.
 func (r *Runner) childArgs(p Point, rep int, path string) []string {
@@ -401,171 +407,112 @@ func (r *Runner) runPoint(ctx context.Context, p Point, rep int, limit time.Dura
 	file := p.FileName(rep)
 	path := filepath.Join(r.Dir, file)
 	o := Outcome{Point: p, Rep: rep}
-	log, err := r.openLog(p, rep)
-	if err != nil {
-		o.Failed = failure(NotStarted, "cannot create its log: %v", err)
+	ch, f := r.newChild(ctx, p, rep, limit)
+	if !f.IsZero() {
+		o.Failed = f
 		return o, nil
 	}
-	defer log.Close()
-	tail := &tailWriter{n: TailLines}
-	cmd := exec.Command(r.Exe, r.childArgs(p, rep, path)...)
-	cmd.Env = slices.Concat(r.Env, p.Env())
-	if r.Server != nil {
-		cmd.Env = r.Env // the settings are the server's: childArgs
-	}
-	cmd.Stdout = log
-	cmd.Stderr = io.MultiWriter(log, tail)
-	cmd.WaitDelay = time.Second // should the child leave a process holding its stderr
-	detach(cmd)
+	defer ch.stop()
 	defer r.cleanTemp(file)
-
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		o.Failed = failure(NotStarted, "cannot start %s: %v", r.Exe, errors.Unwrap(err))
+	c := r.gcperfChild(p, rep, path, ch)
+	res, err := c.Run(ch.ctx)
+	o.Wall = time.Since(start)
+	o.StderrTail = ch.tail.Lines()
+	if res == nil {
+		if ch.outer.Err() != nil || errors.Is(context.Cause(ch.ctx), ErrInterrupted) {
+			return o, context.Cause(ch.ctx)
+		}
+		o.Failed = startFailure(r.Exe, err)
 		return o, nil
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	poll := r.Poll
-	if poll <= 0 {
-		poll = 100 * time.Millisecond
+	if o.Failed, err = ch.stopped(res.Stopped, r, ""); err != nil {
+		return o, err
 	}
-	ticker := time.NewTicker(poll)
-	defer ticker.Stop()
-	var timeout <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
-	}
-	root := r.ProcRoot
-	if root == "" {
-		root = "/"
-	}
-	stop := r.Stop
-	var killed Failure // why the parent killed the child
-	var stopErr error  // set when the sweep was stopped
-	var waitErr error
-	var stopping *time.Timer // the SIGKILL after a gcperf child's grace
-	defer func() {
-		if stopping != nil {
-			stopping.Stop()
-		}
-	}()
-	kill := func(cmd *exec.Cmd) {
-		if r.Server == nil {
-			kill(cmd)
-			return
-		}
-		// A gcperf child loading a server stops it, its process group
-		// and what it started: SIGTERM is an interrupt to gcperf. A
-		// SIGKILL of the child's group alone would leave them running.
-		if stopping == nil {
-			cmd.Process.Signal(syscall.SIGTERM)
-			stopping = time.AfterFunc(ServerStopGrace, func() { kill(cmd) })
-		}
-	}
-wait:
-	for {
-		select {
-		case waitErr = <-exited:
-			break wait
-		case <-ticker.C:
-			// A server's sweep caps the server's tree (-server-memory in
-			// its child's arguments), not the load generator.
-			if r.MemCap <= 0 || !killed.IsZero() || r.Server != nil {
-				continue
-			}
-			// The peak (VmHWM), not the current RSS: a child may have grown
-			// past the cap and shrunk between two polls.
-			if pr, err := runstats.ReadProcess(root, cmd.Process.Pid); err == nil && int64(max(pr.RSSBytes, pr.PeakRSSBytes)) > r.MemCap {
-				killed = failure(OverMemory, "exceeded the memory cap: RSS %s > %s", env.Bytes(int64(max(pr.RSSBytes, pr.PeakRSSBytes))), env.Bytes(r.MemCap))
-				kill(cmd)
-			}
-		case <-timeout:
-			if killed.IsZero() {
-				killed = failure(TimedOut, "exceeded the point timeout %v", limit)
-				switch {
-				case r.Timeout == AutoTimeout && limit == FirstAutoTimeout:
-					killed.Text += " (the automatic limit until a repeat has succeeded; -point-timeout sets another)"
-				case r.Timeout == AutoTimeout:
-					killed.Text += " (10× the longest repeat that succeeded before it, at least 1m; -point-timeout sets another)"
-				}
-				kill(cmd)
-			}
-		case <-stop:
-			stopErr = ErrInterrupted
-			kill(cmd)
-			stop = nil // a closed channel: select it once
-		case <-ctx.Done():
-			stopErr = ctx.Err()
-			kill(cmd)
-			ctx = context.Background()
-		}
-	}
-	o.Wall = time.Since(start)
-	o.StderrTail = tail.Lines()
-	if stopErr != nil {
-		return o, stopErr
-	}
-	switch {
-	case !killed.IsZero():
-		o.Failed = killed
-	case waitErr != nil:
-		o.Failed = exitFailure(waitErr)
-		if r.Server != nil {
-			// The child says in its result why it failed for its
-			// server, when it wrote one (the server ended during the
-			// runs, or outgrew its cap); the server's own last words
-			// follow gcperf's.
-			if doc, err := report.ReadFile(path); err == nil {
-				if f, ok := documentFailure(doc); ok {
-					o.Failed = f
-				}
-			}
-			o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(p, rep)))...)
-			if n := len(o.StderrTail); n > TailLines {
-				o.StderrTail = o.StderrTail[n-TailLines:]
-			}
-		}
-	}
-	o.noteLog(log)
 	if o.Failed.IsZero() {
-		doc, err := report.ReadFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			o.Failed = failure(NoResult, "exited without writing its result")
-		case err != nil:
-			o.Failed = failure(NoResult, "unreadable result: %v", err)
-		case !complete(doc):
-			o.Failed = failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
-		default:
-			if err := CheckApplied(p, doc); err != nil {
-				o.Failed = failure(NotApplied, "%v", err)
-			}
+		o.Failed = exitFailure(res)
+		if !o.Failed.IsZero() && r.Server != nil {
+			r.serverFailed(&o, path)
 		}
-		if o.Failed.IsZero() {
+	}
+	o.noteLog(ch.log)
+	if o.Failed.IsZero() {
+		var doc *report.Document
+		if doc, o.Failed = readResult(p, path); o.Failed.IsZero() {
 			o.File, o.Doc = file, doc
 			o.StderrTail = nil
 			return o, nil
 		}
 	}
-	// A result left by a failed child is kept aside, for a look, under a
-	// name that no reader of results and no resumed sweep takes for one;
-	// so are its profiles, which may be partial.
+	r.setAside(&o, path)
+	return o, nil
+}
+
+// gcperfChild is the gcperf child of point p's repeat rep, writing its
+// result to path. It is killed at once when stopped, so that it writes no
+// result; one loading a server has serverStopGrace to stop it.
+func (r *Runner) gcperfChild(p Point, rep int, path string, ch *child) target.Command {
+	c := r.command(target.Command{Path: r.Exe, Args: r.childArgs(p, rep, path), Env: slices.Concat(r.Env, p.Env()), Grace: -1}, ch)
+	if r.Server != nil {
+		// The settings and the cap are the server's (childArgs). A
+		// SIGKILL of the child alone would leave the server running:
+		// SIGTERM is an interrupt to gcperf, which stops its server.
+		c.Env, c.MemCap, c.Grace = r.Env, 0, serverStopGrace
+	}
+	return c
+}
+
+// serverFailed reads why a gcperf child failed for its server, which it
+// says in its result when it wrote one (the server ended during the runs,
+// or outgrew its cap), and adds the server's own last words to o's tail,
+// after gcperf's.
+func (r *Runner) serverFailed(o *Outcome, path string) {
+	if doc, err := report.ReadFile(path); err == nil {
+		if f, ok := documentFailure(doc); ok {
+			o.Failed = f
+		}
+	}
+	o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(o.Point, o.Rep)))...)
+	if n := len(o.StderrTail); n > tailLines {
+		o.StderrTail = o.StderrTail[n-tailLines:]
+	}
+}
+
+// readResult reads and checks the result a gcperf child that succeeded
+// wrote at path; a failure says what is wrong with it.
+func readResult(p Point, path string) (*report.Document, Failure) {
+	doc, err := report.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, failure(NoResult, "exited without writing its result")
+	case err != nil:
+		return nil, failure(NoResult, "unreadable result: %v", err)
+	case !complete(doc):
+		return nil, failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
+	}
+	if err := CheckApplied(p, doc); err != nil {
+		return nil, failure(NotApplied, "%v", err)
+	}
+	return doc, Failure{}
+}
+
+// setAside keeps a result left by a failed child aside, for a look, under
+// a name that no reader of results and no resumed sweep takes for one; so
+// are its profiles, which may be partial.
+func (r *Runner) setAside(o *Outcome, path string) {
+	file := filepath.Base(path)
 	if _, err := os.Lstat(path); err == nil {
-		if os.Rename(path, filepath.Join(r.Dir, FailedName(file))) == nil {
-			o.File = FailedName(file)
+		if os.Rename(path, filepath.Join(r.Dir, failedName(file))) == nil {
+			o.File = failedName(file)
 		}
 	}
 	if r.ProfileDir != "" {
 		pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
 		if _, err := os.Lstat(pd); err == nil {
-			os.RemoveAll(FailedName(pd))
-			os.Rename(pd, FailedName(pd))
+			os.RemoveAll(failedName(pd))
+			os.Rename(pd, failedName(pd))
 		}
 	}
-	return o, nil
 }
 
 // serverLogName is the file a point's server writes its output to.
@@ -574,7 +521,7 @@ func serverLogName(p Point, rep int) string {
 }
 
 // serverLogTail is the last lines of a server's log, each prefixed
-// "server| ", at most TailLines/2; none when it cannot be read.
+// "server| ", at most tailLines/2; none when it cannot be read.
 func serverLogTail(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -586,42 +533,13 @@ func serverLogTail(path string) []string {
 	if st, err := f.Stat(); err == nil && st.Size() > most {
 		f.Seek(st.Size()-most, io.SeekStart)
 	}
-	t := &tailWriter{n: TailLines / 2}
+	t := &tailWriter{n: tailLines / 2}
 	io.Copy(t, f)
 	lines := t.Lines()
 	for i, l := range lines {
 		lines[i] = "server| " + l
 	}
 	return lines
-}
-
-// exitFailure is why a child the parent did not kill ended in error: it
-// exited with a status, or a signal killed it.
-func exitFailure(err error) Failure {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return failure(Other, "%v", err)
-	}
-	if ws, ok := ee.Sys().(interface {
-		Signaled() bool
-		Signal() syscall.Signal
-	}); ok && ws.Signaled() {
-		return signalFailure(ws.Signal())
-	}
-	return failure(Exited, "exit status %d", ee.ExitCode())
-}
-
-// signalFailure is the failure of a child a signal killed, which the
-// parent did not send.
-func signalFailure(s syscall.Signal) Failure {
-	name := target.SignalName(s)
-	switch {
-	case s == syscall.SIGKILL:
-		return failure(Killed, "killed by SIGKILL (out of memory?)")
-	case strings.HasPrefix(name, "SIG"):
-		return failure(Killed, "killed by %s (%v)", name, s)
-	}
-	return failure(Killed, "killed by %s", name) // "signal N (description)"
 }
 
 // cleanTemp removes the temporary files a killed child left of its result
@@ -766,5 +684,5 @@ func (r *Runner) cleanProfiles(file string) {
 	}
 	pd := filepath.Join(r.ProfileDir, strings.TrimSuffix(file, ".json"))
 	safefile.RemoveStale(pd)
-	safefile.RemoveStale(FailedName(pd))
+	safefile.RemoveStale(failedName(pd))
 }

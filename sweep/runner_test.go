@@ -296,7 +296,7 @@ func TestRunnerFailures(t *testing.T) {
 		}
 	}
 	crash := outs[0].StderrTail
-	if len(crash) != TailLines || crash[0] != "crash line 12" || crash[TailLines-1] != "no newline at the end" {
+	if len(crash) != tailLines || crash[0] != "crash line 12" || crash[tailLines-1] != "no newline at the end" {
 		t.Errorf("the crash's tail: %q", crash)
 	}
 	if !strings.Contains(outs[2].Failed.Text, " > 64MiB") {

@@ -183,9 +183,9 @@ func (s *Session) shard() string {
 // (Check) and the outputs written at the end (an HTML file that exists without Overwrite,
 // that is not a regular file, whose directory is missing, or that is one
 // of the files the sweep writes in Dir). Then it fills what is unset: Exe
-// (this executable), ProcRoot ("/"), Env (ChildEnv of this process's);
+// (this executable), ProcRoot ("/"), Env (childEnv of this process's);
 // without Linux's /proc there is no memory cap. Last it creates
-// ProfileDir (made absolute) and Dir (PrepareDir: a new temporary one when
+// ProfileDir (made absolute) and Dir (makeSweepDir: a new temporary one when
 // Dir is "", which must be empty unless Resume or Overwrite) and writes
 // the plan there.
 func (s *Session) Prepare() error {
@@ -217,7 +217,7 @@ func (s *Session) Prepare() error {
 		s.ProcRoot = "/"
 	}
 	if s.Env == nil {
-		s.Env = ChildEnv(os.Environ(), s.Grid)
+		s.Env = childEnv(os.Environ(), s.Grid)
 	}
 	if s.ProfileDir != "" {
 		// Each point profiles into a directory of its own, under one
@@ -385,12 +385,12 @@ func checkOutputs(op, page string, overwrite bool, dir string, points []Point, c
 	return nil
 }
 
-// prepareDir checks dir and creates it (PrepareDir), for op.
+// prepareDir checks dir and creates it (makeSweepDir), for op.
 func prepareDir(op, dir string, keep bool) (string, error) {
 	if dir == "-" {
 		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: ErrDirStdout}
 	}
-	d, err := PrepareDir(dir, keep)
+	d, err := makeSweepDir(dir, keep)
 	switch {
 	case errors.Is(err, ErrNotEmpty):
 		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}

@@ -52,11 +52,17 @@ type Command struct {
 	MaxSamples int
 	// OnSample, when set, is called with each sample as it is taken, from
 	// the goroutine that watches the child, which waits for it to return
-	// (to cap the child's memory: call Process.Stop from it, or cancel the
-	// context with a cause).
+	// (MemCap caps the child's memory).
 	OnSample func(Sample)
+	// MemCap, when above 0, stops the child as Stop does once a sample
+	// finds its process tree's resident set, or the child's own peak
+	// resident set (VmHWM: it may have grown and shrunk between two
+	// samples), above it, in bytes: Result.Stopped is then an
+	// *OverMemoryError.
+	MemCap int64
 	// Grace is how long a process of the tree has between SIGTERM and
-	// SIGKILL (0: DefaultGrace).
+	// SIGKILL (0: DefaultGrace; below 0: none, SIGKILL at once, for a child
+	// whose stop must not let it write anything more).
 	Grace time.Duration
 	// ProcRoot is the root of the procfs read for the process tree ("":
 	// "/", the live machine).
@@ -163,7 +169,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}
-	if grace <= 0 {
+	if grace == 0 {
 		grace = DefaultGrace
 	}
 	if maxSamples <= 0 {
@@ -178,7 +184,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 	}
 	t := &osTree{proc: cmd.Process, pid: cmd.Process.Pid}
 	t.r, _ = newTreeReader(root, t.pid) // nil: no /proc, the child alone
-	m := &monitor{tree: t, interval: interval, grace: grace, onSample: c.OnSample,
+	m := &monitor{tree: t, interval: interval, grace: grace, onSample: c.OnSample, memCap: c.MemCap,
 		start: start, series: newSeries(max(maxSamples, 2)), res: res, kill: p.kill}
 
 	var waitErr error
@@ -189,7 +195,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 	go func() {
 		defer close(p.done)
 		m.run(ctx, p.sig, p.stop, p.exited)
-		p.err = streams.finish(grace)
+		p.err = streams.finish(max(grace, time.Second))
 		if p.err == nil && cmd.ProcessState == nil {
 			p.err = fmt.Errorf("target: waiting for %s: %w", c.Path, waitErr)
 		}

@@ -45,6 +45,7 @@ type monitor struct {
 	interval time.Duration
 	grace    time.Duration
 	onSample func(Sample)
+	memCap   int64 // 0: none
 	start    time.Time
 	series   *series
 	res      *Result
@@ -69,6 +70,12 @@ func (m *monitor) run(ctx context.Context, sig <-chan os.Signal, stop <-chan str
 			return
 		}
 		m.res.Stopped = why
+		if m.grace < 0 {
+			m.tree.signal(syscall.SIGKILL, true)
+			m.res.Killed = true
+			killAt = time.Now()
+			return
+		}
 		m.tree.signal(syscall.SIGTERM, true)
 		killAt = time.Now().Add(m.grace)
 		kill = time.After(m.grace)
@@ -84,7 +91,9 @@ wait:
 		case <-exited:
 			break wait
 		case now := <-tick.C:
-			m.sample(now)
+			if over := m.sample(now); over != nil {
+				terminate(over)
+			}
 		case s, ok := <-sig:
 			if !ok {
 				sig = nil
@@ -116,11 +125,12 @@ wait:
 	m.leftovers(killAt)
 }
 
-// sample takes one sample of the tree's RSS.
-func (m *monitor) sample(now time.Time) {
+// sample takes one sample of the tree's RSS; it returns an
+// *OverMemoryError when the sample is above the memory cap.
+func (m *monitor) sample(now time.Time) error {
 	rss, hwm, n, ok := m.tree.sample()
 	if !ok {
-		return
+		return nil
 	}
 	m.res.OwnPeakRSS = max(m.res.OwnPeakRSS, hwm)
 	s := Sample{At: now.Sub(m.start), RSS: rss, Processes: n}
@@ -130,6 +140,10 @@ func (m *monitor) sample(now time.Time) {
 	if m.onSample != nil {
 		m.onSample(s)
 	}
+	if peak := max(rss, hwm); m.memCap > 0 && peak > m.memCap {
+		return &OverMemoryError{RSS: peak, Cap: m.memCap}
+	}
+	return nil
 }
 
 // leftovers stops the processes the child left running when it ended:
@@ -146,7 +160,7 @@ func (m *monitor) leftovers(killAt time.Time) {
 	if !m.res.Killed {
 		if killAt.IsZero() {
 			m.tree.signal(syscall.SIGTERM, false)
-			killAt = time.Now().Add(m.grace)
+			killAt = time.Now().Add(max(m.grace, 0))
 		}
 		if m.gone(killAt) {
 			return

@@ -104,6 +104,8 @@ func TestMonitor(t *testing.T) {
 		// their time (0: never).
 		exitAt, stopAt, deadline, cancelAt, killAt time.Duration
 		interrupts                                 []time.Duration
+		memCap                                     int64
+		grace                                      time.Duration // 0: the const grace
 
 		wantEvents    []string
 		wantWall      time.Duration
@@ -139,6 +141,10 @@ func TestMonitor(t *testing.T) {
 			ends:       is(syscall.SIGTERM),
 			wantEvents: []string{"forward SIGINT@110ms", "SIGTERM@410ms"}, wantWall: 410 * ms,
 			wantStopped: context.DeadlineExceeded, wantInterrupt: true, wantSamples: 4, wantPeak: 4 << 20},
+		{name: "over the memory cap: the child's own peak", memCap: 5 << 19, ends: is(syscall.SIGTERM),
+			wantEvents: []string{"SIGTERM@200ms"}, wantWall: 200 * ms, wantStopped: ErrOverMemory, wantSamples: 2, wantPeak: 2 << 20},
+		{name: "no grace: Stop kills at once", grace: -1, stopAt: 450 * ms, ends: is(syscall.SIGKILL),
+			wantEvents: []string{"SIGKILL@450ms"}, wantWall: 450 * ms, wantStopped: ErrStopped, wantKilled: true, wantSamples: 4, wantPeak: 4 << 20},
 		{name: "leftovers end on SIGTERM", exitAt: 50 * ms, leftovers: 2, leftoversEnd: is(syscall.SIGTERM),
 			wantEvents: []string{"SIGTERM@50ms"}, wantWall: 50 * ms, wantLeft: 2},
 		{name: "leftovers ignore SIGTERM", exitAt: 50 * ms, leftovers: 1, leftoversEnd: is(syscall.SIGKILL),
@@ -194,8 +200,12 @@ func TestMonitor(t *testing.T) {
 				if tt.killAt > 0 {
 					time.AfterFunc(tt.killAt, func() { kill <- ErrInterrupted })
 				}
+				g := grace
+				if tt.grace != 0 {
+					g = tt.grace
+				}
 				res := &Result{}
-				m := &monitor{tree: f, interval: 100 * time.Millisecond, grace: grace,
+				m := &monitor{tree: f, interval: 100 * time.Millisecond, grace: g, memCap: tt.memCap,
 					start: f.start, series: newSeries(100), res: res, kill: kill}
 				m.run(ctx, sig, stop, f.exited)
 

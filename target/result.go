@@ -6,10 +6,29 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/gcperf/gcperf/env"
 )
 
 // ErrStopped is a Result's Stopped when Process.Stop stopped the child.
 var ErrStopped = errors.New("target: stopped")
+
+// ErrOverMemory is wrapped by a Result's Stopped when the child's memory
+// grew above Command.MemCap: an *OverMemoryError.
+var ErrOverMemory = errors.New("target: over the memory cap")
+
+// An OverMemoryError is a Result's Stopped when a sample found the child's
+// memory above Command.MemCap; it is ErrOverMemory to errors.Is.
+type OverMemoryError struct {
+	RSS int64 // the sample's: the larger of the tree's resident set and the child's own peak, in bytes
+	Cap int64 // Command.MemCap
+}
+
+func (e *OverMemoryError) Error() string {
+	return fmt.Sprintf("target: over the memory cap: RSS %s > %s", env.Bytes(e.RSS), env.Bytes(e.Cap))
+}
+
+func (e *OverMemoryError) Is(target error) bool { return target == ErrOverMemory }
 
 // ErrKilled is a Result's Stopped when Process.Kill killed the child
 // without a cause of its own.

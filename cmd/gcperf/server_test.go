@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -396,27 +397,41 @@ func TestSweepServerTimeoutNoOrphan(t *testing.T) {
 	}
 }
 
-// TestSweepServerMemoryCap: a server sweep's -point-memory caps the
-// server's process tree (through its child's -server-memory): the point
-// fails over memory, naming the server.
-func TestSweepServerMemoryCap(t *testing.T) {
+// TestSweepServerFailures: a point whose server fails fails with the
+// reason its gcperf child wrote in its result, not one read from its
+// stderr. A server sweep's -point-memory caps the server's process tree
+// (through its child's -server-memory): the point fails over memory,
+// naming the server; a server that never answers is not ready.
+func TestSweepServerFailures(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the cap reads Linux's /proc")
 	}
 	sweepTest(t)
-	addr := freeAddr(t)
-	dir := filepath.Join(t.TempDir(), "sw")
-	args := append([]string{"sweep", "-gogc", "100", "-point-memory", "2MiB", "-runs", "500", "-ready", "http://" + addr + "/", "-q", "-out", dir,
-		"spin", "-d", "1ms", "--"}, serverArgv(t, addr, "ok")...)
-	code, stdout, stderr := gcperf(t, nil, args...)
-	if code != exitFail {
-		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	outs, _, err := sweep.LoadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != 1 || outs[0].Failed.Reason != sweep.OverMemory || !strings.Contains(outs[0].Failed.Text, "the server exceeded the memory cap") {
-		t.Errorf("outcomes %+v", outs)
+	for _, tc := range []struct {
+		name, behave string
+		flags        []string
+		reason       sweep.Reason
+		text         string // in the failure's text
+	}{
+		{"memory cap", "ok", []string{"-point-memory", "2MiB", "-runs", "500"}, sweep.OverMemory, "the server exceeded the memory cap"},
+		{"not ready", "never-ready", []string{"-ready-timeout", "300ms", "-runs", "50"}, sweep.ServerNotReady, "server: not ready within 300ms: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := freeAddr(t)
+			dir := filepath.Join(t.TempDir(), "sw")
+			args := slices.Concat([]string{"sweep", "-gogc", "100"}, tc.flags, []string{"-ready", "http://" + addr + "/", "-q", "-out", dir,
+				"spin", "-d", "1ms", "--"}, serverArgv(t, addr, tc.behave))
+			code, stdout, stderr := gcperf(t, nil, args...)
+			if code != exitFail {
+				t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			outs, _, err := sweep.LoadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(outs) != 1 || outs[0].Failed.Reason != tc.reason || !strings.Contains(outs[0].Failed.Text, tc.text) {
+				t.Errorf("outcomes %+v", outs)
+			}
+		})
 	}
 }
