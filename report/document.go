@@ -110,15 +110,15 @@ func (d *Document) Kind() DocumentKind {
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
 // Interval at a time woke, each time, during the timed runs.
 type Hiccup struct {
-	Interval  time.Duration    `json:"interval_ns"`
-	Count     int64            `json:"count"`
-	P50       time.Duration    `json:"p50_ns"`
-	P90       time.Duration    `json:"p90_ns"`
-	P99       time.Duration    `json:"p99_ns"`
-	P999      time.Duration    `json:"p999_ns"`
-	P9999     time.Duration    `json:"p9999_ns"`
-	Max       time.Duration    `json:"max_ns"`
-	Histogram []latency.Bucket `json:"histogram"`
+	Interval  time.Duration    `json:"interval_ns" csv:"Interval"`
+	Count     int64            `json:"count" csv:"Count"`
+	P50       time.Duration    `json:"p50_ns" csv:"P50"`
+	P90       time.Duration    `json:"p90_ns" csv:"P90"`
+	P99       time.Duration    `json:"p99_ns" csv:"P99"`
+	P999      time.Duration    `json:"p999_ns" csv:"P99.9"`
+	P9999     time.Duration    `json:"p9999_ns" csv:"P99.99"`
+	Max       time.Duration    `json:"max_ns" csv:"Max"`
+	Histogram []latency.Bucket `json:"histogram" csv:"-"`
 }
 
 // OpenLoop is how an open-loop benchmark (-rate) kept its schedule: the
@@ -183,30 +183,30 @@ type Env = env.Env
 // GC is what the collector did during the timed runs (runstats.GCDelta over
 // the whole timed phase, with the pause percentiles and rates).
 type GC struct {
-	Mode            string        `json:"mode"` // -gcstats: run or total
-	Cycles          uint64        `json:"cycles"`
-	Pauses          uint64        `json:"stw_pauses"`
-	STW             time.Duration `json:"stw_ns"`
-	Stopping        time.Duration `json:"stw_stopping_ns,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
-	STWMax          time.Duration `json:"stw_max_ns"`
-	PauseP50        time.Duration `json:"stw_p50_ns"`
-	PauseP90        time.Duration `json:"stw_p90_ns"`
-	PauseP99        time.Duration `json:"stw_p99_ns"`
-	PauseP999       time.Duration `json:"stw_p999_ns"`
-	AssistCPU       time.Duration `json:"assist_cpu_ns"`
-	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns"`
-	IdleCPU         time.Duration `json:"idle_cpu_ns"`
-	PauseCPU        time.Duration `json:"pause_cpu_ns"`
-	GCCPU           time.Duration `json:"gc_cpu_ns"`
-	TotalCPU        time.Duration `json:"total_cpu_ns"`
-	CPUFraction     float64       `json:"cpu_fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
-	AllocBytes      uint64        `json:"alloc_bytes"`
-	AllocObjects    uint64        `json:"alloc_objects"`
-	AllocRate       float64       `json:"alloc_bytes_per_sec"`
-	AllocBytesPerOp float64       `json:"alloc_bytes_per_op"`
-	HeapLive        uint64        `json:"heap_live_bytes,omitzero"`    // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
-	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
-	HeapGoal        uint64        `json:"heap_goal_bytes"`             // at the end
+	Mode            string        `json:"mode" csv:"GC Stats"` // -gcstats: run or total
+	Cycles          uint64        `json:"cycles" csv:"GC Cycles"`
+	Pauses          uint64        `json:"stw_pauses" csv:"STW Pauses"`
+	STW             time.Duration `json:"stw_ns" csv:"STW Total"`
+	Stopping        time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
+	STWMax          time.Duration `json:"stw_max_ns" csv:"STW Max"`
+	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
+	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
+	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
+	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
+	AssistCPU       time.Duration `json:"assist_cpu_ns" csv:"GC Assist CPU"`
+	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns" csv:"GC Dedicated CPU"`
+	IdleCPU         time.Duration `json:"idle_cpu_ns" csv:"GC Idle CPU"`
+	PauseCPU        time.Duration `json:"pause_cpu_ns" csv:"GC Pause CPU"`
+	GCCPU           time.Duration `json:"gc_cpu_ns" csv:"GC CPU"`
+	TotalCPU        time.Duration `json:"total_cpu_ns" csv:"Total CPU"`
+	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
+	AllocBytes      uint64        `json:"alloc_bytes" csv:"Alloc Bytes"`
+	AllocObjects    uint64        `json:"alloc_objects" csv:"Alloc Objects"`
+	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`
+	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"`
+	HeapLive        uint64        `json:"heap_live_bytes,omitzero" csv:"Heap Live Bytes,omitzero"`       // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
+	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
+	HeapGoal        uint64        `json:"heap_goal_bytes" csv:"Heap Goal Bytes"`                         // at the end
 }
 
 // Process holds the process's counters around the timed runs.
@@ -246,34 +246,34 @@ type Tail struct {
 type Cause struct {
 	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
 	// voluntary_switches or sched_waits.
-	Cause string `json:"cause"`
+	Cause string `json:"cause" csv:"Cause"`
 	// Verdict is "explains", "explains part" (fewer than half of the
 	// slowest runs had it), "does not explain", "too few runs to tell",
 	// "never seen" or "in every run".
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict" csv:"Verdict"`
 	// Of the Worst slowest successful runs WorstWith had the cause, of
 	// all Runs that succeeded RunsWith.
-	Worst     int `json:"worst"`
-	WorstWith int `json:"worst_with"`
-	Runs      int `json:"runs"`
-	RunsWith  int `json:"runs_with"`
+	Worst     int `json:"worst" csv:"Worst Runs"`
+	WorstWith int `json:"worst_with" csv:"Worst Runs With"`
+	Runs      int `json:"runs" csv:"Runs"`
+	RunsWith  int `json:"runs_with" csv:"Runs With"`
 	// Threshold is the amount from which a run counts as having the cause
 	// (stop-the-world nanoseconds for stw, a count for the others, 1 for
 	// gc): 1, any at all, unless more than half of the runs had some; then
 	// one more than the median run's, so that the question becomes
 	// whether the slowest runs had more of it than most runs.
-	Threshold uint64 `json:"threshold"`
+	Threshold uint64 `json:"threshold" csv:"Threshold"`
 	// P is Fisher's exact test's one-sided p-value: the chance that Worst
 	// runs drawn at random hold WorstWith or more with the cause. PFloor
 	// is the least p-value the counts allow (every worst run with it).
-	P      float64 `json:"p"`
-	PFloor float64 `json:"p_floor"`
+	P      float64 `json:"p" csv:"P,g"`
+	PFloor float64 `json:"p_floor" csv:"P Floor,g"`
 	// The P99 runtime of the kept runs with the cause and without it, and
 	// how many runs each covers.
-	P99With     time.Duration `json:"p99_with_ns"`
-	P99Without  time.Duration `json:"p99_without_ns"`
-	KeptWith    int           `json:"p99_with_runs"`
-	KeptWithout int           `json:"p99_without_runs"`
+	P99With     time.Duration `json:"p99_with_ns" csv:"P99 With"`
+	P99Without  time.Duration `json:"p99_without_ns" csv:"P99 Without"`
+	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
+	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
 }
 
 // Config is the benchmark's configuration as run.
@@ -368,25 +368,25 @@ type Mix struct {
 
 // P99 holds the GCPerfP99 figures.
 type P99 struct {
-	Unit          string        `json:"unit"`
-	Runs          int           `json:"runs"`
-	Kept          int           `json:"kept"`
-	PerRun        float64       `json:"per_run"`
-	Processed     float64       `json:"processed"`          // runs × per_run: every run, as GCPerfP99 counts it
-	Total         time.Duration `json:"total_ns"`           // of the kept runs only, as GCPerfP99 sums it
-	MeanPerRun    time.Duration `json:"mean_per_run_ns"`    // total_ns / kept
-	Throughput    float64       `json:"throughput_per_sec"` // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
-	ThroughputMax float64       `json:"throughput_max_per_sec"`
-	ThroughputMin float64       `json:"throughput_min_per_sec"`
-	Latency       time.Duration `json:"latency_per_1000_ns"`
-	LatencyMin    time.Duration `json:"latency_min_per_1000_ns"`
-	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns"`
-	LatencyMax    time.Duration `json:"latency_max_per_1000_ns"`
-	Worst         []Worst       `json:"worst"`
+	Unit          string        `json:"unit" csv:"Unit"`
+	Runs          int           `json:"runs" csv:"Runs"`
+	Kept          int           `json:"kept" csv:"Runs Kept"`
+	PerRun        float64       `json:"per_run" csv:"Per Run"`
+	Processed     float64       `json:"processed" csv:"Processed (All Runs)"`            // runs × per_run: every run, as GCPerfP99 counts it
+	Total         time.Duration `json:"total_ns" csv:"Total Execution Time (Runs Kept)"` // of the kept runs only, as GCPerfP99 sums it
+	MeanPerRun    time.Duration `json:"mean_per_run_ns" csv:"Average Time per Run"`      // total_ns / kept
+	Throughput    float64       `json:"throughput_per_sec" csv:"Throughput per Second"`  // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
+	ThroughputMax float64       `json:"throughput_max_per_sec" csv:"Throughput Max per Second"`
+	ThroughputMin float64       `json:"throughput_min_per_sec" csv:"Throughput Min per Second"`
+	Latency       time.Duration `json:"latency_per_1000_ns" csv:"Latency per 1000"`
+	LatencyMin    time.Duration `json:"latency_min_per_1000_ns" csv:"Latency Min per 1000"`
+	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns" csv:"Latency Ave per 1000"`
+	LatencyMax    time.Duration `json:"latency_max_per_1000_ns" csv:"Latency Max per 1000"`
+	Worst         []Worst       `json:"worst" csv:"-"` // a block of its own
 	// Estimated is set when the runs were too many to keep: Worst holds
 	// the slowest of the Runs-Kept dropped runs, and Total with what
 	// derives from it comes partly from the mix's histogram (within 0.1%).
-	Estimated bool `json:"estimated,omitzero"`
+	Estimated bool `json:"estimated,omitzero" csv:"-"`
 }
 
 // Span summarises consecutive runs past the kept ones: from run
@@ -397,17 +397,17 @@ type Span = workload.Span
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
 type Worst struct {
-	Run        int           `json:"run"`
-	Time       time.Duration `json:"time_ns"`
-	Throughput float64       `json:"throughput_per_sec"`
+	Run        int           `json:"run" csv:"Run"`
+	Time       time.Duration `json:"time_ns" csv:"Time"`
+	Throughput float64       `json:"throughput_per_sec" csv:"Throughput per Second"`
 	// With -gcstats run only (absent, like zero, otherwise).
-	GCCycles  uint64        `json:"gc_cycles,omitempty"`
-	STW       time.Duration `json:"stw_ns,omitempty"`
-	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
+	GCCycles  uint64        `json:"gc_cycles,omitempty" csv:"GC Cycles"`
+	STW       time.Duration `json:"stw_ns,omitempty" csv:"STW"`
+	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty" csv:"GC Assist CPU"`
 	// Causes names the causes of Tail.Causes the run had, as the verdicts
 	// count them: at least each cause's threshold (5 or more involuntary
 	// context switches, where most runs had some).
-	Causes []string `json:"causes,omitzero"`
+	Causes []string `json:"causes,omitzero" csv:"Causes"`
 }
 
 // Run is one timed run of the mix.
