@@ -296,14 +296,20 @@ func TestShellJoin(t *testing.T) {
 // leaves it out or writes it in a block of its own: a figure added to one
 // of them is in the CSV unless it says why not.
 func TestCSVHasEveryField(t *testing.T) {
-	for _, v := range []any{GC{}, P99{}, Worst{}, Cause{}, Hiccup{}} {
-		rt := reflect.TypeOf(v)
+	var check func(rt reflect.Type)
+	check = func(rt reflect.Type) {
 		for i := range rt.NumField() {
-			if f := rt.Field(i); f.IsExported() {
-				if _, ok := f.Tag.Lookup("csv"); !ok {
-					t.Errorf("%s.%s has no csv tag", rt.Name(), f.Name)
-				}
+			f := rt.Field(i)
+			_, ok := f.Tag.Lookup("csv")
+			switch {
+			case f.Anonymous && !ok && f.Type.Kind() == reflect.Struct:
+				check(f.Type) // its fields in its place
+			case f.IsExported() && !ok:
+				t.Errorf("%s.%s has no csv tag", rt.Name(), f.Name)
 			}
 		}
+	}
+	for _, v := range []any{GC{}, P99{}, Worst{}, Cause{}, Hiccup{}} {
+		check(reflect.TypeOf(v))
 	}
 }

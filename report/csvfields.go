@@ -11,7 +11,8 @@ import (
 )
 
 // csvFields is the CSV form of v, a struct or a pointer to one: the
-// fields that have a csv tag, in field order, as their headers and their
+// fields that have a csv tag, in field order (an embedded struct's in its
+// place), as their headers and their
 // values. The tag names the column (`csv:"STW Max"`), so that a figure
 // added to a document's type is in the CSV with no change here. A
 // time.Duration is in seconds and a float a decimal, both without
@@ -21,7 +22,13 @@ import (
 func csvFields(v any) (head, vals []string) {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	for i := range rv.NumField() {
-		tag, ok := rv.Type().Field(i).Tag.Lookup("csv")
+		sf := rv.Type().Field(i)
+		tag, ok := sf.Tag.Lookup("csv")
+		if sf.Anonymous && !ok && rv.Field(i).Kind() == reflect.Struct {
+			h, v := csvFields(rv.Field(i).Interface()) // an embedded struct's fields in its place
+			head, vals = append(head, h...), append(vals, v...)
+			continue
+		}
 		if !ok || tag == "-" {
 			continue
 		}

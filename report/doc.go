@@ -27,10 +27,10 @@
 // # Formats
 //
 //   - [Text]: the console report;
-//   - [JSON]: the Document itself, schema [Schema] ("gcperf/v1"), durations in
-//     integer nanoseconds under keys ending in _ns; [ReadJSON] reads it back
-//     and refuses anything else ([ErrNotResult]) and other schemas
-//     ([ErrSchema]);
+//   - [JSON]: the Document itself, schema [Schema] ("gcperf/v2"), durations in
+//     integer nanoseconds under keys ending in _ns; [ReadJSON] reads it back,
+//     and a gcperf/v1 result converted to it, and refuses anything else
+//     ([ErrNotResult]) and other schemas ([ErrSchema]);
 //   - [CSV] and [XML]: in the shape of the SPARQL Query Benchmarker's results;
 //   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
 //   - [Bench]: the Go benchmark format, one line per operation, so that

@@ -12,8 +12,17 @@ import (
 )
 
 // Schema identifies the JSON document's layout. A reader refuses a document
-// whose schema it does not know.
-const Schema = "gcperf/v1"
+// whose schema it does not know; it reads one of the earlier schemas,
+// gcperf/v1, converting it (see Document.UnmarshalJSON).
+//
+// gcperf/v2 gives each figure one name: the collector's cycles are
+// "gc_cycles" in "gc" as in each run (v1: "cycles"), and the hiccup
+// meter's percentiles are those of every distribution, its maximum
+// "pmax_ns" (v1: "max_ns").
+const Schema = "gcperf/v2"
+
+// schemaV1 is the layout before gcperf/v2, which ReadJSON still reads.
+const schemaV1 = "gcperf/v1"
 
 // Meta is what a report says besides the measurement: who measured, with
 // what command, on which machine and runtime, and the profiles attached.
@@ -110,14 +119,9 @@ func (d *Document) Kind() DocumentKind {
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
 // Interval at a time woke, each time, during the timed runs.
 type Hiccup struct {
-	Interval  time.Duration    `json:"interval_ns" csv:"Interval"`
-	Count     int64            `json:"count" csv:"Count"`
-	P50       time.Duration    `json:"p50_ns" csv:"P50"`
-	P90       time.Duration    `json:"p90_ns" csv:"P90"`
-	P99       time.Duration    `json:"p99_ns" csv:"P99"`
-	P999      time.Duration    `json:"p999_ns" csv:"P99.9"`
-	P9999     time.Duration    `json:"p9999_ns" csv:"P99.99"`
-	Max       time.Duration    `json:"max_ns" csv:"Max"`
+	Interval time.Duration `json:"interval_ns" csv:"Interval"`
+	// Percentiles of the lateness, and how many times the meter woke.
+	Percentiles
 	Histogram []latency.Bucket `json:"histogram" csv:"-"`
 }
 
@@ -137,7 +141,7 @@ type OpenLoop struct {
 // Percentiles are the standard percentiles of a distribution kept as an
 // HdrHistogram only, with the number of values it holds.
 type Percentiles struct {
-	Count int64 `json:"count"`
+	Count int64 `json:"count" csv:"Count"`
 	latency.Percentiles
 }
 
@@ -183,8 +187,8 @@ type Env = env.Env
 // GC is what the collector did during the timed runs (runstats.GCDelta over
 // the whole timed phase, with the pause percentiles and rates).
 type GC struct {
-	Mode            string        `json:"mode" csv:"GC Stats"` // -gcstats: run or total
-	Cycles          uint64        `json:"cycles" csv:"GC Cycles"`
+	Mode            string        `json:"mode" csv:"GC Stats"`                    // -gcstats: run or total
+	Cycles          uint64        `json:"gc_cycles" xml:"cycles" csv:"GC Cycles"` // as each run's (v1: "cycles", kept in the XML)
 	Pauses          uint64        `json:"stw_pauses" csv:"STW Pauses"`
 	STW             time.Duration `json:"stw_ns" csv:"STW Total"`
 	Stopping        time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
@@ -513,9 +517,8 @@ func hiccupOf(h *workload.Hiccup) *Hiccup {
 	if h == nil {
 		return nil
 	}
-	p := h.Percentiles
-	return &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
-		P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
+	return &Hiccup{Interval: h.Interval, Percentiles: Percentiles{Count: h.Recorder.Count(), Percentiles: h.Percentiles},
+		Histogram: h.Recorder.Buckets()}
 }
 
 func openLoopOf(ol *workload.OpenLoop) *OpenLoop {

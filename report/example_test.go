@@ -54,7 +54,7 @@ func ExampleNew() {
 	op := back.Operations[0]
 	fmt.Printf("%s %s: %d runs of %d, seed %d\n", op.Name, op.Params, op.Runs, back.Config.Runs, back.Config.Seed)
 	// Output:
-	// schema: "gcperf/v1"
+	// schema: "gcperf/v2"
 	// keys: config env gc gcperfp99 harness hiccup interrupted mix open_loop operations process profiling runs schema tail timing tool
 	// spin d=10µs: 10 runs of 10, seed 7
 }
@@ -89,7 +89,7 @@ func ExampleReadJSON() {
 	// runs: 200 seed: 3 gcstats: run
 	// alloc.list size=8 base=32 chunk=32: 200 runs, 6400 objects
 	// GCPerfP99 keeps 198 of 200 runs
-	// unsupported schema "gcperf/v0": this gcperf reads "gcperf/v1"
+	// unsupported schema "gcperf/v0": this gcperf reads "gcperf/v2"
 	// unsupported schema: true
 	// not a result: true
 }

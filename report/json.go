@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/gcperf/gcperf/internal/quote"
 )
@@ -58,5 +59,39 @@ func DecodeJSON(r io.Reader, v any, schema func() string, family, want string, n
 	case s != want:
 		return fmt.Errorf("%w %q: this gcperf reads %q", ErrSchema, quote.Clip(s), want)
 	}
+	return nil
+}
+
+// UnmarshalJSON reads a document of the current Schema, or of gcperf/v1
+// converted to it: v1 named the collector's cycles "cycles" in "gc" and
+// the hiccup meter's maximum "max_ns", where gcperf/v2 names them as every
+// run's and every distribution's ("gc_cycles", "pmax_ns"). A document of
+// any other schema is read as it is, for the reader to refuse.
+func (d *Document) UnmarshalJSON(data []byte) error {
+	type plain Document // without this method
+	if err := json.Unmarshal(data, (*plain)(d)); err != nil {
+		return err
+	}
+	if d.Schema != schemaV1 {
+		return nil
+	}
+	var v1 struct {
+		GC *struct {
+			Cycles uint64 `json:"cycles"`
+		} `json:"gc"`
+		Hiccup *struct {
+			Max time.Duration `json:"max_ns"`
+		} `json:"hiccup"`
+	}
+	if err := json.Unmarshal(data, &v1); err != nil {
+		return err
+	}
+	if d.GC != nil && v1.GC != nil {
+		d.GC.Cycles = v1.GC.Cycles
+	}
+	if d.Hiccup != nil && v1.Hiccup != nil {
+		d.Hiccup.Max = v1.Hiccup.Max
+	}
+	d.Schema = Schema
 	return nil
 }

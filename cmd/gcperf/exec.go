@@ -29,7 +29,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 		name, doc string
 		path      *string
 	}{
-		{"json", "also write the result as JSON (schema gcperf/v1; with -count, gcperf-count/v1) to `file`", nil},
+		{"json", "also write the result as JSON (schema gcperf/v2; with -count, gcperf-count/v1) to `file`", nil},
 		{"csv", "also write the result as CSV to `file` (not with -count)", nil},
 		{"xml", "also write the result as XML to `file` (not with -count)", nil},
 		{"bench", "also write the result in the Go benchmark format to `file`, for benchstat and gcperf compare (with -count, a line per run)", nil},
