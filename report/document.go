@@ -370,27 +370,18 @@ type Mix struct {
 	MixesPerHour float64 `json:"mixes_per_hour"`
 }
 
-// P99 holds the GCPerfP99 figures.
+// P99 holds the GCPerfP99 figures as latency computed them, in units of
+// Unit (processed: runs × per_run, every run, as GCPerfP99 counts it;
+// total_ns: of the kept runs only; the throughputs: GCPerfP99's, over its
+// best kept runs, not -bench's <unit>/s at the trimmed mean), and the
+// worst runs with what the collector did during each. Estimated is
+// set when the runs were too many to keep: Worst holds the slowest of the
+// Runs-Kept dropped runs, and Total with what derives from it comes partly
+// from the mix's histogram (within 0.1%).
 type P99 struct {
-	Unit          string        `json:"unit" csv:"Unit"`
-	Runs          int           `json:"runs" csv:"Runs"`
-	Kept          int           `json:"kept" csv:"Runs Kept"`
-	PerRun        float64       `json:"per_run" csv:"Per Run"`
-	Processed     float64       `json:"processed" csv:"Processed (All Runs)"`            // runs × per_run: every run, as GCPerfP99 counts it
-	Total         time.Duration `json:"total_ns" csv:"Total Execution Time (Runs Kept)"` // of the kept runs only, as GCPerfP99 sums it
-	MeanPerRun    time.Duration `json:"mean_per_run_ns" csv:"Average Time per Run"`      // total_ns / kept
-	Throughput    float64       `json:"throughput_per_sec" csv:"Throughput per Second"`  // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
-	ThroughputMax float64       `json:"throughput_max_per_sec" csv:"Throughput Max per Second"`
-	ThroughputMin float64       `json:"throughput_min_per_sec" csv:"Throughput Min per Second"`
-	Latency       time.Duration `json:"latency_per_1000_ns" csv:"Latency per 1000"`
-	LatencyMin    time.Duration `json:"latency_min_per_1000_ns" csv:"Latency Min per 1000"`
-	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns" csv:"Latency Ave per 1000"`
-	LatencyMax    time.Duration `json:"latency_max_per_1000_ns" csv:"Latency Max per 1000"`
-	Worst         []Worst       `json:"worst" csv:"-"` // a block of its own
-	// Estimated is set when the runs were too many to keep: Worst holds
-	// the slowest of the Runs-Kept dropped runs, and Total with what
-	// derives from it comes partly from the mix's histogram (within 0.1%).
-	Estimated bool `json:"estimated,omitzero" csv:"-"`
+	Unit string `json:"unit" csv:"Unit"`
+	latency.P99Figures
+	Worst []Worst `json:"worst" csv:"-"` // a block of its own
 }
 
 // Span summarises consecutive runs past the kept ones: from run
@@ -586,13 +577,8 @@ func operationsOf(ops []workload.OpResult) []Operation {
 // collector did during it (-gcstats run).
 func gcperfP99Of(res *workload.Result) P99 {
 	f := res.P99
-	p := P99{
-		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
-		Total: f.Total, MeanPerRun: f.MeanPerRun,
-		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
-		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
-		Worst: []Worst{}, Estimated: f.Estimated,
-	}
+	p := P99{Unit: res.Unit, P99Figures: f, Worst: []Worst{}}
+	p.P99Figures.Worst = nil // the document's own Worst, below
 	for _, w := range f.Worst {
 		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
 		if r := res.Run(w.Run); r != nil && res.Config.GCStats == workload.GCStatsRun {

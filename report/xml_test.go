@@ -237,6 +237,7 @@ var xmlLeftOut = map[string]string{
 	"Schema":                         "the XML names its own layout, unchanged since gcperf/v1 (xmlSchema)",
 	"Profiling":                      "profiles are files of their own; the JSON lists them",
 	"Hiccup.Histogram":               "the XML has percentiles, not histograms",
+	"GCPerfP99.P99Figures.Worst":     "the document's own Worst (with the collector's figures) holds the worst runs; the JSON leaves this one out",
 	"Operations.Histogram":           "the XML has percentiles, not histograms",
 	"Mix.Operation.Histogram":        "the XML has percentiles, not histograms",
 	"Operations.Actual.MixesPerHour": "an operation's is always zero: mixes_per_hour is the mix's",
