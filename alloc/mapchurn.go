@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -103,7 +104,7 @@ func (m *Map) Replaced() int {
 // inserted, saturating at math.MaxInt64.
 func (m *Map) LiveBytes() int64 {
 	k := int64(m.K)
-	return workload.SatAdd(workload.SatMul(k, mapEntryBytes), heapBytes(workload.SatAdd(k, 1), int64(m.Value), false))
+	return sat.Add(sat.Mul(k, mapEntryBytes), heapBytes(sat.Add(k, 1), int64(m.Value), false))
 }
 
 // Setup inserts K entries, then replaces each of them once so that the

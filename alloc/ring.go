@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -98,9 +99,9 @@ func (r *Ring) Clone() workload.Operation {
 // counts, saturating at math.MaxInt64.
 func (r *Ring) LiveBytes() int64 {
 	k, size := int64(r.K), int64(r.Size)
-	live := objectBytes(workload.SatMul(k, sliceHeaderLen), true)
-	live = workload.SatAdd(live, heapBytes(workload.SatAdd(k, 1), size, false))
-	return workload.SatAdd(live, heapBytes(1, min(int64(r.Fluff), size), false))
+	live := objectBytes(sat.Mul(k, sliceHeaderLen), true)
+	live = sat.Add(live, heapBytes(sat.Add(k, 1), size, false))
+	return sat.Add(live, heapBytes(1, min(int64(r.Fluff), size), false))
 }
 
 // Setup fills the ring. It stops early, with the context's error, when ctx

@@ -5,7 +5,7 @@ import (
 	"runtime/metrics"
 	"sync"
 
-	"github.com/gcperf/gcperf/workload"
+	"github.com/gcperf/gcperf/internal/sat"
 )
 
 // What the heap counts for an allocation. The workloads' claims (the bytes a
@@ -78,7 +78,7 @@ func heapBytes(count, size int64, pointers bool) int64 {
 	}
 	if !pointers && size < tinyBlock {
 		per := tinyBlock / size
-		return workload.SatMul(count/per+min(count%per, 1), tinyBlock)
+		return sat.Mul(count/per+min(count%per, 1), tinyBlock)
 	}
-	return workload.SatMul(count, objectBytes(size, pointers))
+	return sat.Mul(count, objectBytes(size, pointers))
 }

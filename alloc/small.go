@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -72,8 +73,8 @@ func (s *Small) Clone() workload.Operation { return &Small{N: s.N, Size: s.Size}
 // holds at its end, in the bytes the heap counts, saturating at
 // math.MaxInt64.
 func (s *Small) LiveBytes() int64 {
-	slots := objectBytes(workload.SatMul(int64(s.N), sliceHeaderLen), true)
-	return workload.SatAdd(slots, heapBytes(int64(s.N), int64(s.Size), false))
+	slots := objectBytes(sat.Mul(int64(s.N), sliceHeaderLen), true)
+	return sat.Add(slots, heapBytes(int64(s.N), int64(s.Size), false))
 }
 
 // Setup allocates the slice that holds a run's objects.

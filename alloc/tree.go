@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -85,7 +86,7 @@ func treeNodes(d int) int64 { return int64(uint64(1)<<(d+1) - 1) }
 // LiveBytes is the long-lived tree plus the one a run holds, 16 bytes a
 // node, saturating at math.MaxInt64.
 func (t *Tree) LiveBytes() int64 {
-	return workload.SatMul(workload.SatAdd(treeNodes(t.Live), treeNodes(t.Depth)), nodeBytes)
+	return sat.Mul(sat.Add(treeNodes(t.Live), treeNodes(t.Depth)), nodeBytes)
 }
 
 // Setup builds the long-lived tree. It stops early, with the context's

@@ -1,18 +1,44 @@
-// Package bench runs one benchmark the way the gcperf command does, from
-// options that a command line or a program fills. Before anything runs it
-// checks that the mix and the engine's records fit in memory (with those
-// of a separate profiled pass), that every output can be written at the
-// end, and that the -http address is one it may serve; then it captures
-// the environment, runs the mix (workload.Run) under an interrupt watcher,
-// profiles a separate pass, and writes the report in every format asked
-// for. A long benchmark is never lost to an output that cannot be written.
+// Package bench runs one benchmark end to end, as the gcperf command does:
+//
+//	cfg := workload.DefaultConfig()
+//	cfg.Runs = 1000
+//	json, _ := bench.LookupFormat("json")
+//	var text bytes.Buffer
+//	out, err := bench.Run(ctx, bench.Options{
+//		Config:  cfg,
+//		Outputs: []bench.Output{{Path: "result.json", Format: json}},
+//		Stdout:  &text, // the text report
+//	}, workload.Mix{op})
+//	if err != nil {
+//		return err // an option that cannot work: nothing ran
+//	}
+//	if out.Failed() {
+//		// stopped, halted, every run failed, or a report not written
+//	}
+//
+// Before anything runs, Run checks that the mix and the engine's records
+// fit in memory (with those of a separate profiled pass), that every
+// output can be written at the end, and that the HTTP address is one it
+// may serve; then it captures the environment, starts the server under
+// test if there is one, runs the mix (workload.Run), profiles a separate
+// pass, and writes the report in every format asked for. A long benchmark
+// is never lost to an output that cannot be written.
+//
+// Run takes a context (the operations'), typed Options and the controls a
+// caller needs to stop it (Config.Stop, Abort, Abandon), and says what it
+// has to say as Events: what runs, the server starting and ready, the
+// phases. It never reads signals or writes to the process's stdout or
+// stderr; the gcperf command gives interrupts their meaning on top of it.
 //
 // RunCount runs the same benchmark in several fresh processes instead
-// (gcperf -count N), through the sweep's child runner, and writes every
-// process's result (report.Set).
+// (gcperf -count N) and writes every process's result (report.Set).
 //
-// Options are named in errors by the gcperf flags that set them, as
-// workload.ConfigError names Config's fields.
+// Errors found before anything runs are typed: an *InputError names the
+// option (a field of Options), its value and the reason, as
+// workload.ConfigError names Config's fields; a *MemoryError holds what
+// the benchmark needs and what is available. The gcperf command turns
+// them into lines that name its flags; files are named by the labels the
+// caller gave them (Output.Label, File.Label).
 package bench
 
 import (
@@ -20,16 +46,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/interrupt"
-	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
@@ -37,12 +61,23 @@ import (
 	"github.com/gcperf/gcperf/workload"
 )
 
+// A File is a file or a directory the benchmark writes, named in errors
+// by its Label, the caller's ("" names it by its Path).
+type File struct{ Path, Label string }
+
+func (f File) name() string {
+	if f.Label == "" {
+		return f.Path
+	}
+	return f.Label
+}
+
 // Output is one file of the result.
 type Output struct {
-	Label  string // what errors name it by: "-csv out.csv", "-out dir: dir/result.csv"
-	Path   string // "-" for stdout; the text report then goes to stderr
+	Label  string // what errors name it by, the caller's ("": its Path)
+	Path   string // "-" for Options.Stdout; the text report then goes to Options.Stderr
 	Format Format
-	// With -count (RunCount): Process is the process whose result the
+	// With RunCount: Process is the process whose result the
 	// file holds (process-2.csv), 0 for every process's (Format.WriteSet);
 	// Child is set for the files a process writes itself (its JSON result
 	// and its log), checked with the others but not written here.
@@ -51,7 +86,7 @@ type Output struct {
 }
 
 // Profile is one profile asked for, with the label errors name it by
-// ("-cpuprofile c.pprof", "-profile dir: dir/cpu.pprof").
+// (the caller's; "" names it by its Path).
 type Profile struct {
 	profiles.Request
 	Label string
@@ -60,25 +95,20 @@ type Profile struct {
 // Options are one benchmark's settings, outputs and profiles.
 type Options struct {
 	Config workload.Config
-	// MemHint names what sets the mix's memory, for the error when it does
-	// not fit ("-size 1024 with -base 512 and -chunk 32"); "" names the
-	// operation that needs the most, with its parameters.
-	MemHint string
-
-	// Outputs are the result's files; the text report goes to stdout
+	// Outputs are the result's files; the text report goes to Stdout
 	// unless one of them does. Dirs are the directories they and the
 	// profiles go to, checked with them and created when every check
 	// passed. Overwrite replaces existing files.
 	Outputs   []Output
-	Dirs      []safefile.Output
+	Dirs      []File
 	Overwrite bool
 
 	// RunLog and HistogramLog are files written during the measured runs,
 	// checked with the outputs: every timed run as it ends
 	// (report.RunLog), and the mix runtimes as an HdrHistogram interval
 	// log (report.HistogramLog), every HistogramLogInterval (0: a second,
-	// at least report.MinHistogramLogInterval). "-" is stdout.
-	RunLog, HistogramLog string
+	// at least report.MinHistogramLogInterval). "-" is Stdout.
+	RunLog, HistogramLog File
 	HistogramLogInterval time.Duration
 
 	// Profiles are taken from a separate pass of ProfileRuns runs (0:
@@ -99,42 +129,80 @@ type Options struct {
 	// report's Server section.
 	Server *Server
 
-	// Observers watch the measured runs (a progress bar, -v's lines).
+	// Observers watch the measured runs (a progress bar, a line per run).
 	Observers []workload.Observer
 	// Version and Command are recorded in the report.
 	Version string
 	Command []string
-	// Notify receives what the run has to say as it goes, one line each
-	// without its newline: what runs, the profiled pass, warnings. Nil
-	// discards them.
-	Notify func(line string)
+
+	// Stdout receives the outputs and streams whose Path is "-", and the
+	// text report unless one of them goes there; the text report then
+	// goes to Stderr. Nil discards what would go there.
+	Stdout, Stderr io.Writer
+	// Events receives what the benchmark has to say as it goes (Event):
+	// what runs, the profiled pass, warnings, the phases. Nil discards.
+	Events func(Event)
+	// Config.Stop, when closed, stops the measured runs after those in
+	// progress (they are reported); cancelling Run's context cancels the
+	// operations in progress. Abort, when closed during the measured runs,
+	// gives them up at once: Run returns ErrAborted, nothing written.
+	// Abandon, when closed during the profiled pass, abandons it: the
+	// measured runs are reported.
+	Abort, Abandon <-chan struct{}
 }
 
 // An InputError is an option that cannot work, found before anything
-// runs. Flag names the option as the gcperf command spells it
-// ("profile-runs"), or is "" when Msg names it (an output's label).
+// runs: the option (Field), its value and the reason. Reasons about a
+// file name it by its label (Output.Label, File.Label), the caller's.
 type InputError struct {
-	Flag string
-	Msg  string
-	Err  error // the cause, when there is one (errors.Is(err, safefile.ErrExists))
+	// Field is the option: a field of Options ("ProfileRuns", "HTTP",
+	// "HTTPPublic", "HistogramLogInterval", "Outputs", "Dirs", "RunLog",
+	// "HistogramLog", "Server") or of Count ("N", "ProfileDir").
+	Field string
+	Value any
+	// Reason says why, in one line; With is the option it needs, when
+	// that is why ("HTTP" for HTTPPublic).
+	Reason string
+	With   string
+	Err    error // the cause, when there is one (errors.Is(err, safefile.ErrExists))
 }
 
-func (e *InputError) Error() string {
-	if e.Flag == "" {
-		return e.Msg
-	}
-	return "-" + e.Flag + " " + e.Msg
-}
+func (e *InputError) Error() string { return "bench: " + e.Field + ": " + e.Reason }
 
 func (e *InputError) Unwrap() error { return e.Err }
 
-func inputf(flag, format string, args ...any) error {
-	return &InputError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
+// inputf is an *InputError of field and value.
+func inputf(field string, value any, format string, args ...any) *InputError {
+	return &InputError{Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
-// ErrAborted is Run's error when a third interrupt gave up the runs:
-// nothing was written (the gcperf command exits interrupt.ExitAborted).
-var ErrAborted = errors.New("bench: aborted at an interrupt: nothing written")
+// A MemoryError is a benchmark that does not fit in the memory available
+// (Options.CheckMemory), found before any of it is allocated.
+type MemoryError struct {
+	// Need is the mix's and the engine's (workload.Config.Need), with
+	// Config's Threads and the mix's number of operations (Ops).
+	Need         workload.Need
+	Threads, Ops int
+	Memory       env.Memory
+	// Pass, when above 0, is what the records of the profiled pass of
+	// ProfileRuns runs need, which does not fit beside the measured runs'
+	// (Need.Engine) although the measured runs alone fit.
+	Pass        int64
+	ProfileRuns int
+}
+
+func (e *MemoryError) Error() string {
+	if e.Pass > 0 {
+		return fmt.Sprintf("bench: the profiled pass of %d runs needs %s for its records beside the measured runs' %s, but only %s is available",
+			e.ProfileRuns, env.Bytes(e.Pass), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
+	}
+	return fmt.Sprintf("bench: the mix needs %s live plus %s for the engine's records, but only %s is available",
+		env.Bytes(e.Need.Live), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
+}
+
+// ErrAborted is Run's error when Options.Abort gave up the runs: nothing
+// was written.
+var ErrAborted = errors.New("bench: aborted: nothing written")
 
 // Outcome is what a benchmark that ran came to.
 type Outcome struct {
@@ -142,9 +210,8 @@ type Outcome struct {
 	Doc *report.Document
 	// Set is the report of the processes of RunCount, Doc then nil.
 	Set *report.Set
-	// Stopped is set when the runs stopped before the end: interrupted,
-	// halted (the report says which), or interrupted while the reports
-	// were written (they were, whole).
+	// Stopped is set when the runs stopped before the end: stopped,
+	// halted (the report says which), or the profiled pass abandoned.
 	Stopped bool
 	// AllFailed is set when every run failed.
 	AllFailed bool
@@ -161,164 +228,198 @@ func (o Outcome) Failed() bool {
 	return o.Stopped || o.AllFailed || len(o.WriteErrs) > 0 || o.Err != nil
 }
 
-// Run checks the options, runs mix and writes the reports. Signals on sig
-// are interrupts (package interrupt). Its error is an *InputError, a
-// workload.ConfigError or another error found before anything ran, or
-// ErrAborted; anything after the runs started is in the Outcome.
-func Run(o Options, mix workload.Mix, stdout, stderr io.Writer, sig <-chan os.Signal) (Outcome, error) {
-	notify := o.Notify
-	if notify == nil {
-		notify = func(string) {}
-	}
+// Run checks the options, runs mix and writes the reports. ctx is the
+// operations' context. Its error is an *InputError, a workload.ConfigError
+// or another error found before anything ran, or ErrAborted; anything
+// after the runs started is in the Outcome.
+func Run(ctx context.Context, o Options, mix workload.Mix) (Outcome, error) {
 	profCfg, err := o.check(mix)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if o.HTTP != "" {
-		srv, exposed, err := pprofhttp.ServeLocal(o.HTTP, o.HTTPPublic)
-		if err != nil {
-			return Outcome{}, httpError(o.HTTP, err)
-		}
-		defer srv.Close()
-		if exposed {
-			notify(fmt.Sprintf("warning: -http-public: anyone who can connect to %s reads this process's command line, heap and CPU profiles and goroutine stacks", srv.Addr()))
-		}
-		notify(fmt.Sprintf("serving http://%s/debug/pprof/ and /debug/metrics while the benchmark runs", srv.Addr()))
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stop := make(chan struct{})
-	cfg := o.Config
-	cfg.Stop = stop
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, cancel, false)
-	defer in.Close()
-
-	obs := o.Observers
-	var inline *profiles.Profiler
-	if len(o.Profiles) > 0 && o.ProfileInline {
-		inline = profiles.NewProfiler(o.requests())
-		obs = append(obs[:len(obs):len(obs)], inline)
-	}
-	streams, err := o.openStreams(stdout)
-	if err != nil {
-		return Outcome{}, err
-	}
-	defer abortStreams(streams) // those not committed: the runs never ran
-	for _, s := range streams {
-		obs = append(obs[:len(obs):len(obs)], s.obs)
-	}
-	// The environment is captured before the runs: reading it costs
-	// milliseconds and must not disturb them.
-	captured, cerr := env.Capture(context.Background(), "/")
-	if cerr != nil {
-		notify("warning: the environment is incomplete: " + quote.OneLine(cerr))
-	}
-	count := func(n int, d time.Duration, what string) string {
-		switch {
-		case d == 0:
-			return fmt.Sprintf("%d %s", n, what)
-		case n == 0:
-			return what + " for " + d.String()
-		}
-		return fmt.Sprintf("%d %s within %s", n, what, d)
-	}
-	var srv *runningServer
-	if o.Server != nil {
-		srv, err = startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(captured)}, notify, stop)
-		if errors.Is(err, target.ErrNotStarted) {
-			var se *target.StartError
-			if errors.As(err, &se) {
-				return Outcome{}, &InputError{Msg: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
-			}
-			return Outcome{}, &InputError{Msg: err.Error(), Err: err}
-		}
+		srv, err := o.serveHTTP()
 		if err != nil {
 			return Outcome{}, err
 		}
-		// On every way out before its stop below (a third interrupt):
-		// the kernel kills it with gcperf too (Pdeathsig), but not its
-		// own children, which its SIGTERM lets it stop.
-		defer func() {
-			if srv != nil {
-				srv.r.Stop()
-			}
-		}()
-		// A server that ends during the runs stops them, as an interrupt
-		// does: the load would only count failed connections.
-		runStop := make(chan struct{})
-		finished := make(chan struct{})
-		defer close(finished)
-		go func(done <-chan struct{}) {
-			select {
-			case <-stop:
-			case <-done:
-			case <-finished:
-				return
-			}
-			close(runStop)
-		}(srv.r.Done())
-		cfg.Stop = runStop
+		defer srv.Close()
 	}
-	notify(fmt.Sprintf("running %s: %s, %s, seed %d; interrupt stops after the current run",
-		mixNames(mix), count(cfg.Warmups, cfg.WarmupDuration, "warmups"), count(cfg.Runs, cfg.Duration, "timed runs"), cfg.Seed))
-	res, err, ok := interrupt.Unless(in.Abort(), func() (*workload.Result, error) { return workload.Run(ctx, cfg, mix, obs...) })
-	if !ok || !in.Enter(interrupt.Profiling) {
-		if inline != nil {
-			inline.Abandon() // its temporary files, and none started after this
+	b := &benchmark{o: &o, mix: mix, cfg: o.Config, finished: make(chan struct{})}
+	defer b.close()
+	if err := b.prepare(ctx); err != nil {
+		return Outcome{}, err
+	}
+	o.event(Running{Mix: mix, Config: b.cfg})
+	res, err, ok := interrupt.Unless(o.Abort, func() (*workload.Result, error) { return workload.Run(ctx, b.cfg, mix, b.obs...) })
+	if ok {
+		o.event(Profiling)
+		ok = !closed(o.Abort)
+	}
+	if !ok {
+		if b.inline != nil {
+			b.inline.Abandon() // its temporary files, and none started after this
 		}
-		safefile.RemoveTemps()
 		return Outcome{}, ErrAborted
 	}
 	if err != nil && res == nil {
-		if srv != nil {
-			srv.stop()
-			srv = nil
-		}
-		in.Enter(interrupt.Writing)
+		b.stopServer()
+		o.event(Writing)
 		return Outcome{Err: err}, nil
 	}
-	meta := report.Meta{Version: o.Version, Command: o.Command, Env: captured}
-	if len(o.Profiles) > 0 {
-		var perr error
-		if inline != nil {
-			meta.Profiles, perr = inline.Profiles()
-		} else {
-			notify(fmt.Sprintf("profiling a separate pass of %d runs", profCfg.Runs))
-			meta.Profiles, perr = profiles.Pass(ctx, profCfg, mix, o.requests(), res, in.Abandon())
-		}
-		meta.Inline, meta.ProfileRuns = o.ProfileInline, o.profileRuns()
-		if o.ProfileInline {
-			meta.ProfileRuns = res.Done
-		}
-		if perr != nil {
-			err = errors.Join(err, fmt.Errorf("profiles: %w", perr))
-		}
+	meta, perr := b.profile(ctx, profCfg, res)
+	server, serr := b.stopServer()
+	o.event(Writing)
+	return b.write(res, meta, server, errors.Join(err, perr, serr)), nil
+}
+
+// A benchmark is one Run under way.
+type benchmark struct {
+	o        *Options
+	mix      workload.Mix
+	cfg      workload.Config // o.Config, stopped by a server's end too
+	obs      []workload.Observer
+	inline   *profiles.Profiler // the profiles of the measured runs (ProfileInline)
+	streams  []*stream
+	env      env.Env
+	srv      *runningServer
+	failed   *report.Failure // the server's failure, once stopped: the result's own
+	finished chan struct{}   // closed when Run returns
+}
+
+// prepare gets the measured runs ready: their observers, the streams'
+// files, the environment, the server under test.
+func (b *benchmark) prepare(ctx context.Context) error {
+	o := b.o
+	b.obs = o.Observers
+	if len(o.Profiles) > 0 && o.ProfileInline {
+		b.inline = profiles.NewProfiler(o.requests())
+		b.obs = append(b.obs[:len(b.obs):len(b.obs)], b.inline)
 	}
-	var server *report.Exec
-	if srv != nil {
-		var serr error
-		server, serr = srv.stop()
-		srv = nil
-		if serr != nil {
-			err = errors.Join(err, serr)
-		}
+	var err error
+	if b.streams, err = o.openStreams(); err != nil {
+		return err
 	}
-	in.Enter(interrupt.Writing)
-	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(streams)}
-	out.Doc.Server = server
+	for _, s := range b.streams {
+		b.obs = append(b.obs[:len(b.obs):len(b.obs)], s.obs)
+	}
+	// The environment is captured before the runs: reading it costs
+	// milliseconds and must not disturb them.
+	var cerr error
+	if b.env, cerr = env.Capture(ctx, "/"); cerr != nil {
+		o.event(EnvIncomplete{cerr})
+	}
+	if o.Server != nil {
+		return b.startServer()
+	}
+	return nil
+}
+
+// startServer starts the server under test and ready. A server that ends
+// during the runs stops them, as Config.Stop does: the load would only
+// count failed connections.
+func (b *benchmark) startServer() error {
+	o := b.o
+	srv, err := startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(b.env)}, o.event, o.Config.Stop)
+	if errors.Is(err, target.ErrNotStarted) {
+		var se *target.StartError
+		if errors.As(err, &se) {
+			return &InputError{Field: "Server", Value: se.Path, Reason: fmt.Sprintf("cannot start the server %q: %v", se.Path, se.Err), Err: err}
+		}
+		return &InputError{Field: "Server", Value: o.Server.Command.Path, Reason: err.Error(), Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	b.srv = srv
+	runStop := make(chan struct{})
+	go func(stop, done <-chan struct{}) {
+		select {
+		case <-stop:
+		case <-done:
+		case <-b.finished:
+			return
+		}
+		close(runStop)
+	}(o.Config.Stop, srv.r.Done())
+	b.cfg.Stop = runStop
+	return nil
+}
+
+// close ends what Run leaves on every way out: the streams' files not
+// committed (the runs never ran), the server not stopped (given up: the
+// kernel kills it with this process too, Pdeathsig, but not its own
+// children, which its SIGTERM lets it stop).
+func (b *benchmark) close() {
+	close(b.finished)
+	abortStreams(b.streams)
+	if b.srv != nil {
+		b.srv.r.Stop()
+	}
+}
+
+// stopServer stops the server under test, if any, and returns its run.
+func (b *benchmark) stopServer() (*report.Exec, error) {
+	if b.srv == nil {
+		return nil, nil
+	}
+	x, err := b.srv.stop()
+	b.failed = b.srv.failed
+	b.srv = nil
+	return x, err
+}
+
+// profile takes the profiles asked for, from the inline profiler or a
+// separate pass, and returns the report's Meta with them.
+func (b *benchmark) profile(ctx context.Context, profCfg workload.Config, res *workload.Result) (report.Meta, error) {
+	o := b.o
+	meta := report.Meta{Version: o.Version, Command: o.Command, Env: b.env}
+	if len(o.Profiles) == 0 {
+		return meta, nil
+	}
+	var err error
+	if b.inline != nil {
+		meta.Profiles, err = b.inline.Profiles()
+	} else {
+		o.event(ProfilingPass{Runs: profCfg.Runs})
+		meta.Profiles, err = profiles.Pass(ctx, profCfg, b.mix, o.requests(), res, o.Abandon)
+	}
+	meta.Inline, meta.ProfileRuns = o.ProfileInline, o.profileRuns()
+	if o.ProfileInline {
+		meta.ProfileRuns = res.Done
+	}
+	if err != nil {
+		err = fmt.Errorf("profiles: %w", err)
+	}
+	return meta, err
+}
+
+// write writes the reports of res and says how the benchmark went.
+func (b *benchmark) write(res *workload.Result, meta report.Meta, server *report.Exec, err error) Outcome {
+	o := b.o
+	out := Outcome{Doc: report.New(res, meta), WriteErrs: commitStreams(b.streams)}
+	out.Doc.Server, out.Doc.Failed = server, b.failed
 	streamed := false
-	for _, s := range streams {
+	for _, s := range b.streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone
 	}
-	out.WriteErrs = append(out.WriteErrs, o.writeReports(stdout, stderr, streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
+	out.WriteErrs = append(out.WriteErrs, o.writeReports(streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
 		func(t Output) func(io.Writer) error {
 			return func(w io.Writer) error { return t.Format.Write(w, out.Doc) }
 		})...)
 	out.Err = err
-	out.Stopped = res.Interrupted || res.Halted != "" || in.Interrupted()
+	out.Stopped = res.Interrupted || res.Halted != "" || closed(o.Abandon)
 	out.AllFailed = res.Mix.Stats.Runs > 0 && res.Mix.Stats.Runtime.Count == 0
-	return out, nil
+	return out
+}
+
+// serveHTTP serves o.HTTP while the benchmark runs.
+func (o *Options) serveHTTP() (*pprofhttp.Server, error) {
+	srv, exposed, err := pprofhttp.ServeLocal(o.HTTP, o.HTTPPublic)
+	if err != nil {
+		return nil, httpError(o.HTTP, err)
+	}
+	o.event(Serving{Addr: srv.Addr(), Exposed: exposed})
+	return srv, nil
 }
 
 // machineOf is the machine's part of an environment: a server's runtime
@@ -329,8 +430,9 @@ func machineOf(e env.Env) env.Env { return env.Env{Host: e.Host, Cgroup: e.Cgrou
 // output or a stream (streamed) goes there, then every output with what
 // write gives it (nil: not written here), and returns the errors, each
 // naming its output.
-func (o *Options) writeReports(stdout, stderr io.Writer, streamed bool, text func(io.Writer) error, write func(Output) func(io.Writer) error) []error {
+func (o *Options) writeReports(streamed bool, text func(io.Writer) error, write func(Output) func(io.Writer) error) []error {
 	var errs []error
+	stdout, stderr := orDiscard(o.Stdout), orDiscard(o.Stderr)
 	to := stdout
 	if streamed {
 		to = stderr
@@ -349,10 +451,18 @@ func (o *Options) writeReports(stdout, stderr io.Writer, streamed bool, text fun
 			continue
 		}
 		if err := safefile.Write(t.Path, stdout, o.Overwrite, w); err != nil {
-			errs = append(errs, &labelled{t.Label, strings.TrimPrefix(err.Error(), t.Path+": "), err})
+			errs = append(errs, &labelled{File{t.Path, t.Label}.name(), strings.TrimPrefix(err.Error(), t.Path+": "), err})
 		}
 	}
 	return errs
+}
+
+// orDiscard is w, or io.Discard for nil.
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // labelled is an output's error, named by its label.
@@ -394,64 +504,73 @@ func (o *Options) check(mix workload.Mix) (workload.Config, error) {
 	}
 	switch {
 	case o.HTTP == "" && o.HTTPPublic:
-		return profCfg, inputf("http-public", "goes with -http ADDR")
+		return profCfg, &InputError{Field: "HTTPPublic", Value: true, Reason: "goes with HTTP", With: "HTTP"}
 	case o.HTTP != "":
 		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
 			return profCfg, httpError(o.HTTP, err)
 		}
 	}
 	if i := o.HistogramLogInterval; i < 0 || i > 0 && i < report.MinHistogramLogInterval {
-		return profCfg, inputf("hlog-interval", "must be at least %v, got %v", report.MinHistogramLogInterval, i)
+		return profCfg, inputf("HistogramLogInterval", i, "must be at least %v, got %v", report.MinHistogramLogInterval, i)
 	}
+	return profCfg, o.checkOutputs()
+}
+
+// checkOutputs refuses, before anything runs, an output that could not be
+// written at the end, then creates the output directories.
+func (o *Options) checkOutputs() error {
 	var toStdout []string
 	for _, t := range o.Outputs {
 		if t.Path == "-" {
-			toStdout = append(toStdout, "-"+t.Format.Name)
+			toStdout = append(toStdout, File{t.Path, t.Label}.name())
 		}
 	}
 	streams := o.streams()
 	for _, s := range streams {
 		if s.out.Path == "-" {
-			toStdout = append(toStdout, strings.TrimSuffix(s.out.Label, " -"))
+			toStdout = append(toStdout, s.out.Label)
 		}
 	}
 	if len(toStdout) > 1 {
-		return profCfg, inputf("", "%s - and %s -: at most one format can go to stdout", toStdout[0], toStdout[1])
+		return inputf("Outputs", "-", "%s and %s: at most one format can go to stdout", toStdout[0], toStdout[1])
 	}
+	var dirs []safefile.Output
 	for _, d := range o.Dirs {
 		if d.Path == "-" {
-			return profCfg, inputf("", "%s: - is stdout, not a directory", d.Label)
+			return inputf("Dirs", d.Path, "%s: - is stdout, not a directory", d.name())
 		}
+		dirs = append(dirs, safefile.Output{Label: d.name(), Path: d.Path})
 	}
 	var outs []safefile.Output
 	for _, t := range o.Outputs {
-		outs = append(outs, safefile.Output{Label: t.Label, Path: t.Path})
+		outs = append(outs, safefile.Output{Label: File{t.Path, t.Label}.name(), Path: t.Path})
 	}
 	for _, p := range o.Profiles {
-		outs = append(outs, safefile.Output{Label: p.Label, Path: p.Path})
+		outs = append(outs, safefile.Output{Label: File{p.Path, p.Label}.name(), Path: p.Path})
 	}
 	for _, s := range streams {
 		outs = append(outs, s.out)
 	}
-	if err := safefile.Check(outs, o.Overwrite, o.Dirs...); err != nil {
-		return profCfg, &InputError{Msg: err.Error(), Err: err}
+	if err := safefile.Check(outs, o.Overwrite, dirs...); err != nil {
+		return &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
 	}
 	for _, d := range o.Dirs {
 		if err := safefile.MakeDir(d.Path); err != nil {
-			return profCfg, &InputError{Msg: d.Label + ": " + err.Error(), Err: err}
+			return &InputError{Field: "Dirs", Value: d.Path, Reason: d.name() + ": " + err.Error(), Err: err}
 		}
 	}
-	return profCfg, nil
+	return nil
 }
 
 // CheckMemory checks, before anything runs, that mix fits in memory with
 // the engine's records, then with those of the separate profiled pass too
 // (the measured runs' stay alive during it), and returns that pass's
 // configuration (Runs 0 when there is none). Off Linux, or without /proc,
-// there is nothing to check against and it passes.
+// there is nothing to check against and it passes. Its error is an
+// *InputError, a *MemoryError or a workload.ConfigError.
 func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	if o.ProfileRuns < 0 {
-		return workload.Config{}, inputf("profile-runs", "must be at least 1, got %d", o.ProfileRuns)
+		return workload.Config{}, inputf("ProfileRuns", o.ProfileRuns, "must be at least 1, got %d", o.ProfileRuns)
 	}
 	var profCfg workload.Config
 	profPass := len(o.Profiles) > 0 && !o.ProfileInline
@@ -460,7 +579,7 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 		if err := profCfg.Validate(len(mix)); err != nil {
 			var ce *workload.ConfigError
 			if errors.As(err, &ce) && ce.Field == "runs" {
-				return profCfg, inputf("profile-runs", "%s", ce.Msg)
+				return profCfg, &InputError{Field: "ProfileRuns", Value: o.ProfileRuns, Reason: ce.Msg, Err: err}
 			}
 			return profCfg, err
 		}
@@ -469,65 +588,25 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	if err != nil {
 		return profCfg, nil // not Linux, or no /proc: nothing to check against
 	}
-	need := o.Config.Need(mix)
-	if err := fits(need, o.Config.Threads, len(mix), mem, o.MemHint); err != nil || !profPass {
-		return profCfg, err
+	me := &MemoryError{Need: o.Config.Need(mix), Threads: o.Config.Threads, Ops: len(mix), Memory: mem}
+	if me.Need.Total() > mem.Available {
+		return profCfg, me
+	}
+	if !profPass {
+		return profCfg, nil
 	}
 	prof := profCfg.Footprint(len(mix))
-	if workload.SatAdd(need.Total(), prof) > mem.Available {
-		return profCfg, inputf("profile-runs", "%d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
-			o.profileRuns(), env.Bytes(prof), env.Bytes(need.Engine), env.Bytes(mem.Available))
+	if sat.Add(me.Need.Total(), prof) > mem.Available {
+		me.Pass, me.ProfileRuns = prof, o.profileRuns()
+		return profCfg, me
 	}
 	return profCfg, nil
 }
 
-// fits refuses a benchmark whose need (workload.Config.Need) does not fit
-// in the memory available, before allocating any of it. hint names what
-// sets the mix's memory; when it is "" the operation needing the most is
-// named, with its parameters.
-func fits(need workload.Need, threads, ops int, mem env.Memory, hint string) error {
-	if need.Total() <= mem.Available {
-		return nil
-	}
-	where := "on this machine"
-	if mem.Limit == "cgroup" {
-		where = "under this cgroup's memory.max"
-	}
-	size := func(n int64) string {
-		if n == math.MaxInt64 {
-			return "more than 8EiB"
-		}
-		return env.Bytes(n)
-	}
-	live := need.Live
-	if hint == "" && need.Biggest != nil {
-		hint = need.Biggest.Name()
-		if d, ok := need.Biggest.(workload.Describer); ok {
-			hint += " " + quote.Clip(d.Describe())
-		}
-		if _, ok := need.Biggest.(workload.Cloner); ok && threads > 1 {
-			hint += fmt.Sprintf(" (one copy per thread, -threads %d)", threads)
-		}
-		if ops > 1 && need.Most != need.Live {
-			hint += fmt.Sprintf(" (the mix: %s live in all)", size(need.Live))
-		}
-		live = need.Most
-	}
-	if hint == "" {
-		hint = "the mix"
-	}
-	return inputf("", "%s needs %s live plus %s for the engine's records, but only %s is available %s",
-		hint, size(live), env.Bytes(need.Engine), env.Bytes(mem.Available), where)
-}
-
-// httpError is err about the -http address, with the flag that allows a
-// public one.
+// httpError is err about the HTTP address.
 func httpError(addr string, err error) error {
-	if errors.Is(err, pprofhttp.ErrNotLoopback) {
-		return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v (-http-public allows it)", quote.Clip(addr), err), Err: err}
-	}
-	if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+	if oe := (*net.OpError)(nil); errors.As(err, &oe) && !errors.Is(err, pprofhttp.ErrNotLoopback) {
 		err = oe.Err // "address already in use", without the operation and address
 	}
-	return &InputError{Flag: "http", Msg: fmt.Sprintf("%s: %v", quote.Clip(addr), err), Err: err}
+	return &InputError{Field: "HTTP", Value: addr, Reason: err.Error(), Err: err}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,8 +16,9 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
-	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -56,44 +56,47 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 		name    string
 		edit    func(o *bench.Options)
 		op      func(c counting) workload.Operation
-		flag    string // the InputError's Flag
-		want    string // in its message
+		field   string // the InputError's Field ("": a *MemoryError)
+		want    string // in its reason
 		errIs   error
 		linuxOK bool // the check needs /proc
 	}{
 		{name: "profile runs", edit: func(o *bench.Options) { o.ProfileRuns = -1 },
-			flag: "profile-runs", want: "must be at least 1, got -1"},
-		{name: "out is stdout", edit: func(o *bench.Options) { o.Dirs = []safefile.Output{{Label: "-out -", Path: "-"}} },
-			want: "-out -: - is stdout, not a directory"},
+			field: "ProfileRuns", want: "must be at least 1, got -1"},
+		{name: "out is stdout", edit: func(o *bench.Options) { o.Dirs = []bench.File{{Path: "-", Label: "the output directory"}} },
+			field: "Dirs", want: "the output directory: - is stdout, not a directory"},
 		{name: "public without http", edit: func(o *bench.Options) { o.HTTPPublic = true },
-			flag: "http-public", want: "goes with -http ADDR"},
+			field: "HTTPPublic", want: "goes with HTTP"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },
-			flag: "http", want: "(-http-public allows it)", errIs: pprofhttp.ErrNotLoopback},
+			field: "HTTP", errIs: pprofhttp.ErrNotLoopback},
 		{name: "two on stdout", edit: func(o *bench.Options) {
-			o.Outputs = []bench.Output{{Label: "-json -", Path: "-", Format: json}, {Label: "-csv -", Path: "-", Format: csv}}
-		}, want: "-json - and -csv -: at most one format can go to stdout"},
+			o.Outputs = []bench.Output{{Label: "the JSON", Path: "-", Format: json}, {Label: "the CSV", Path: "-", Format: csv}}
+		}, field: "Outputs", want: "the JSON and the CSV: at most one format can go to stdout"},
 		{name: "existing", edit: func(o *bench.Options) {
-			o.Outputs = []bench.Output{{Label: "-json " + existing, Path: existing, Format: json}}
-		}, want: "-json " + existing + ": file exists", errIs: safefile.ErrExists},
+			o.Outputs = []bench.Output{{Path: existing, Format: json}}
+		}, field: "Outputs", want: existing + ": file exists", errIs: safefile.ErrExists},
 		{name: "one file twice", edit: func(o *bench.Options) {
 			p := filepath.Join(dir, "r")
 			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}, {Label: "-csv r", Path: p, Format: csv}}
-		}, want: "the same file as"},
-		{name: "runlog exists", edit: func(o *bench.Options) { o.RunLog = existing },
-			want: "-runlog " + existing + ": file exists", errIs: safefile.ErrExists},
-		{name: "hlog is a directory", edit: func(o *bench.Options) { o.HistogramLog = dir },
-			want: "-hlog " + dir + ": is a directory", errIs: safefile.ErrNotRegular},
+		}, field: "Outputs", want: "the same file as"},
+		{name: "runlog exists", edit: func(o *bench.Options) { o.RunLog = bench.File{Path: existing, Label: "the run log"} },
+			field: "Outputs", want: "the run log: file exists", errIs: safefile.ErrExists},
+		{name: "hlog is a directory", edit: func(o *bench.Options) { o.HistogramLog = bench.File{Path: dir} },
+			field: "Outputs", want: dir + ": is a directory", errIs: safefile.ErrNotRegular},
 		{name: "hlog and json one file", edit: func(o *bench.Options) {
 			p := filepath.Join(dir, "r")
 			o.Outputs = []bench.Output{{Label: "-json r", Path: p, Format: json}}
-			o.HistogramLog = p
-		}, want: "-hlog " + filepath.Join(dir, "r") + ": the same file as -json r", errIs: safefile.ErrSameFile},
-		{name: "runlog and hlog on stdout", edit: func(o *bench.Options) { o.RunLog, o.HistogramLog = "-", "-" },
-			want: "-runlog - and -hlog -: at most one format can go to stdout"},
-		{name: "hlog interval", edit: func(o *bench.Options) { o.HistogramLog, o.HistogramLogInterval = "-", time.Microsecond },
-			flag: "hlog-interval", want: "must be at least 1ms, got 1µs"},
+			o.HistogramLog = bench.File{Path: p}
+		}, field: "Outputs", want: filepath.Join(dir, "r") + ": the same file as -json r", errIs: safefile.ErrSameFile},
+		{name: "runlog and hlog on stdout", edit: func(o *bench.Options) {
+			o.RunLog, o.HistogramLog = bench.File{Path: "-", Label: "the run log"}, bench.File{Path: "-", Label: "the histogram log"}
+		}, field: "Outputs", want: "the run log and the histogram log: at most one format can go to stdout"},
+		{name: "hlog interval", edit: func(o *bench.Options) {
+			o.HistogramLog, o.HistogramLogInterval = bench.File{Path: "-"}, time.Microsecond
+		},
+			field: "HistogramLogInterval", want: "must be at least 1ms, got 1µs"},
 		{name: "does not fit", op: func(c counting) workload.Operation { return huge{c} },
-			want: "huge -n 1 needs", linuxOK: true},
+			want: "the mix needs", linuxOK: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,13 +113,20 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 				op = tt.op(c)
 			}
 			var stdout bytes.Buffer
-			out, err := bench.Run(o, workload.Mix{op}, &stdout, io.Discard, nil)
+			o.Stdout = &stdout
+			out, err := bench.Run(context.Background(), o, workload.Mix{op})
 			var ie *bench.InputError
+			var me *bench.MemoryError
 			switch {
+			case tt.field == "" && !errors.As(err, &me):
+				t.Fatalf("error %v (%T), want a *MemoryError", err, err)
+			case tt.field == "" && (me.Ops != 1 || me.Need.Biggest == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("MemoryError %+v (%v), want the need of one operation, saying %q", me, err, tt.want)
+			case tt.field == "":
 			case !errors.As(err, &ie):
 				t.Fatalf("error %v (%T), want an *InputError", err, err)
-			case ie.Flag != tt.flag || !strings.Contains(ie.Msg, tt.want):
-				t.Errorf("InputError{Flag: %q, Msg: %q}, want Flag %q and a message holding %q", ie.Flag, ie.Msg, tt.flag, tt.want)
+			case ie.Field != tt.field || !strings.Contains(ie.Reason, tt.want):
+				t.Errorf("InputError{Field: %q, Reason: %q}, want Field %q and a reason holding %q", ie.Field, ie.Reason, tt.field, tt.want)
 			case tt.errIs != nil && !errors.Is(err, tt.errIs):
 				t.Errorf("%v does not wrap %v", err, tt.errIs)
 			}
@@ -133,11 +143,12 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	for _, f := range bench.Formats {
 		o.Outputs = append(o.Outputs, bench.Output{Path: filepath.Join(dir, f.File), Format: f})
 	}
-	o.Dirs = []safefile.Output{{Label: "-out " + dir, Path: dir}}
-	var lines []string
-	o.Notify = func(l string) { lines = append(lines, l) }
+	o.Dirs = []bench.File{{Path: dir}}
+	var events []bench.Event
+	o.Events = func(e bench.Event) { events = append(events, e) }
 	var stdout bytes.Buffer
-	out, err := bench.Run(o, workload.Mix{workload.Noop{}}, &stdout, io.Discard, nil)
+	o.Stdout = &stdout
+	out, err := bench.Run(context.Background(), o, workload.Mix{workload.Noop{}})
 	if err != nil || out.Failed() {
 		t.Fatalf("Run: %v, outcome %+v", err, out)
 	}
@@ -149,28 +160,106 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "report.txt")); string(b) != stdout.String() {
 		t.Error("report.txt differs from the text report on stdout")
 	}
-	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "running noop: 0 warmups, 5 timed runs") {
-		t.Errorf("notices %q, want the last to say what runs", lines)
+	// What runs, then the phases (an incomplete environment may be said
+	// first).
+	if len(events) > 0 {
+		if _, ok := events[0].(bench.EnvIncomplete); ok {
+			events = events[1:]
+		}
+	}
+	if len(events) != 3 || events[1] != bench.Profiling || events[2] != bench.Writing {
+		t.Fatalf("events %+v, want Running, Profiling, Writing", events)
+	}
+	if r, ok := events[0].(bench.Running); !ok || r.Config.Runs != 5 || len(r.Mix) != 1 {
+		t.Errorf("first event %+v, want the runs of noop", events[0])
 	}
 }
 
+// Run measures a mix and writes its report: the JSON result to a file,
+// the text report to a buffer.
 func ExampleRun() {
-	cfg := workload.DefaultConfig()
-	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Seed = 0, 100, 0, 1
-	out, err := bench.Run(bench.Options{Config: cfg, ProfileRuns: cfg.Runs}, workload.Mix{workload.Noop{}}, io.Discard, io.Discard, nil)
+	dir, err := os.MkdirTemp("", "bench-example-")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(out.Doc.Config.Runs, "runs; failed:", out.Failed())
-	// Output: 100 runs; failed: false
+	defer os.RemoveAll(dir)
+	cfg := workload.DefaultConfig()
+	cfg.Warmups, cfg.Runs, cfg.Outliers, cfg.Seed = 0, 100, 0, 1
+	json, _ := bench.LookupFormat("json")
+	var text bytes.Buffer
+	out, err := bench.Run(context.Background(), bench.Options{
+		Config:  cfg,
+		Outputs: []bench.Output{{Path: filepath.Join(dir, "result.json"), Format: json}},
+		Stdout:  &text,
+	}, workload.Mix{workload.Noop{}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc, err := report.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(doc.Config.Runs, "runs; failed:", out.Failed())
+	fmt.Println("the text report names the operation:", strings.Contains(text.String(), "noop"))
+	// Output:
+	// 100 runs; failed: false
+	// the text report names the operation: true
 }
 
 // RunCount refuses a count it cannot run.
 func TestRunCountRefuses(t *testing.T) {
-	for _, n := range []int{1, sweep.MaxCount + 1} {
-		if _, err := bench.RunCount(options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}, io.Discard, io.Discard, nil); err == nil {
+	for _, n := range []int{1, setting.MaxCount + 1} {
+		if _, err := bench.RunCount(context.Background(), options(5), workload.Mix{counting{new(atomic.Int64)}}, bench.Count{N: n}); err == nil {
 			t.Errorf("RunCount of %d processes: no error", n)
 		}
+	}
+}
+
+// The controls: closing Config.Stop stops the runs, which are reported;
+// closing Abort first gives them up, nothing written; the phases come as
+// events.
+func TestRunControls(t *testing.T) {
+	for _, abort := range []bool{false, true} {
+		t.Run(fmt.Sprintf("abort=%v", abort), func(t *testing.T) {
+			dir := t.TempDir()
+			json, _ := bench.LookupFormat("json")
+			o := options(1_000_000)
+			o.Outputs = []bench.Output{{Path: filepath.Join(dir, "r.json"), Format: json}}
+			o.RunLog = bench.File{Path: filepath.Join(dir, "runs.csv")}
+			stop, abortc := make(chan struct{}), make(chan struct{})
+			o.Config.Stop, o.Abort = stop, abortc
+			var phases []bench.Phase
+			o.Events = func(e bench.Event) {
+				switch e := e.(type) {
+				case bench.Running:
+					go func() {
+						time.Sleep(10 * time.Millisecond)
+						if abort {
+							close(abortc)
+						}
+						close(stop) // the runs Abort left behind end too
+					}()
+				case bench.Phase:
+					phases = append(phases, e)
+				}
+			}
+			out, err := bench.Run(context.Background(), o, workload.Mix{&workload.Sleep{D: time.Millisecond}})
+			entries, _ := os.ReadDir(dir)
+			if abort {
+				if !errors.Is(err, bench.ErrAborted) || out.Doc != nil || len(entries) != 0 {
+					t.Errorf("Run: %v, doc %v, files %v: want ErrAborted and nothing written", err, out.Doc != nil, entries)
+				}
+				return
+			}
+			if err != nil || out.Doc == nil || !out.Stopped || len(entries) != 2 {
+				t.Fatalf("Run: %v, outcome %+v, files %v: want a stopped benchmark reported", err, out, entries)
+			}
+			if len(phases) != 2 || phases[0] != bench.Profiling || phases[1] != bench.Writing {
+				t.Errorf("phases %v, want Profiling, Writing", phases)
+			}
+		})
 	}
 }

@@ -1,13 +1,15 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
+	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
@@ -15,21 +17,30 @@ import (
 
 // Count is how RunCount runs each process.
 type Count struct {
-	N int // processes, at least 2 and at most sweep.MaxCount
+	N int // processes, at least 2 and at most setting.MaxCount
 	// Exe is the program each process runs ("": this one), with Args
 	// before its result flag ("run", "-runs=50") and Ops after it (gcperf
-	// run's operations): gcperf's command line for one process (the
-	// flags for which Flags.ForProcess holds).
+	// run's operations): gcperf's command line for one process.
 	Exe       string
 	Args, Ops []string
-	// Dir keeps each process's result and log (-out DIR); "" runs them in
-	// a temporary directory, removed at the end unless a process failed.
+	// Dir keeps each process's result and log; "" runs them in a
+	// temporary directory, removed at the end unless a process failed.
 	Dir string
 	// ProfileDir, when set, gives each process -profile ProfileDir/process-N.
 	ProfileDir string
-	// Bar draws the progress of the processes (nil: none); their lines go
-	// through it.
-	Bar sweep.Bar
+	// Log receives a line per process as it ends (nil: none); Bar, when
+	// set, draws the progress of the processes and takes their lines.
+	Log io.Writer
+	Bar Bar
+}
+
+// A Bar is a progress bar of RunCount's processes that their lines go
+// through (gcperf's internal/progress.Sweep).
+type Bar interface {
+	io.Writer
+	Start()
+	End()
+	Progress(done, total int)
 }
 
 // RunCount runs the benchmark of o c.N times, each in a fresh process,
@@ -37,61 +48,41 @@ type Count struct {
 // inherit this one's environment, GOGC and GOMEMLIMIT included), so that
 // each figure has independent samples. It checks o first as Run does
 // (mix is what the processes will run, for its memory), then writes every
-// process's result (report.Set) in o's outputs, the text report to stdout
-// unless an output goes there. Signals on sig are interrupts, as a sweep
-// takes them: the first stops the running process, which is not kept, and
-// the finished ones are reported. Its error is an *InputError or another
-// error found before anything ran, or ErrAborted; the rest is in the
-// Outcome, whose Err says how many processes failed.
-func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, sig <-chan os.Signal) (Outcome, error) {
-	notify := o.Notify
-	if notify == nil {
-		notify = func(string) {}
-	}
-	if c.N < 2 {
-		return Outcome{}, inputf("count", "RunCount runs at least 2 processes, got %d", c.N)
-	}
-	if err := sweep.CheckCount(c.N); err != nil {
-		return Outcome{}, &InputError{Msg: err.Error(), Err: err}
+// process's result (report.Set) in o's outputs, the text report to
+// o.Stdout unless an output goes there. Closing o.Config.Stop, or
+// cancelling ctx, stops the running process, which is not kept, and the
+// finished ones are reported; closing o.Abort before the Writing phase
+// gives up at once. Its error is an *InputError or another error found
+// before anything ran, or ErrAborted; the rest is in the Outcome, whose
+// Err says how many processes failed.
+func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcome, error) {
+	switch {
+	case c.N < 2:
+		return Outcome{}, inputf("N", c.N, "RunCount runs at least 2 processes, got %d", c.N)
+	case c.N > setting.MaxCount:
+		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", setting.MaxCount, c.N)
 	}
 	if _, err := o.check(mix); err != nil {
 		return Outcome{}, err
 	}
-	exe := c.Exe
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return Outcome{}, fmt.Errorf("bench: cannot find this executable to run the processes: %w", err)
-		}
+	r, temp, err := c.runner()
+	if err != nil {
+		return Outcome{}, err
 	}
-	dir, temp := c.Dir, c.Dir == ""
-	if temp {
-		var err error
-		if dir, err = os.MkdirTemp("", "gcperf-count-"); err != nil {
-			return Outcome{}, fmt.Errorf("bench: cannot create a directory for the processes' results: %w", err)
-		}
-	}
-	if c.ProfileDir != "" {
-		if err := safefile.MakeDir(c.ProfileDir); err != nil {
-			return Outcome{}, &InputError{Msg: "-profile " + c.ProfileDir + ": " + err.Error(), Err: err}
-		}
-	}
-	r := &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}
-	notify(fmt.Sprintf("running %s in %d processes, one after another, each writing its result to %s; interrupt stops the running process",
-		mixNames(mix), c.N, dir))
-	outs, in, err := r.RunUnder([]sweep.Point{sweep.Inherited}, sig, stderr, c.Bar)
-	if errors.Is(err, sweep.ErrAborted) {
+	o.event(RunningProcesses{Mix: mix, N: c.N, Dir: r.Dir})
+	outs, err := c.run(ctx, r, o.Config.Stop, o.Abort)
+	o.event(Writing)
+	if errors.Is(err, ErrAborted) || closed(o.Abort) {
 		if temp {
-			os.RemoveAll(dir)
+			os.RemoveAll(r.Dir)
 		}
 		return Outcome{}, ErrAborted
 	}
-	defer in.Close()
 	interrupted := errors.Is(err, sweep.ErrInterrupted)
 	if err != nil && !interrupted {
 		if temp {
 			// The processes' logs are kept for what went wrong: say where.
-			err = fmt.Errorf("%w (the processes' logs: %s)", err, dir)
+			err = fmt.Errorf("%w (the processes' logs: %s)", err, r.Dir)
 		}
 		return Outcome{Err: err}, nil
 	}
@@ -103,8 +94,66 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 		}
 		set.Processes = append(set.Processes, p)
 	}
-	out := Outcome{Set: set}
-	out.WriteErrs = o.writeReports(stdout, stderr, false, func(w io.Writer) error { return report.SetText(w, set) },
+	out := Outcome{Set: set, WriteErrs: o.writeSet(set)}
+	switch failed := set.Failed(); {
+	case failed > 0 && temp:
+		out.Err = fmt.Errorf("%d of %d processes failed (their logs: %s)", failed, len(set.Processes), r.Dir)
+	case failed > 0:
+		out.Err = fmt.Errorf("%d of %d processes failed", failed, len(set.Processes))
+	case temp:
+		os.RemoveAll(r.Dir)
+	}
+	out.Stopped = interrupted
+	out.AllFailed = len(set.Processes) > 0 && len(set.Results()) == 0
+	return out, nil
+}
+
+// runner is the runner of c's processes; temp is set when its directory
+// is a temporary one.
+func (c *Count) runner() (r *sweep.Runner, temp bool, err error) {
+	exe := c.Exe
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return nil, false, fmt.Errorf("bench: cannot find this executable to run the processes: %w", err)
+		}
+	}
+	dir, temp := c.Dir, c.Dir == ""
+	if temp {
+		if dir, err = os.MkdirTemp("", "gcperf-count-"); err != nil {
+			return nil, false, fmt.Errorf("bench: cannot create a directory for the processes' results: %w", err)
+		}
+	}
+	if c.ProfileDir != "" {
+		if err := safefile.MakeDir(c.ProfileDir); err != nil {
+			return nil, false, &InputError{Field: "ProfileDir", Value: c.ProfileDir, Reason: c.ProfileDir + ": " + err.Error(), Err: err}
+		}
+	}
+	return &sweep.Runner{Exe: exe, Args: c.Args, Ops: c.Ops, ProfileDir: c.ProfileDir, Dir: dir, Count: c.N, Env: os.Environ()}, temp, nil
+}
+
+// run runs the processes with r until stop or abort is closed: the first
+// stops the running process, the second gives up at once with
+// ErrAborted, the runner's temporary files removed.
+func (c *Count) run(ctx context.Context, r *sweep.Runner, stop, abort <-chan struct{}) ([]sweep.Outcome, error) {
+	r.Stderr, r.Stop = c.Log, stop
+	if c.Bar != nil {
+		r.Stderr, r.Progress = c.Bar, c.Bar.Progress
+		c.Bar.Start()
+	}
+	outs, err, ok := interrupt.Unless(abort, func() ([]sweep.Outcome, error) { return r.Run(ctx, []sweep.Point{sweep.Inherited}) })
+	if c.Bar != nil {
+		c.Bar.End()
+	}
+	if !ok {
+		r.RemoveTemps()
+		return outs, ErrAborted
+	}
+	return outs, err
+}
+
+// writeSet writes set in o's outputs, the text report as Run does.
+func (o *Options) writeSet(set *report.Set) []error {
+	return o.writeReports(false, func(w io.Writer) error { return report.SetText(w, set) },
 		func(t Output) func(io.Writer) error {
 			switch {
 			case t.Child:
@@ -119,27 +168,4 @@ func RunCount(o Options, mix workload.Mix, c Count, stdout, stderr io.Writer, si
 			}
 			return nil // no result: no file
 		})
-	switch failed := set.Failed(); {
-	case failed > 0 && temp:
-		out.Err = fmt.Errorf("%d of %d processes failed (their logs: %s)", failed, len(set.Processes), dir)
-	case failed > 0:
-		out.Err = fmt.Errorf("%d of %d processes failed", failed, len(set.Processes))
-	case temp:
-		os.RemoveAll(dir)
-	}
-	out.Stopped = interrupted || in.Interrupted()
-	out.AllFailed = len(set.Processes) > 0 && len(set.Results()) == 0
-	return out, nil
-}
-
-// mixNames names the operations of mix with their parameters.
-func mixNames(mix workload.Mix) string {
-	names := make([]string, len(mix))
-	for i, op := range mix {
-		names[i] = op.Name()
-		if d, ok := op.(workload.Describer); ok {
-			names[i] += " " + d.Describe()
-		}
-	}
-	return strings.Join(names, ", ")
 }

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"io"
-	"strings"
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
@@ -10,7 +9,7 @@ import (
 
 // Format is one way of writing a result.
 type Format struct {
-	Name  string // the flag (-csv) and gcperf report -format's name
+	Name  string // "csv": gcperf's flag (-csv) and report -format name
 	File  string // the file's name in an output directory
 	Doc   string // what the format holds, for a usage text
 	Write func(io.Writer, *report.Document) error
@@ -39,13 +38,4 @@ func LookupFormat(name string) (Format, bool) {
 		}
 	}
 	return Format{}, false
-}
-
-// FormatNames lists the formats' names: "json, csv, ... or text".
-func FormatNames() string {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = f.Name
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -29,7 +29,7 @@ type Server struct {
 	// a sweep's grid sets); its Stdout and Stderr are replaced by Log.
 	Command target.Command
 	// Ready is polled until it gives any HTTP response, every
-	// ReadyPoll, for at most ReadyTimeout (0: DefaultReadyTimeout).
+	// readyPoll, for at most ReadyTimeout (0: DefaultReadyTimeout).
 	Ready        string
 	ReadyTimeout time.Duration
 	// Log receives the server's output but for its trace lines: a file
@@ -40,8 +40,8 @@ type Server struct {
 	MemCap int64
 }
 
-// ReadyPoll is the time between two readiness requests.
-const ReadyPoll = 20 * time.Millisecond
+// readyPoll is the time between two readiness requests.
+const readyPoll = 20 * time.Millisecond
 
 // ErrServer is wrapped by the error of a server that did not become
 // ready, or that ended or outgrew its memory cap before it was stopped.
@@ -55,11 +55,14 @@ type runningServer struct {
 	stopped bool  // Stop was called, by us
 	overMem error // the cap's cause, when it stopped the server
 	cancel  context.CancelCauseFunc
+	// failed is why the server failed the run, once stopped: the
+	// result's own Failed, so that a sweep reads the reason there.
+	failed *report.Failure
 }
 
 // startServer starts s and waits until it is ready. Its error wraps
 // ErrServer (or target.ErrNotStarted) and names the log.
-func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan struct{}) (*runningServer, error) {
+func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan struct{}) (*runningServer, error) {
 	var log *os.File
 	var err error
 	if s.Log == "" {
@@ -83,9 +86,9 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 			}
 		}
 	}
-	notify(fmt.Sprintf("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(c.Path), orDefault(c.GOGC), orDefault(c.GOMEMLIMIT), log.Name()))
+	event(ServerStarting{Path: c.Path, GOGC: c.GOGC, GOMEMLIMIT: c.GOMEMLIMIT, Log: log.Name()})
 	start := time.Now()
-	rs.r, err = sweep.StartCommand(ctx, c, nil, meta)
+	rs.r, err = sweep.StartCommand(ctx, c, meta)
 	if err != nil {
 		log.Close()
 		cancel(nil)
@@ -104,16 +107,8 @@ func startServer(s *Server, meta report.Meta, notify func(string), stop <-chan s
 		}
 		return nil, err
 	}
-	notify(fmt.Sprintf("the server is ready after %s (%s answered)", time.Since(start).Round(time.Millisecond), s.Ready))
+	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
-}
-
-// orDefault says "inherited" for a setting left to the environment.
-func orDefault(v string) string {
-	if v == "" {
-		return "inherited"
-	}
-	return v
 }
 
 // ErrInterrupted is wrapped by startServer's error when an interrupt came
@@ -136,7 +131,7 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rs.s.Ready, nil)
 		if err != nil {
 			cancel()
-			return fmt.Errorf("%w: -ready %s: %v", ErrServer, quote.Clip(rs.s.Ready), err)
+			return fmt.Errorf("%w: the readiness URL %s: %v", ErrServer, quote.Clip(rs.s.Ready), err)
 		}
 		resp, err := client.Do(req)
 		cancel()
@@ -151,7 +146,7 @@ func (rs *runningServer) waitReady(stop <-chan struct{}) error {
 			return fmt.Errorf("%w: exited before it was ready", ErrServer)
 		case <-stop:
 			return fmt.Errorf("%w: %w", ErrServer, ErrInterrupted)
-		case <-time.After(ReadyPoll):
+		case <-time.After(readyPoll):
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("%w: not ready within %s: %s gave no HTTP response (last: %s); its output: %s",
@@ -183,10 +178,14 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 	switch {
 	case rs.overMem != nil:
 		x.Success = false
-		err = errors.Join(err, fmt.Errorf("%w: %v; its output: %s", ErrServer, rs.overMem, rs.log.Name()))
+		serr := fmt.Errorf("%w: %v; its output: %s", ErrServer, rs.overMem, rs.log.Name())
+		rs.failed = &report.Failure{Reason: sweep.OverMemory.String(), Text: serr.Error()}
+		err = errors.Join(err, serr)
 	case !rs.stopped:
 		x.Success = false
-		err = errors.Join(err, fmt.Errorf("%w: ended during the runs (%s); its output: %s", ErrServer, x.Status, rs.log.Name()))
+		serr := fmt.Errorf("%w: ended during the runs (%s); its output: %s", ErrServer, x.Status, rs.log.Name())
+		rs.failed = &report.Failure{Reason: sweep.Exited.String(), Text: serr.Error()}
+		err = errors.Join(err, serr)
 	default:
 		x.Success = true
 		x.Stopped = "by gcperf after the runs"

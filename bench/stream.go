@@ -10,11 +10,12 @@ import (
 	"github.com/gcperf/gcperf/workload"
 )
 
-// DefaultHistogramLogInterval is -hlog-interval's default.
+// DefaultHistogramLogInterval is the interval of Options.HistogramLog's
+// histograms when HistogramLogInterval is 0.
 const DefaultHistogramLogInterval = time.Second
 
 // A stream is a file written during the measured runs by an observer:
-// -runlog's report.RunLog, -hlog's report.HistogramLog.
+// RunLog's report.RunLog, HistogramLog's report.HistogramLog.
 type stream struct {
 	label, path string
 	temp        *safefile.Temp // nil for stdout
@@ -29,23 +30,24 @@ type observer interface {
 
 // streamSpec is a stream asked for: its output and its observer.
 type streamSpec struct {
-	out safefile.Output
-	obs func(io.Writer) observer
+	field string // RunLog, HistogramLog
+	out   safefile.Output
+	obs   func(io.Writer) observer
 }
 
 // streams are the streams asked for.
 func (o *Options) streams() []streamSpec {
 	var specs []streamSpec
-	if o.RunLog != "" {
-		specs = append(specs, streamSpec{safefile.Output{Label: "-runlog " + o.RunLog, Path: o.RunLog},
+	if o.RunLog.Path != "" {
+		specs = append(specs, streamSpec{"RunLog", safefile.Output{Label: o.RunLog.name(), Path: o.RunLog.Path},
 			func(w io.Writer) observer { return report.NewRunLog(w) }})
 	}
-	if o.HistogramLog != "" {
+	if o.HistogramLog.Path != "" {
 		interval := o.HistogramLogInterval
 		if interval == 0 {
 			interval = DefaultHistogramLogInterval
 		}
-		specs = append(specs, streamSpec{safefile.Output{Label: "-hlog " + o.HistogramLog, Path: o.HistogramLog},
+		specs = append(specs, streamSpec{"HistogramLog", safefile.Output{Label: o.HistogramLog.name(), Path: o.HistogramLog.Path},
 			func(w io.Writer) observer { return report.NewHistogramLog(w, interval) }})
 	}
 	return specs
@@ -57,17 +59,17 @@ func (o *Options) streams() []streamSpec {
 // is written to a temporary file in its directory (safefile.CreateTemp),
 // renamed into place by commitStreams once the runs are over, and removed
 // when they never ran, when it could not be written whole, or at an abort
-// (safefile.RemoveTemps). "-" streams to stdout directly.
-func (o *Options) openStreams(stdout io.Writer) ([]*stream, error) {
+// (abortStreams). "-" streams to o.Stdout directly.
+func (o *Options) openStreams() ([]*stream, error) {
 	var ss []*stream
 	for _, spec := range o.streams() {
 		s := &stream{label: spec.out.Label, path: spec.out.Path}
-		w := stdout
+		w := orDiscard(o.Stdout)
 		if s.path != "-" {
 			t, err := safefile.CreateTemp(s.path, o.Overwrite)
 			if err != nil {
 				abortStreams(ss)
-				return nil, &InputError{Msg: s.label + ": " + strings.TrimPrefix(err.Error(), s.path+": "), Err: err}
+				return nil, &InputError{Field: spec.field, Value: s.path, Reason: s.label + ": " + strings.TrimPrefix(err.Error(), s.path+": "), Err: err}
 			}
 			s.temp, w = t, t.File
 		}

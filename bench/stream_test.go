@@ -86,7 +86,7 @@ func TestRunStreams(t *testing.T) {
 		{name: "hlog to stdout", hlog: "-"},
 		{name: "overwrite", runlog: "runs.csv", overwrite: true, existing: true},
 		{name: "a file appears", runlog: "runs.csv", op: func(p string) workload.Operation { return intruder{p, new(sync.Once)} },
-			wantErr: "-runlog {}: file exists", errIs: safefile.ErrExists},
+			wantErr: "the run log: file exists", errIs: safefile.ErrExists},
 		{name: "no runs", runlog: "runs.csv", hlog: "runs.hlog", op: func(string) workload.Operation { return failingSetup{} }, noRuns: true},
 	}
 	for _, tt := range tests {
@@ -99,18 +99,20 @@ func TestRunStreams(t *testing.T) {
 				return filepath.Join(dir, name)
 			}
 			o := options(runs)
-			o.RunLog, o.HistogramLog, o.Overwrite = path(tt.runlog), path(tt.hlog), tt.overwrite
+			runlog, hlog := path(tt.runlog), path(tt.hlog)
+			o.RunLog, o.HistogramLog, o.Overwrite = bench.File{Path: runlog, Label: "the run log"}, bench.File{Path: hlog}, tt.overwrite
 			if tt.existing {
-				if err := os.WriteFile(o.RunLog, []byte("old"), 0o644); err != nil {
+				if err := os.WriteFile(runlog, []byte("old"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
 			var op workload.Operation = workload.Noop{}
 			if tt.op != nil {
-				op = tt.op(o.RunLog)
+				op = tt.op(runlog)
 			}
 			var stdout, stderr bytes.Buffer
-			out, err := bench.Run(o, workload.Mix{op}, &stdout, &stderr, nil)
+			o.Stdout, o.Stderr = &stdout, &stderr
+			out, err := bench.Run(context.Background(), o, workload.Mix{op})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -130,11 +132,11 @@ func TestRunStreams(t *testing.T) {
 				}
 				return
 			case tt.wantErr != "":
-				want := strings.ReplaceAll(tt.wantErr, "{}", o.RunLog)
+				want := strings.ReplaceAll(tt.wantErr, "{}", runlog)
 				if len(out.WriteErrs) != 1 || out.WriteErrs[0].Error() != want || !errors.Is(out.WriteErrs[0], tt.errIs) {
 					t.Errorf("WriteErrs %v, want one: %s", out.WriteErrs, want)
 				}
-				if b, _ := os.ReadFile(o.RunLog); string(b) != "theirs" {
+				if b, _ := os.ReadFile(runlog); string(b) != "theirs" {
 					t.Errorf("the file that appeared holds %q, want it untouched", b)
 				}
 				return
@@ -151,18 +153,18 @@ func TestRunStreams(t *testing.T) {
 				}
 				return b
 			}
-			if o.RunLog != "" {
-				if n := csvRows(t, read(o.RunLog)); n != runs+1 {
+			if runlog != "" {
+				if n := csvRows(t, read(runlog)); n != runs+1 {
 					t.Errorf("%d rows in the run log, want a header and %d runs", n, runs)
 				}
 			}
-			if o.HistogramLog != "" {
-				if n := hlogCount(t, read(o.HistogramLog)); n != runs {
+			if hlog != "" {
+				if n := hlogCount(t, read(hlog)); n != runs {
 					t.Errorf("%d runs in the interval log, want %d", n, runs)
 				}
 			}
 			text := &stdout
-			if o.RunLog == "-" || o.HistogramLog == "-" {
+			if runlog == "-" || hlog == "-" {
 				text = &stderr
 			}
 			if !strings.Contains(text.String(), "noop") {

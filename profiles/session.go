@@ -87,8 +87,8 @@ func Start(reqs []Request) (_ *Session, err error) {
 			continue
 		}
 		f := &outFile{Request: reqs[i]}
-		// Registered with safefile, so that a process that must exit at
-		// once (safefile.RemoveTemps) leaves none of them behind.
+		// The session owns them: Stop commits them, and an error or
+		// an abandoned session removes them (removeTemps).
 		f.tmp, err = safefile.CreateTemp(f.Path, true)
 		if err != nil {
 			return nil, err

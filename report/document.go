@@ -64,6 +64,8 @@ type Document struct {
 	OpenLoop    *OpenLoop  `json:"open_loop"` // null without -rate
 	Interrupted bool       `json:"interrupted"`
 	Halted      string     `json:"halted,omitempty"`
+	// Failed is why the run failed, when the process knew it (Failure).
+	Failed *Failure `json:"failed,omitempty"`
 	// Exec is the run of a user's command (gcperf exec, gcperf sweep --
 	// CMD), absent from a benchmark's document; with it, the document
 	// holds no benchmark (see Exec).

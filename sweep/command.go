@@ -32,8 +32,8 @@ import (
 // also with an error, which then says that gcperf could not do its part
 // (a writer of the command's output failed), not that the command failed:
 // the document says that (Exec.Success).
-func RunCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, meta report.Meta) (*report.Document, error) {
-	r, err := StartCommand(ctx, c, sig, meta)
+func RunCommand(ctx context.Context, c target.Command, meta report.Meta) (*report.Document, error) {
+	r, err := StartCommand(ctx, c, meta)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +58,11 @@ type Running struct {
 }
 
 // StartCommand starts a user's command as RunCommand runs it, and returns
-// at once. A command that cannot be started returns an error that is
+// at once: the caller forwards its interrupts (Running.Interrupt) and
+// stops it. A command that cannot be started returns an error that is
 // target.ErrNotStarted.
-func StartCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, meta report.Meta) (*Running, error) {
-	c.GCTrace, c.IsTrace, c.Trace = true, nil, nil
+func StartCommand(ctx context.Context, c target.Command, meta report.Meta) (*Running, error) {
+	c.GCTrace = true
 	pr, pw := io.Pipe()
 	other := c.Stderr
 	if other == nil {
@@ -87,7 +88,7 @@ func StartCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, m
 		r.scanned <- r.sc.Err()
 	}()
 	r.started = time.Now()
-	p, err := c.Start(ctx, sig)
+	p, err := c.Start(ctx)
 	if err != nil {
 		pw.Close()
 		<-r.scanned
@@ -101,6 +102,14 @@ func StartCommand(ctx context.Context, c target.Command, sig <-chan os.Signal, m
 	}()
 	return r, nil
 }
+
+// Interrupt forwards an interrupt to the command's process group, as
+// target.Process.Interrupt does.
+func (r *Running) Interrupt(s os.Signal) { r.p.Interrupt(s) }
+
+// Kill kills the command's process tree at once, as target.Process.Kill
+// does.
+func (r *Running) Kill(why error) { r.p.Kill(why) }
 
 // Stop stops the command as target.Process.Stop does: SIGTERM, then
 // SIGKILL after its grace period. Wait says when it has ended.
@@ -299,7 +308,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 		}()
 	}
 	start := time.Now()
-	doc, err := RunCommand(cctx, c, nil, r.Meta)
+	doc, err := RunCommand(cctx, c, r.Meta)
 	o.Wall = time.Since(start)
 	o.StderrTail = tail.Lines()
 	if doc == nil {
@@ -317,7 +326,10 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	switch cause := context.Cause(cctx); {
 	case x.Stopped == "":
 		if !x.Success {
-			o.Failed = ParseFailure(x.Status)
+			o.Failed = failure(Exited, "%s", x.Status)
+			if x.Signal != "" {
+				o.Failed.Reason = Killed
+			}
 		}
 	case cause == ErrInterrupted || ctx.Err() != nil:
 		return o, cause
@@ -340,7 +352,7 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 	if !o.Failed.IsZero() {
 		name = FailedName(file)
 	}
-	if werr := report.WriteFile(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
+	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
 			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
 		}

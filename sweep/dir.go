@@ -14,6 +14,7 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 )
 
 // The files a sweep writes in its directory besides SummaryFile, PlanFile
@@ -180,7 +181,7 @@ func ParseMemCap(s, root string) (int64, string, error) {
 		c := int64(float64(mem.Available) * pct / 100)
 		return c, fmt.Sprintf("memory cap %s per point (%s of the %s available%s)", env.Bytes(c), s, env.Bytes(mem.Available), where), nil
 	}
-	n, ok := MemLimitBytes(s)
+	n, ok := setting.MemLimitBytes(s)
 	if !ok || n <= 0 {
 		return 0, "", badFlag("point-memory", "%q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", quote.Clip(s))
 	}

@@ -130,7 +130,7 @@ func TestCopyResultsDuplicate(t *testing.T) {
 		os.MkdirAll(filepath.Join(src, d), 0o755)
 		os.WriteFile(filepath.Join(src, d, "r.json"), []byte(d), 0o644)
 	}
-	s := &Summary{Outcomes: []Outcome{{File: filepath.Join(src, "a", "r.json")}, {File: filepath.Join(src, "b", "r.json"), Failed: ParseFailure("x")}}}
+	s := &Summary{Outcomes: []Outcome{{File: filepath.Join(src, "a", "r.json")}, {File: filepath.Join(src, "b", "r.json"), Failed: Failure{Other, "x"}}}}
 	if err := CopyResults(s, dst); err == nil || !strings.Contains(err.Error(), "two results named r.json") {
 		t.Errorf("CopyResults: %v, want the duplicate named", err)
 	}

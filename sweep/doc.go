@@ -1,26 +1,31 @@
 // Package sweep runs a benchmark over a grid of GOGC × GOMEMLIMIT (×
 // GOMAXPROCS) settings, one fresh child process per point and repeat, and
 // turns the results into a table, the Pareto frontier between tail latency
-// and memory, and advice against a latency SLO. It is what gcperf sweep runs.
+// and memory, and advice against a latency SLO. It is what gcperf sweep
+// runs; a program calls it with a context and typed values, no flag set and
+// no signal channel (see Example):
 //
-//	gogc, err := sweep.ParseGOGC("50,100,200,off")
-//	mem, err := sweep.ParseMemLimit("off,512MiB")
-//	slo, err := sweep.ParseSLO("p99=5ms")
-//	r := &sweep.Runner{Exe: exe, Args: []string{"-size=64", "-runs=200"}, Dir: dir, Count: 3}
-//	outs, err := r.Run(ctx, sweep.Grid{GOGC: gogc, MemLimit: mem}.Points())
+//	gogc, err := sweep.ParseGOGC("50,100,off")
+//	r := &sweep.Runner{Command: &target.Command{Path: "./server-bench"}, Dir: dir, Count: 3}
+//	outs, err := r.Run(ctx, sweep.Grid{GOGC: gogc}.Points()) // cancel ctx to stop
 //	rows := sweep.Summarize(outs)
 //	sweep.MarkFrontier(rows)
-//	adv := sweep.Advise(rows, outs, slo)
+//	adv := sweep.Advise(rows, outs, sweep.SLO{Wall: 2 * time.Second})
 //	err = sweep.Table(os.Stdout, rows, &adv)
+//
+// A Runner without Command runs gcperf's own benchmark in each child (Exe
+// and Args: gcperf's command line). A [Session] runs a whole sweep as
+// gcperf sweep does: checks, a plan for resuming, the table, the files.
 //
 // # The grid
 //
 // A [Grid] lists the values of each axis, as [ParseGOGC], [ParseMemLimit]
 // and [ParseGOMAXPROCS] read them from flags: normalised, with two spellings
 // of one setting refused as a duplicate. [Grid.Points] crosses them into
-// [Point] values, GOGC outermost; a point names its files ([Point.Name],
-// [Point.FileName]) and gives its settings as environment variables
-// ([Point.Env]). [ParseShard] and [Point.InShard] split a grid between
+// [Point] values, GOGC outermost, each holding its settings as numbers
+// ([GOGC], [MemLimit]) with the spelling that names it; a point names its
+// files ([Point.Name], [Point.FileName]) and gives its settings as
+// environment variables ([Point.Env]). [ParseShard] and [Point.InShard] split a grid between
 // machines; [ParseSLO] reads the service level to advise against ([SLO]).
 // Every error about a flag's value is a [FlagError] wrapping [ErrUsage].
 //
@@ -43,7 +48,8 @@
 //
 // Run over the one point [Inherited], which sets nothing, a Runner repeats
 // one benchmark in fresh processes without a grid: gcperf -count N.
-// [Runner.RunUnder] runs under a command's interrupts (package interrupt).
+// A [Session] runs a whole sweep as gcperf sweep does, under a context:
+// cancelling it stops the running point and reports the finished ones.
 //
 // # Results
 //

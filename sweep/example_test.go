@@ -26,7 +26,7 @@ func ExampleParseGOGC() {
 func ExampleParseMemLimit() {
 	limits, err := sweep.ParseMemLimit("off,512MiB,1GiB")
 	fmt.Printf("%q %v\n", limits, err) // sizes keep their spelling
-	n, ok := sweep.MemLimitBytes("512MiB")
+	n, ok := limits[1].Bytes()
 	fmt.Println(n, ok)
 
 	_, err = sweep.ParseMemLimit("1GiB,1024MiB")

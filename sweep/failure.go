@@ -1,8 +1,10 @@
 package sweep
 
 import (
+	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/gcperf/gcperf/report"
 )
 
 // A Reason sorts why a repeat failed.
@@ -18,7 +20,7 @@ const (
 	OverMemory               // the sweep killed it above the memory cap
 	NoResult                 // it wrote no result, or one that is unreadable or incomplete
 	NotApplied               // its runtime did not apply the point's settings
-	Other                    // a reason an older gcperf wrote, not one of these
+	Other                    // a reason of none of these: an older gcperf's failure, kept as text
 )
 
 var reasonNames = [...]string{"not failed", "not started", "exited", "killed", "timed out",
@@ -31,10 +33,26 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
-// A Failure is why a repeat failed; the zero Failure is none. Text is the
-// sentence the table and the progress lines show. In sweep.json a Failure
-// is that text alone, as it always was; reading it back finds its Reason
-// from the text (ParseFailure).
+// reasonNamed is the Reason whose String is name, Other for a name it does
+// not know (a later gcperf's).
+func reasonNamed(name string) Reason {
+	for r := NotStarted; r < Other; r++ {
+		if reasonNames[r] == name {
+			return r
+		}
+	}
+	return Other
+}
+
+// A Failure is why a repeat failed; the zero Failure is none. Its Reason is
+// set where the failure happened; Text is the sentence the table and the
+// progress lines show. In sweep.json it is an object:
+//
+//	"failed": {"reason": "timed out", "text": "exceeded the point timeout 1s"}
+//
+// A sweep.json written before reasons were stored holds the text alone
+// ("failed": "exceeded the point timeout 1s"): it reads back with the
+// reason Other and its text.
 type Failure struct {
 	Reason Reason
 	Text   string
@@ -56,61 +74,50 @@ func (f Failure) Note(note string) Failure {
 	return f
 }
 
-// MarshalText is the failure's text, or its reason's name when it has no
-// text, so that no failure reads back as a success.
-func (f Failure) MarshalText() ([]byte, error) {
-	if f.Text == "" && !f.IsZero() {
-		return []byte(f.Reason.String()), nil
-	}
-	return []byte(f.Text), nil
+// failureJSON is a Failure in sweep.json.
+type failureJSON struct {
+	Reason string `json:"reason"`
+	Text   string `json:"text"`
 }
 
-func (f *Failure) UnmarshalText(b []byte) error {
-	*f = ParseFailure(string(b))
+// MarshalJSON writes the failure's reason, by name, and its text.
+func (f Failure) MarshalJSON() ([]byte, error) {
+	return json.Marshal(failureJSON{Reason: f.Reason.String(), Text: f.Text})
+}
+
+// UnmarshalJSON reads a failure as MarshalJSON writes it, or as the text
+// alone that sweep.json held before (reason Other).
+func (f *Failure) UnmarshalJSON(b []byte) error {
+	var text string
+	if err := json.Unmarshal(b, &text); err == nil {
+		*f = Failure{}
+		if text != "" {
+			*f = Failure{Reason: Other, Text: text}
+		}
+		return nil
+	}
+	var j failureJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("sweep: a failure: %w", err)
+	}
+	*f = Failure{Reason: reasonNamed(j.Reason), Text: j.Text}
+	if j.Reason == reasonNames[NotFailed] && j.Text == "" {
+		*f = Failure{}
+	}
 	return nil
 }
 
-// failurePrefixes are how each reason's text begins.
-var failurePrefixes = []struct {
-	prefix string
-	reason Reason
-}{
-	{"cannot create its log", NotStarted},
-	{"cannot start ", NotStarted},
-	{"exit status ", Exited},
-	{"killed by ", Killed},
-	{"exceeded the point timeout", TimedOut},
-	{"exceeded the memory cap", OverMemory},
-	{"exited without writing its result", NoResult},
-	{"unreadable result", NoResult},
-	{"incomplete result", NoResult},
-	{"no result to check the settings against", NoResult},
-	{"asked ", NotApplied},
-	{"GOGC ", NotApplied},
-	{"GOMEMLIMIT ", NotApplied},
-	// A server under load (gcperf sweep OP... -- SERVER), as its gcperf
-	// child says it.
-	{"server: not ready", NotStarted},
-	{"server: exited before it was ready", NotStarted},
-	{"server: ended during the runs", Exited},
-	{"server: the server exceeded the memory cap", OverMemory},
+// documentFailure is the failure a process wrote in its own result, with
+// its reason; ok is false when it wrote none.
+func documentFailure(d *report.Document) (Failure, bool) {
+	if d == nil || d.Failed == nil {
+		return Failure{}, false
+	}
+	return Failure{Reason: reasonNamed(d.Failed.Reason), Text: d.Failed.Text}, true
 }
 
-// ParseFailure is the Failure whose text is text: "" is none, and a text
-// that no reason's begins as is Other.
-func ParseFailure(text string) Failure {
-	if text == "" {
-		return Failure{}
-	}
-	for _, p := range failurePrefixes {
-		if strings.HasPrefix(text, p.prefix) {
-			return Failure{Reason: p.reason, Text: text}
-		}
-	}
-	for r := NotStarted; r < Other; r++ {
-		if text == r.String() { // a failure written without its text
-			return Failure{Reason: r}
-		}
-	}
-	return Failure{Reason: Other, Text: text}
+// Document is the failure as a process writes it in its own result
+// (report.Document's Failed).
+func (f Failure) Document() *report.Failure {
+	return &report.Failure{Reason: f.Reason.String(), Text: f.Text}
 }

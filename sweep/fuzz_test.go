@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/setting"
+
 	"github.com/gcperf/gcperf/report"
 
 	"github.com/gcperf/gcperf/internal/fuzzcheck"
@@ -118,13 +120,13 @@ func FuzzParseMemLimit(f *testing.F) {
 		// parseByteCount against its oracle, on every item.
 		for _, item := range strings.Split(s, ",") {
 			item = strings.TrimSpace(item)
-			n, ok, tooLarge := parseByteCount(item)
+			n, ok, tooLarge := setting.ParseByteCount(item)
 			wn, wok, wtoo := fuzzByteCount(item)
 			if n != wn || ok != wok || tooLarge != wtoo {
-				t.Errorf("parseByteCount(%q) = %d, %t, %t; want %d, %t, %t", item, n, ok, tooLarge, wn, wok, wtoo)
+				t.Errorf("setting.ParseByteCount(%q) = %d, %t, %t; want %d, %t, %t", item, n, ok, tooLarge, wn, wok, wtoo)
 			}
-			if mb, mok := MemLimitBytes(item); item != "off" && (mb != wn || mok != wok) {
-				t.Errorf("MemLimitBytes(%q) = %d, %t; want %d, %t", item, mb, mok, wn, wok)
+			if mb, mok := setting.MemLimitBytes(item); item != "off" && (mb != wn || mok != wok) {
+				t.Errorf("setting.MemLimitBytes(%q) = %d, %t; want %d, %t", item, mb, mok, wn, wok)
 			}
 		}
 
@@ -144,8 +146,8 @@ func FuzzParseMemLimit(f *testing.F) {
 			n := int64(-1)
 			if v != "off" {
 				var ok bool
-				if n, ok = MemLimitBytes(v); !ok || n < 0 {
-					t.Errorf("ParseMemLimit(%q) = %q: MemLimitBytes(%q) = %d, %t", s, out, v, n, ok)
+				if n, ok = setting.MemLimitBytes(v); !ok || n < 0 {
+					t.Errorf("ParseMemLimit(%q) = %q: setting.MemLimitBytes(%q) = %d, %t", s, out, v, n, ok)
 				}
 			}
 			if first, dup := seen[n]; dup {

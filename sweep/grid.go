@@ -3,48 +3,22 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 )
 
 // ErrUsage is wrapped by every error about a flag's value (ParseGOGC,
 // ParseMemLimit, ParseGOMAXPROCS, ParseShard, ParseSLO), so that the CLI can
 // tell bad usage from a failed sweep.
-var ErrUsage = errors.New("bad flag value")
+var ErrUsage = setting.ErrUsage
 
 // A FlagError names the flag whose value is wrong and says why:
 // `-gogc: "fast" is not off or a percentage`.
-type FlagError struct {
-	Flag string // without the dash: "gogc"
-	Msg  string
-}
-
-func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
-func (e *FlagError) Unwrap() error { return ErrUsage }
-
-// ParseOne reads the one setting that a flag other than the grid's gives
-// (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's parser
-// (ParseGOGC, ParseMemLimit): "" for none. Its errors name flag.
-func ParseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error)) (string, error) {
-	if value == "" {
-		return "", nil
-	}
-	v, err := parse(value)
-	var fe *FlagError
-	switch {
-	case errors.As(err, &fe):
-		return "", &FlagError{Flag: flag, Msg: fe.Msg}
-	case err != nil:
-		return "", err
-	case len(v) != 1:
-		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
-	}
-	return v[0].String(), nil
-}
+type FlagError = setting.FlagError
 
 func badFlag(flag, format string, args ...any) error {
 	for i, a := range args { // the values quoted: at most about 80 bytes each
@@ -115,20 +89,6 @@ func duplicate(flag, item, earlier string) error {
 	return badFlag(flag, "%q is the same as %q", item, earlier)
 }
 
-// digits reports whether s is a non-empty run of ASCII digits: no sign, no
-// space, no underscore.
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // ParseGOGC parses -gogc: comma-separated values, each "off" (in any case)
 // or a percentage, an integer from 0 (collect continuously) to the
 // runtime's limit of 2³¹-1. Values come back normalised ("OFF" → "off",
@@ -153,36 +113,6 @@ func ParseGOGC(s string) ([]GOGC, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// byteUnits are the units the runtime accepts in GOMEMLIMIT
-// (runtime.parseByteCount), with their sizes, longest first.
-var byteUnits = []struct {
-	suffix string
-	size   int64
-}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}}
-
-// parseByteCount parses a size as the runtime reads GOMEMLIMIT: an integer
-// with an optional unit B, KiB, MiB, GiB or TiB, case-sensitive, no space,
-// no fraction. It is stricter than the runtime in one way only: the number
-// is digits, where the runtime's strconv.ParseInt would also take a sign
-// ("+1GiB", "-0"). tooLarge is set for a well-formed size above 2⁶³-1 bytes.
-func parseByteCount(s string) (n int64, ok, tooLarge bool) {
-	num, size := s, int64(1)
-	for _, u := range byteUnits {
-		if strings.HasSuffix(s, u.suffix) {
-			num, size = strings.TrimSuffix(s, u.suffix), u.size
-			break
-		}
-	}
-	if !digits(num) {
-		return 0, false, false
-	}
-	v, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || v > math.MaxInt64/size {
-		return 0, false, true
-	}
-	return v * size, true, false
 }
 
 // ParseMemLimit parses -memlimit: comma-separated values, each "off" (in
@@ -214,16 +144,6 @@ func ParseMemLimit(s string) ([]MemLimit, error) {
 	return out, nil
 }
 
-// MemLimitBytes is the limit a MemLimit value sets, in bytes; false for
-// "off" (and for a value ParseMemLimit would refuse).
-func MemLimitBytes(s string) (int64, bool) {
-	if s == "off" {
-		return 0, false
-	}
-	n, ok, _ := parseByteCount(s)
-	return n, ok
-}
-
 // MaxGOMAXPROCS bounds -gomaxprocs. The runtime takes any positive int32,
 // but its cost grows with the number of Ps faster than linearly: measured on
 // 2 cores, a child running 100 noops takes 0.1s at 1024, 3.9s and 466MB at
@@ -241,7 +161,7 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 	seen := map[int64]string{}
 	for _, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 32)
-		if !digits(p) || err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
+		if !setting.Digits(p) || err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
 			return nil, badFlag("gomaxprocs", "%q is not a positive integer", quote.Clip(p))
 		}
 		if err != nil || n > MaxGOMAXPROCS {
@@ -261,7 +181,7 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 func ParseShard(s string) (i, n int, err error) {
 	bad := badFlag("shard", "%q is not i/n with 0 <= i < n, such as 0/2", s)
 	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if !ok || !digits(a) || !digits(b) {
+	if !ok || !setting.Digits(a) || !setting.Digits(b) {
 		return 0, 0, bad
 	}
 	i, err1 := strconv.Atoi(a)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/internal/setting"
 )
 
 // checkErr compares an error with the exact text wanted ("" for none) and
@@ -111,9 +113,9 @@ func TestMemLimitBytes(t *testing.T) {
 		{"1GB", 0, false},
 		{"", 0, false},
 	} {
-		got, ok := MemLimitBytes(c.in)
+		got, ok := setting.MemLimitBytes(c.in)
 		if got != c.want || ok != c.ok {
-			t.Errorf("MemLimitBytes(%q) = %d, %t; want %d, %t", c.in, got, ok, c.want, c.ok)
+			t.Errorf("setting.MemLimitBytes(%q) = %d, %t; want %d, %t", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -291,9 +293,9 @@ func TestParseOne(t *testing.T) {
 		{"server-gogc", "x", "", `-server-gogc: `},
 		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
 	} {
-		got, err := ParseOne(tc.flag, tc.value, ParseGOGC)
+		got, err := setting.ParseOne(tc.flag, tc.value, ParseGOGC)
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (!strings.HasPrefix(err.Error(), tc.err) || !errors.Is(err, ErrUsage)) {
-			t.Errorf("ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
+			t.Errorf("setting.ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func okRep(p Point, rep int, f fig) Outcome {
 
 // badRep is a failed repeat of p.
 func badRep(p Point, rep int, why string) Outcome {
-	return Outcome{Point: p, Rep: rep, File: p.FileName(rep), Wall: time.Second, Failed: ParseFailure(why),
+	return Outcome{Point: p, Rep: rep, File: p.FileName(rep), Wall: time.Second, Failed: Failure{Other, why},
 		StderrTail: []string{"fatal error: out of memory"}}
 }
 

@@ -113,91 +113,128 @@ func Merge(dirs ...string) (*Summary, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("no directory to merge")
 	}
-	type key struct{ index, rep int }
-	var (
-		first  *Summary
-		points []Point
-		shards []string
-		merged = map[key]*Outcome{}
-		from   = map[key]string{}
-
-		command     []string // the benchmark every result ran
-		commandFrom string
-	)
+	m := &merger{merged: map[mergeKey]*Outcome{}, from: map[mergeKey]string{}}
 	for _, dir := range dirs {
 		outs, s, err := LoadDir(dir)
 		if err != nil {
 			return nil, err
 		}
-		if first == nil {
-			first, points = s, s.Grid.Points()
-		} else {
-			switch {
-			case !reflect.DeepEqual(s.Grid, first.Grid):
-				return nil, fmt.Errorf("%s: grid %s differs from %s's %s", dir, gridString(s.Grid), dirs[0], gridString(first.Grid))
-			case s.Count != first.Count:
-				return nil, fmt.Errorf("%s: count %d differs from %s's %d", dir, s.Count, dirs[0], first.Count)
-			case !slices.Equal(s.Command, first.Command):
-				return nil, fmt.Errorf("%s: the command %q differs from %s's %q", dir, strings.Join(s.Command, " "), dirs[0], strings.Join(first.Command, " "))
-			}
-		}
-		if s.Shard != "" && !slices.Contains(shards, s.Shard) {
-			shards = append(shards, s.Shard)
+		if err := m.sameSweep(dir, dirs[0], s); err != nil {
+			return nil, err
 		}
 		for i := range outs {
-			o := &outs[i]
-			// Every result must come from the same benchmark: the same
-			// command line but for where its files went.
-			if o.Doc != nil {
-				cmd := benchCommand(o.Doc.Tool.Command)
-				if x := o.Doc.Exec; x != nil {
-					cmd = append([]string{"--"}, x.Command...)
-				}
-				if command == nil {
-					command, commandFrom = cmd, dir
-				} else if !slices.Equal(cmd, command) {
-					return nil, fmt.Errorf("%s: %s ran %q, not %q as in %s: the shards measured different benchmarks",
-						dir, o.Point.Name(), strings.Join(cmd, " "), strings.Join(command, " "), commandFrom)
-				}
-			}
-			idx := o.Point.Index
-			if idx < 0 || idx >= len(points) || points[idx] != o.Point {
-				return nil, fmt.Errorf("%s: point %s is not point %d of the grid", dir, o.Point.Name(), idx)
-			}
-			if o.Rep < 1 || o.Rep > s.Count {
-				return nil, fmt.Errorf("%s: %s rep %d is outside 1..%d", dir, o.Point.Name(), o.Rep, s.Count)
-			}
-			if o.File != "" && !filepath.IsAbs(o.File) {
-				if o.File, err = filepath.Abs(filepath.Join(dir, o.File)); err != nil {
-					return nil, err
-				}
-			}
-			k := key{idx, o.Rep}
-			have, ok := merged[k]
-			switch {
-			case !ok || o.Failed.IsZero() && !have.Failed.IsZero():
-				merged[k], from[k] = o, dir
-			case o.Failed.IsZero() && have.Failed.IsZero():
-				return nil, fmt.Errorf("%s: %s rep %d succeeded in %s too", dir, o.Point.Name(), o.Rep, from[k])
+			if err := m.add(dir, s.Count, &outs[i]); err != nil {
+				return nil, err
 			}
 		}
 	}
-	outs := make([]Outcome, 0, len(merged))
-	for _, o := range merged {
+	outs := make([]Outcome, 0, len(m.merged))
+	for _, o := range m.merged {
 		outs = append(outs, *o)
 	}
 	slices.SortFunc(outs, func(a, b Outcome) int {
 		return cmp.Or(cmp.Compare(a.Rep, b.Rep), cmp.Compare(a.Point.Index, b.Point.Index))
 	})
+	first := m.first
 	s := &Summary{Schema: SummarySchema, Grid: first.Grid, Count: first.Count, Command: first.Command, Outcomes: outs}
-	if len(outs) < len(points)*first.Count {
-		slices.Sort(shards)
-		s.Shard = strings.Join(shards, "+")
+	if len(outs) < len(m.points)*first.Count {
+		slices.Sort(m.shards)
+		s.Shard = strings.Join(m.shards, "+")
 	}
 	s.Rows = Summarize(outs)
 	markCommand(s.Rows, s.Command)
 	MarkFrontier(s.Rows)
 	return s, nil
+}
+
+// mergeKey is a repeat of a point.
+type mergeKey struct{ index, rep int }
+
+// A merger is Merge's state: the first directory's summary and points,
+// the shards seen, the outcome kept for each repeat and where it came
+// from, and the benchmark every result ran.
+type merger struct {
+	first  *Summary
+	points []Point
+	shards []string
+	merged map[mergeKey]*Outcome
+	from   map[mergeKey]string
+
+	command     []string
+	commandFrom string
+}
+
+// sameSweep refuses s, the sweep of dir, when it is not the sweep of
+// firstDir (its grid, count or command differ), and notes its shard.
+func (m *merger) sameSweep(dir, firstDir string, s *Summary) error {
+	if m.first == nil {
+		m.first, m.points = s, s.Grid.Points()
+	} else {
+		first := m.first
+		switch {
+		case !reflect.DeepEqual(s.Grid, first.Grid):
+			return fmt.Errorf("%s: grid %s differs from %s's %s", dir, gridString(s.Grid), firstDir, gridString(first.Grid))
+		case s.Count != first.Count:
+			return fmt.Errorf("%s: count %d differs from %s's %d", dir, s.Count, firstDir, first.Count)
+		case !slices.Equal(s.Command, first.Command):
+			return fmt.Errorf("%s: the command %q differs from %s's %q", dir, strings.Join(s.Command, " "), firstDir, strings.Join(first.Command, " "))
+		}
+	}
+	if s.Shard != "" && !slices.Contains(m.shards, s.Shard) {
+		m.shards = append(m.shards, s.Shard)
+	}
+	return nil
+}
+
+// add merges o, an outcome of dir's sweep of count repeats: its File made
+// absolute, a success kept over a failure, two successes refused.
+func (m *merger) add(dir string, count int, o *Outcome) error {
+	if err := m.sameBenchmark(dir, o); err != nil {
+		return err
+	}
+	idx := o.Point.Index
+	if idx < 0 || idx >= len(m.points) || m.points[idx] != o.Point {
+		return fmt.Errorf("%s: point %s is not point %d of the grid", dir, o.Point.Name(), idx)
+	}
+	if o.Rep < 1 || o.Rep > count {
+		return fmt.Errorf("%s: %s rep %d is outside 1..%d", dir, o.Point.Name(), o.Rep, count)
+	}
+	if o.File != "" && !filepath.IsAbs(o.File) {
+		abs, err := filepath.Abs(filepath.Join(dir, o.File))
+		if err != nil {
+			return err
+		}
+		o.File = abs
+	}
+	k := mergeKey{idx, o.Rep}
+	have, ok := m.merged[k]
+	switch {
+	case !ok || o.Failed.IsZero() && !have.Failed.IsZero():
+		m.merged[k], m.from[k] = o, dir
+	case o.Failed.IsZero() && have.Failed.IsZero():
+		return fmt.Errorf("%s: %s rep %d succeeded in %s too", dir, o.Point.Name(), o.Rep, m.from[k])
+	}
+	return nil
+}
+
+// sameBenchmark refuses o when its result ran another benchmark than the
+// results before it: every result must have the same command line but for
+// where its files went.
+func (m *merger) sameBenchmark(dir string, o *Outcome) error {
+	if o.Doc == nil {
+		return nil
+	}
+	cmd := benchCommand(o.Doc.Tool.Command)
+	if x := o.Doc.Exec; x != nil {
+		cmd = append([]string{"--"}, x.Command...)
+	}
+	if m.command == nil {
+		m.command, m.commandFrom = cmd, dir
+	} else if !slices.Equal(cmd, m.command) {
+		return fmt.Errorf("%s: %s ran %q, not %q as in %s: the shards measured different benchmarks",
+			dir, o.Point.Name(), strings.Join(cmd, " "), strings.Join(m.command, " "), m.commandFrom)
+	}
+	return nil
 }
 
 // joinValues is the values comma-separated, as a flag takes them.

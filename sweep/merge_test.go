@@ -237,7 +237,7 @@ func TestLoadDirOutside(t *testing.T) {
 			writeDir(t, dir, s)
 			s.Outcomes[0].File = tt.file(dir)
 			if tt.fail {
-				s.Outcomes[0].Failed, s.Outcomes[0].Doc = ParseFailure("exit status 1"), nil
+				s.Outcomes[0].Failed, s.Outcomes[0].Doc = failure(Exited, "exit status 1"), nil
 			}
 			if err := report.WriteFile(filepath.Join(dir, SummaryFile), nil, true, func(w io.Writer) error { return WriteJSON(w, s) }); err != nil {
 				t.Fatal(err)

@@ -112,7 +112,17 @@ type Runner struct {
 	// MemCap as -server-memory), not to the child, which runs with Env
 	// alone; the child starts and stops the server itself.
 	Server []string
+
+	// temps holds the temporary files of the results Run writes itself
+	// (a Command's), which RemoveTemps removes when its caller gives up
+	// at once.
+	temps *safefile.Temps
 }
+
+// RemoveTemps removes the temporary files of the results Run is writing
+// itself, for a caller that gives up a Run at once: it leaves no file
+// half-written, and removes no other writer's.
+func (r *Runner) RemoveTemps() { r.temps.Remove() }
 
 // AutoTimeout, as a Runner's Timeout, limits each repeat to 10 times the
 // longest repeat of the sweep that succeeded so far, at least
@@ -159,6 +169,9 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	}
 	if r.Exe == "" && r.Command == nil {
 		return nil, errors.New("sweep: no executable to run")
+	}
+	if r.temps == nil {
+		r.temps = new(safefile.Temps)
 	}
 	var mine []Point
 	for _, p := range points {
@@ -499,11 +512,17 @@ wait:
 	case !killed.IsZero():
 		o.Failed = killed
 	case waitErr != nil:
-		o.Failed = ParseFailure(exitReason(waitErr))
-		if f, ok := serverFailure(o.StderrTail); ok {
-			o.Failed = f
-			// The server's own last words, after gcperf's line that
-			// names its log.
+		o.Failed = exitFailure(waitErr)
+		if r.Server != nil {
+			// The child says in its result why it failed for its
+			// server, when it wrote one (the server ended during the
+			// runs, or outgrew its cap); the server's own last words
+			// follow gcperf's.
+			if doc, err := report.ReadFile(path); err == nil {
+				if f, ok := documentFailure(doc); ok {
+					o.Failed = f
+				}
+			}
 			o.StderrTail = append(o.StderrTail, serverLogTail(filepath.Join(r.Dir, serverLogName(p, rep)))...)
 			if n := len(o.StderrTail); n > TailLines {
 				o.StderrTail = o.StderrTail[n-TailLines:]
@@ -522,7 +541,7 @@ wait:
 			o.Failed = failure(NoResult, "incomplete result: %d of %d timed runs", doc.Timing.Done, doc.Config.Runs)
 		default:
 			if err := CheckApplied(p, doc); err != nil {
-				o.Failed = ParseFailure(err.Error())
+				o.Failed = failure(NotApplied, "%v", err)
 			}
 		}
 		if o.Failed.IsZero() {
@@ -576,43 +595,33 @@ func serverLogTail(path string) []string {
 	return lines
 }
 
-// serverFailure reads why a gcperf child failed for its server (gcperf
-// sweep OP... -- SERVER) from its last stderr lines: "gcperf: server: not
-// ready within 10s...", "... the server exceeded the memory cap...".
-func serverFailure(tail []string) (Failure, bool) {
-	for i := len(tail) - 1; i >= 0; i-- {
-		line, ok := strings.CutPrefix(tail[i], "gcperf: ")
-		if !ok {
-			continue
-		}
-		if f := ParseFailure(line); f.Reason != Other && (strings.HasPrefix(line, "server") || strings.HasPrefix(line, "cannot start the server")) {
-			return f, true
-		}
-	}
-	return Failure{}, false
-}
-
-// exitReason says why a child the parent did not kill ended in error.
-func exitReason(err error) string {
+// exitFailure is why a child the parent did not kill ended in error: it
+// exited with a status, or a signal killed it.
+func exitFailure(err error) Failure {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
-		return err.Error()
+		return failure(Other, "%v", err)
 	}
 	if ws, ok := ee.Sys().(interface {
 		Signaled() bool
 		Signal() syscall.Signal
 	}); ok && ws.Signaled() {
-		s := ws.Signal()
-		name := target.SignalName(s)
-		switch {
-		case s == syscall.SIGKILL:
-			return "killed by SIGKILL (out of memory?)"
-		case strings.HasPrefix(name, "SIG"):
-			return fmt.Sprintf("killed by %s (%v)", name, s)
-		}
-		return "killed by " + name // "signal N (description)"
+		return signalFailure(ws.Signal())
 	}
-	return fmt.Sprintf("exit status %d", ee.ExitCode())
+	return failure(Exited, "exit status %d", ee.ExitCode())
+}
+
+// signalFailure is the failure of a child a signal killed, which the
+// parent did not send.
+func signalFailure(s syscall.Signal) Failure {
+	name := target.SignalName(s)
+	switch {
+	case s == syscall.SIGKILL:
+		return failure(Killed, "killed by SIGKILL (out of memory?)")
+	case strings.HasPrefix(name, "SIG"):
+		return failure(Killed, "killed by %s (%v)", name, s)
+	}
+	return failure(Killed, "killed by %s", name) // "signal N (description)"
 }
 
 // cleanTemp removes the temporary files a killed child left of its result

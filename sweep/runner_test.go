@@ -547,7 +547,7 @@ var grown [][]byte
 // 10, item 11): no point runs unbounded by default.
 func TestAutoTimeout(t *testing.T) {
 	ok := func(d time.Duration) Outcome { return Outcome{Wall: d} }
-	failed := func(d time.Duration) Outcome { return Outcome{Wall: d, Failed: ParseFailure("exit status 1")} }
+	failed := func(d time.Duration) Outcome { return Outcome{Wall: d, Failed: failure(Exited, "exit status 1")} }
 	tests := []struct {
 		name    string
 		timeout time.Duration

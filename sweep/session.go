@@ -15,9 +15,9 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/target"
 )
 
@@ -50,11 +50,6 @@ type Session struct {
 	Notify func(string)
 }
 
-// ErrAborted is Session.Run's and Runner.RunUnder's error when a third
-// interrupt gave up the sweep before its table: the finished points'
-// results stay in Dir.
-var ErrAborted = errors.New("sweep: aborted at an interrupt")
-
 // A Bar is a progress bar of the points and repeats that their lines go
 // through (internal/progress.Sweep).
 type Bar interface {
@@ -62,35 +57,6 @@ type Bar interface {
 	Start()
 	End()
 	Progress(done, total int)
-}
-
-// RunUnder runs points as Run does, under the interrupts on sig (package
-// interrupt): the first stops the running child, which is not kept, and
-// the finished outcomes come back with ErrInterrupted; a third gives up at
-// once with ErrAborted, the temporary files removed. The per-repeat lines
-// go to stderr, through bar when it is not nil. Unless it returns
-// ErrAborted, the interrupts are then those of the reports being written
-// (interrupt.Writing) until the caller closes the returned watcher.
-func (r *Runner) RunUnder(points []Point, sig <-chan os.Signal, stderr io.Writer, bar Bar) ([]Outcome, *interrupt.Watcher, error) {
-	stop := make(chan struct{})
-	r.Stderr, r.Stop = stderr, stop
-	// The runner says so on its progress line when it stops a point; there
-	// is nothing more to cancel after that.
-	in := interrupt.Watch(sig, stderr, func() { close(stop) }, nil, true)
-	if bar != nil {
-		r.Stderr, r.Progress = bar, bar.Progress
-		bar.Start()
-	}
-	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]Outcome, error) { return r.Run(context.Background(), points) })
-	if bar != nil {
-		bar.End()
-	}
-	if !ok || !in.Enter(interrupt.Writing) {
-		in.Close()
-		safefile.RemoveTemps()
-		return outs, nil, ErrAborted
-	}
-	return outs, in, err
 }
 
 // usageError is bad input found before anything runs: it wraps ErrUsage
@@ -270,31 +236,13 @@ func planPart(p Plan, part string) string {
 	return strings.Join(v, " ")
 }
 
-// MaxCount is the most repeats of a point (-count) a sweep, or gcperf
-// -count, runs: the parent keeps every repeat's result for its report and
-// checks the files of every repeat before the first starts, so a count of
-// a billion would exhaust the memory before anything ran.
-const MaxCount = 10000
-
-// CheckCount refuses a count of repeats (-count) below 1 or above
-// MaxCount, in words that name the flag.
-func CheckCount(n int) error {
-	switch {
-	case n < 1:
-		return fmt.Errorf("-count must be at least 1, got %d", n)
-	case n > MaxCount:
-		return fmt.Errorf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
-	}
-	return nil
-}
-
 // Check refuses what the session could not do, before anything runs: no
-// repeat or more than MaxCount, Resume with Overwrite or without a Dir, a shard that is not one
+// repeat or more than setting.MaxCount, Resume with Overwrite or without a Dir, a shard that is not one
 // of the grid's, an HTML file without a Page to draw it.
 func (s *Session) Check() error {
 	switch {
-	case CheckCount(s.Count) != nil:
-		return usagef("%s", CheckCount(s.Count))
+	case setting.CheckCount(s.Count) != nil:
+		return usagef("%s", setting.CheckCount(s.Count))
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
 		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
 	case s.HTML != "" && s.Page == nil:
@@ -362,18 +310,41 @@ func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
 	return d, nil
 }
 
-// Run runs the prepared sweep, prints its table on stdout and writes its
-// files. Signals on sig are interrupts (package interrupt): the first stops
-// the running point and the table of the finished ones is written. It
-// returns whether the sweep failed (a point failed, it was interrupted, a
-// file could not be written), or ErrAborted.
-func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) (failed bool, err error) {
+// Run runs the prepared sweep under ctx, prints its table on stdout and
+// writes its files: Announce, the Runner's Run over Points, then Report.
+// Cancelling ctx stops the running point, whose result is not kept, and
+// the table of the finished ones is written. It returns whether the sweep
+// failed (a point failed, it was interrupted, a file could not be
+// written); began is when the sweep began, for its overhead.
+func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (failed bool, err error) {
+	s.Announce()
 	r := &s.Runner
-	points := s.points()
+	if s.Bar != nil {
+		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
+		s.Bar.Start()
+	}
+	outs, err := r.Run(ctx, s.Points())
+	if s.Bar != nil {
+		s.Bar.End()
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err = ErrInterrupted
+	}
+	return s.Report(began, outs, err, stdout)
+}
+
+// Points are the points the session runs: the grid's (those of its shard
+// only are run).
+func (s *Session) Points() []Point { return s.points() }
+
+// Announce says what the session is about to run (Notify): its points and
+// repeats, where, its memory cap and point timeout.
+func (s *Session) Announce() {
+	r := &s.Runner
 	n := s.Repeats() / r.Count
 	of := ""
 	if s.shard() != "" {
-		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(points))
+		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(s.points()))
 	}
 	timeout := "no point timeout"
 	switch {
@@ -388,17 +359,23 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	}
 	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
 		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
+}
 
-	outs, in, err := r.RunUnder(points, sig, stderr, s.Bar)
-	if errors.Is(err, ErrAborted) {
-		// Each finished point's result is in Dir already: -resume finds it.
-		s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", r.Dir, r.Dir)
-		return true, ErrAborted
-	}
-	defer in.Close()
-	interrupted := errors.Is(err, ErrInterrupted)
-	if err != nil && !interrupted {
-		return true, err
+// Aborted says that the sweep was given up before its table (Notify).
+func (s *Session) Aborted() {
+	// Each finished point's result is in Dir already: -resume finds it.
+	s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", s.Dir, s.Dir)
+}
+
+// Report makes the table of outs, the outcomes of the Runner's Run and
+// its error runErr (ErrInterrupted: the finished ones), prints it on
+// stdout and writes the sweep's files, with the advice of a whole sweep.
+// It returns whether the sweep failed.
+func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout io.Writer) (failed bool, err error) {
+	r := &s.Runner
+	interrupted := errors.Is(runErr, ErrInterrupted)
+	if runErr != nil && !interrupted {
+		return true, runErr
 	}
 	rows := Summarize(outs)
 	var argv []string
@@ -422,6 +399,21 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 		s.notify("sweep: %s", quote.OneLine(werr))
 		failed = true
 	}
+	overhead(stdout, began, outs, interrupted)
+	s.reportWritten(written, interrupted)
+	if interrupted {
+		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
+			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
+		failed = true
+	}
+	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
+		failed = true
+	}
+	return failed, nil
+}
+
+// overhead prints the sweep's overhead: its wall time over its children's.
+func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted bool) {
 	var children time.Duration
 	for _, o := range outs {
 		children += o.Wall
@@ -437,13 +429,19 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	} else {
 		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
 	}
+}
+
+// reportWritten says where the results are, and why there is no advice
+// when an SLO asked for it.
+func (s *Session) reportWritten(written []string, interrupted bool) {
+	dir := s.Dir
 	switch {
 	case len(written) == 0:
-		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", r.Dir)
+		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", dir)
 	case slices.Contains(written, BenchFile):
-		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", r.Dir, strings.Join(written, ", "), filepath.Join(r.Dir, BenchFile))
+		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", dir, strings.Join(written, ", "), filepath.Join(dir, BenchFile))
 	default:
-		s.notify("sweep: results in %s: %s", r.Dir, strings.Join(written, ", "))
+		s.notify("sweep: results in %s: %s", dir, strings.Join(written, ", "))
 	}
 	switch {
 	case s.SLO != nil && s.shard() != "":
@@ -451,15 +449,6 @@ func (s *Session) Run(began time.Time, stdout, stderr io.Writer, sig <-chan os.S
 	case s.SLO != nil && interrupted:
 		s.notify("sweep: no advice for an interrupted sweep")
 	}
-	if interrupted {
-		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
-			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
-		failed = true
-	}
-	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
-		failed = true
-	}
-	return failed || in.Interrupted(), nil // interrupted while the table was written: it was, whole
 }
 
 // reportFailed says how many of outs failed, if any.
@@ -571,39 +560,4 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		failed = true
 	}
 	return failed, nil
-}
-
-// TimeoutValue is a flag.Value for Runner.Timeout: a positive duration,
-// "off" (0) or "auto" (AutoTimeout).
-type TimeoutValue time.Duration
-
-func (t *TimeoutValue) String() string {
-	switch d := time.Duration(*t); {
-	case d == AutoTimeout:
-		return "auto"
-	case d == 0:
-		return "off"
-	default:
-		return d.String()
-	}
-}
-
-func (t *TimeoutValue) Set(s string) error {
-	switch s {
-	case "auto":
-		*t = TimeoutValue(AutoTimeout)
-		return nil
-	case "off", "0":
-		*t = 0
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		return errors.New("not a duration (30m), off or auto")
-	case d <= 0:
-		return errors.New("must be positive, off or auto")
-	}
-	*t = TimeoutValue(d)
-	return nil
 }

@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,26 @@ func TestReadPlanV1(t *testing.T) {
 	}
 	if _, err := ReadPlan(dir); !errors.Is(err, ErrOldPlan) {
 		t.Errorf("a v1 plan: %v, want ErrOldPlan", err)
+	}
+}
+
+// A session whose context is cancelled reports what finished (nothing
+// here) as an interrupted sweep, through Notify, and fails.
+func TestSessionRunCancelled(t *testing.T) {
+	var lines []string
+	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"},
+		Notify: func(l string) { lines = append(lines, l) }}
+	if err := s.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout strings.Builder
+	failed, err := s.Run(ctx, time.Now(), &stdout)
+	if !failed || err != nil {
+		t.Errorf("Run = %t, %v; want failed, no error", failed, err)
+	}
+	if want := "sweep: interrupted: 0 finished repeats kept; -resume -out " + s.Dir + " runs the rest"; !slices.Contains(lines, want) {
+		t.Errorf("Notify got %q, want %q among them", lines, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/target/benchout"
 )
 
@@ -186,7 +187,7 @@ func parseMetricBound(unit, value string) (MetricBound, error) {
 		}
 		v = d.Seconds()
 	case strings.HasPrefix(tidied, "B/"):
-		n, ok := MemLimitBytes(value)
+		n, ok := setting.MemLimitBytes(value)
 		if !ok {
 			return m, badFlag("slo", "%s %q is not a positive size such as 64KiB, or a number of bytes", unit, value)
 		}

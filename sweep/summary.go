@@ -483,7 +483,47 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 	for _, g := range byPoint(outs) {
 		groups[g[0].Point.Index] = g
 	}
-	// Best.
+	if a.Best = bestRow(rows, groups, bs); a.Best != nil {
+		a.Met = true
+		a.Text = metText(a.Best, slo, bs)
+		return a
+	}
+	var c closest
+	a.Closest, c = closestRow(rows, groups, bs)
+	none := "No setting meets " + a.SLO.String() + " on every repeat"
+	if slo.IsZero() {
+		none = "No setting ran without a failed repeat"
+	}
+	r := a.Closest
+	switch {
+	case r == nil:
+		a.Text = none + "; every repeat failed."
+	case c.miss <= 0: // met on the successful repeats, but some failed
+		a.Text = fmt.Sprintf("%s; closest: %s, which meets it on its %d successful %s but %d of %d failed.",
+			none, r.Point.Settings(), r.OK(), figure.Plural(r.OK(), "repeat", "repeats"), r.Failed, r.Reps)
+		if slo.IsZero() {
+			a.Text = fmt.Sprintf("%s; closest: %s, %d of %d repeats failed.", none, r.Point.Settings(), r.Failed, r.Reps)
+		}
+	case math.IsNaN(c.value):
+		// Infinity and NaN are not JSON: no Over, no Value.
+		a.Bound = c.b.key
+		what := "no gctrace lines, so no pause to bound"
+		if c.b.metric != nil {
+			what = "no benchmark result in " + c.b.metric.Unit
+		}
+		a.Text = fmt.Sprintf("%s: the command printed %s (closest: %s).", none, what, r.Point.Settings())
+	default:
+		a.Bound, a.Over, a.Value = c.b.key, c.miss, c.value
+		a.Text = missText(none, r, c)
+	}
+	return a
+}
+
+// bestRow is the row with the lowest peak RSS (then the lowest time)
+// whose every repeat, none failed, meets the bounds bs; nil if none does.
+// groups are the rows' outcomes by point index.
+func bestRow(rows []Row, groups map[int][]*Outcome, bs []bound) *Row {
+	var best *Row
 	for i := range rows {
 		r := &rows[i]
 		g := groups[r.Point.Index]
@@ -493,32 +533,41 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 		if m, _, _ := worst(g, bs); m > 0 {
 			continue
 		}
-		if a.Best == nil || r.PeakRSS < a.Best.PeakRSS || r.PeakRSS == a.Best.PeakRSS && r.Time() < a.Best.Time() {
-			a.Best = r
+		if best == nil || r.PeakRSS < best.PeakRSS || r.PeakRSS == best.PeakRSS && r.Time() < best.Time() {
+			best = r
 		}
 	}
-	if r := a.Best; r != nil {
-		a.Met = true
-		reps := "on all " + strconv.Itoa(r.Reps) + " repeats"
-		if r.Reps == 1 {
-			reps = "on its one repeat"
-		}
-		a.Text = fmt.Sprintf("%s meets %s %s with the lowest peak RSS, %s (%s).",
-			r.Point.Settings(), a.SLO.String(), reps, env.Bytes(int64(r.PeakRSS)), figures(r, bs))
-		if slo.IsZero() {
-			a.Text = fmt.Sprintf("No SLO given: %s has the lowest peak RSS of the settings without a failed repeat, %s (%s).",
-				r.Point.Settings(), env.Bytes(int64(r.PeakRSS)), figures(r, bs))
-		}
-		return a
+	return best
+}
+
+// metText is the advice's text when r meets the SLO.
+func metText(r *Row, slo SLO, bs []bound) string {
+	if slo.IsZero() {
+		return fmt.Sprintf("No SLO given: %s has the lowest peak RSS of the settings without a failed repeat, %s (%s).",
+			r.Point.Settings(), env.Bytes(int64(r.PeakRSS)), figures(r, bs))
 	}
-	// Closest: no failed repeat first, then the smallest worst miss, then
-	// the earlier point.
-	var best struct {
-		failed bool
-		miss   float64
-		b      bound
-		value  float64
+	reps := "on all " + strconv.Itoa(r.Reps) + " repeats"
+	if r.Reps == 1 {
+		reps = "on its one repeat"
 	}
+	return fmt.Sprintf("%s meets %s %s with the lowest peak RSS, %s (%s).",
+		r.Point.Settings(), slo.String(), reps, env.Bytes(int64(r.PeakRSS)), figures(r, bs))
+}
+
+// closest is how the closest row misses the SLO: whether it has a failed
+// repeat, its worst miss, the bound it misses and its value there.
+type closest struct {
+	failed bool
+	miss   float64
+	b      bound
+	value  float64
+}
+
+// closestRow is the row closest to meeting the bounds bs: no failed repeat
+// first, then the smallest worst miss, then the earlier point.
+func closestRow(rows []Row, groups map[int][]*Outcome, bs []bound) (*Row, closest) {
+	var row *Row
+	var best closest
 	for i := range rows {
 		r := &rows[i]
 		g := groups[r.Point.Index]
@@ -527,62 +576,40 @@ func Advise(rows []Row, outs []Outcome, slo SLO) Advice {
 		}
 		m, b, v := worst(g, bs)
 		f := r.Failed > 0
-		if a.Closest == nil || !f && best.failed || f == best.failed && m < best.miss {
-			a.Closest = r
-			best.failed, best.miss, best.b, best.value = f, m, b, v
+		if row == nil || !f && best.failed || f == best.failed && m < best.miss {
+			row = r
+			best = closest{f, m, b, v}
 		}
 	}
-	none := "No setting meets " + a.SLO.String() + " on every repeat"
-	if slo.IsZero() {
-		none = "No setting ran without a failed repeat"
-	}
-	r := a.Closest
+	return row, best
+}
+
+// missText is the advice's text when r, the closest row, misses the SLO
+// by c; none says that no setting meets it.
+func missText(none string, r *Row, c closest) string {
+	dir, value := "over", latency.FormatDuration(time.Duration(c.value))
 	switch {
-	case r == nil:
-		a.Text = none + "; every repeat failed."
-	case best.miss <= 0: // met on the successful repeats, but some failed
-		a.Text = fmt.Sprintf("%s; closest: %s, which meets it on its %d successful %s but %d of %d failed.",
-			none, r.Point.Settings(), r.OK(), figure.Plural(r.OK(), "repeat", "repeats"), r.Failed, r.Reps)
-		if slo.IsZero() {
-			a.Text = fmt.Sprintf("%s; closest: %s, %d of %d repeats failed.", none, r.Point.Settings(), r.Failed, r.Reps)
+	case c.b.key == "throughput":
+		dir, value = "under", throughput(c.value, r.Unit)
+	case c.b.metric != nil:
+		value = metricValue(c.value, c.b.metric.Unit)
+		if !isSeconds(c.b.metric.Unit) {
+			value += " " + c.b.metric.Unit
 		}
-	default:
-		a.Bound, a.Over, a.Value = best.b.key, best.miss, best.value
-		dir, value := "over", latency.FormatDuration(time.Duration(best.value))
-		switch {
-		case best.b.key == "throughput":
-			dir, value = "under", throughput(best.value, r.Unit)
-		case best.b.metric != nil:
-			value = metricValue(best.value, best.b.metric.Unit)
-			if !isSeconds(best.b.metric.Unit) {
-				value += " " + best.b.metric.Unit
-			}
-			if best.b.metric.AtLeast {
-				dir = "under"
-			}
+		if c.b.metric.AtLeast {
+			dir = "under"
 		}
-		which := "worst repeat"
-		if r.Reps == 1 {
-			which = "only repeat"
-		}
-		if math.IsNaN(best.value) {
-			// Infinity and NaN are not JSON.
-			a.Over, a.Value = 0, 0
-			what := "no gctrace lines, so no pause to bound"
-			if best.b.metric != nil {
-				what = "no benchmark result in " + best.b.metric.Unit
-			}
-			a.Text = fmt.Sprintf("%s: the command printed %s (closest: %s).", none, what, r.Point.Settings())
-			break
-		}
-		a.Text = fmt.Sprintf("%s; closest: %s, %s %s on its %s (%s %s)", none, r.Point.Settings(),
-			best.b.label, value, which, figure.Pct(100*best.miss), dir)
-		if r.Failed > 0 {
-			a.Text += fmt.Sprintf(", and %d of %d repeats failed", r.Failed, r.Reps)
-		}
-		a.Text += "."
 	}
-	return a
+	which := "worst repeat"
+	if r.Reps == 1 {
+		which = "only repeat"
+	}
+	text := fmt.Sprintf("%s; closest: %s, %s %s on its %s (%s %s)", none, r.Point.Settings(),
+		c.b.label, value, which, figure.Pct(100*c.miss), dir)
+	if r.Failed > 0 {
+		text += fmt.Sprintf(", and %d of %d repeats failed", r.Failed, r.Reps)
+	}
+	return text + "."
 }
 
 // figures is a row's medians for the SLO's bounds, the P99 when it sets

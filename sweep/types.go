@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/report"
 )
 
@@ -84,7 +85,7 @@ func parseGOGCItem(s string) (GOGC, error) {
 		return GOGCOff, nil
 	}
 	n, err := strconv.ParseInt(s, 10, 32)
-	if !digits(s) || err != nil {
+	if !setting.Digits(s) || err != nil {
 		return GOGC{}, strconv.ErrSyntax
 	}
 	return GOGCPercent(int(n)), nil
@@ -156,7 +157,7 @@ func parseMemLimitItem(s string) (MemLimit, error) {
 	if strings.EqualFold(s, "off") {
 		return MemLimitOff, nil
 	}
-	n, ok, tooLarge := parseByteCount(s)
+	n, ok, tooLarge := setting.ParseByteCount(s)
 	switch {
 	case tooLarge:
 		return MemLimit{}, errTooLarge

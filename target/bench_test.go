@@ -3,7 +3,7 @@
 package target
 
 import (
-	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -11,16 +11,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gcperf/gcperf/target/gctrace"
 )
 
 // BenchmarkOverhead measures what target adds to the command it runs: the
-// wall time of a command of about 1 s run through Command.Run, with the
-// trace filter and its gctrace=1, over the same command run directly with
+// wall time of a command of about 1 s run through Command.Run, with
+// gctrace=1 and its trace read by gctrace.Scanner, over the same command run directly with
 // os/exec, without the trace, both writing to the null device. Pairs
 // alternate which runs first; the figures are medians. A third run of each
 // pair, directly with gctrace=1, tells the trace's own cost (the child's)
 // from target's; and the parent's own CPU time during the run through
-// target (getrusage of the benchmark's process: the stderr filter, the
+// target (getrusage of the benchmark's process: the trace's reader, the
 // samples, the runtime) says what target costs without the noise of a
 // shared machine's clock. GCPERF_BENCH_PAIRS sets the number of pairs
 // (default 7).
@@ -30,7 +32,7 @@ import (
 // The commands: work, a hash computed on one thread (no allocation, no
 // collection: the least noisy wall time), and churn, allocating 8000 MiB
 // with 16 MiB live (about 450 collections, so as many trace lines, and the
-// collector's workers on both cores: the filter's worst case and a noisy
+// collector's workers on both cores: the trace reader's worst case and a noisy
 // wall time).
 func BenchmarkOverhead(b *testing.B) {
 	pairs := 7
@@ -61,13 +63,24 @@ func BenchmarkOverhead(b *testing.B) {
 			var parentCPU []float64 // ms
 			through := func() time.Duration {
 				c := helperCommand(steps...)
-				c.Stdout, c.Stderr = null, null
-				c.IsTrace = func(line []byte) bool { return bytes.HasPrefix(line, []byte("gc ")) }
-				c.Trace = func([]byte) {}
+				// The trace read as gcperf reads it: gctrace.Scanner
+				// through a pipe (sweep.RunCommand).
+				pr, pw := io.Pipe()
+				sc := gctrace.NewScanner(pr)
+				sc.Other = io.Discard
+				scanned := make(chan struct{})
+				go func() {
+					for sc.Scan() {
+					}
+					close(scanned)
+				}()
+				c.Stdout, c.Stderr, c.GCTrace = null, pw, true
 				var before, after syscall.Rusage
 				syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 				start := time.Now()
-				res, err := c.Run(b.Context(), nil)
+				res, err := c.Run(b.Context())
+				pw.Close()
+				<-scanned
 				d := time.Since(start)
 				syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 				if err != nil || !res.Success() {
@@ -75,7 +88,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}
 				cpu := after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano()
 				parentCPU = append(parentCPU, float64(cpu)/1e6)
-				lines = append(lines, float64(res.TraceLines))
+				lines = append(lines, float64(sc.Counts().Cycles))
 				return d
 			}
 			var ratios, traceRatios, directs, targets []float64

@@ -38,22 +38,10 @@ type Command struct {
 
 	Stdin  io.Reader // nil: the null device
 	Stdout io.Writer // nil: the null device
-	// Stderr receives the child's stderr, but for the lines IsTrace takes
-	// (nil: the null device).
-	Stderr io.Writer
-	// IsTrace, when set, is asked about each line of the child's stderr,
-	// without its newline: those it takes go to Trace instead of Stderr.
-	// Setting it also adds gctrace=1 to the child's GODEBUG (see Environ).
-	// A line longer than MaxLine is not asked about.
-	IsTrace func(line []byte) bool
-	// Trace receives the lines IsTrace takes, without their newline (nil:
-	// they are dropped). The slice is valid during the call only. IsTrace
-	// and Trace are called from one goroutine, never after Wait returns.
-	Trace func(line []byte)
-	// GCTrace merges gctrace=1 into the child's GODEBUG, as setting
-	// IsTrace does, for a caller that reads the trace from Stderr itself
-	// (whole, as gctrace.Scanner wants it: a trace line the program's own
-	// output broke into can only be mended from the stream).
+	Stderr io.Writer // nil: the null device
+	// GCTrace merges gctrace=1 into the child's GODEBUG (see Environ): the
+	// collector's trace then comes on Stderr, with the program's own
+	// output, for the caller's reader (a gctrace.Scanner) to take out.
 	GCTrace bool
 
 	// Interval is the time between two samples of the tree's RSS
@@ -124,14 +112,18 @@ type Process struct {
 	cmd      *exec.Cmd
 	stop     chan struct{}
 	stopOnce sync.Once
+	sig      chan os.Signal
+	kill     chan error
+	killOnce sync.Once
+	exited   chan struct{} // the child has been waited for
 	done     chan struct{}
 	res      *Result
 	err      error
 }
 
 // Run starts the command and waits for it: Start then Wait.
-func (c *Command) Run(ctx context.Context, sig <-chan os.Signal) (*Result, error) {
-	p, err := c.Start(ctx, sig)
+func (c *Command) Run(ctx context.Context) (*Result, error) {
+	p, err := c.Start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -139,30 +131,17 @@ func (c *Command) Run(ctx context.Context, sig <-chan os.Signal) (*Result, error
 }
 
 // Start starts the command in a process group of its own and watches it
-// until it and its process tree have ended. Each value received on sig (an
-// interrupt) is forwarded to the child's process group, the first two as
-// they are (SIGINT for an os.Signal that is not a syscall.Signal); the
-// third kills the tree. When ctx ends, the child is stopped as by Stop.
+// until it and its process tree have ended. When ctx ends, the child is
+// stopped as by Stop, and the Result's Stopped is ctx's cause.
 //
 // A command that cannot be started returns an error that is ErrNotStarted
 // (a *StartError); ctx ended before the start returns its error.
-func (c *Command) Start(ctx context.Context, sig <-chan os.Signal) (*Process, error) {
+func (c *Command) Start(ctx context.Context) (*Process, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("target: %w", context.Cause(ctx))
 	}
-	if c.Path == "" {
-		return nil, &StartError{Path: c.Path, Err: errors.New("no program")}
-	}
-	if c.Dir != "" {
-		// os/exec says a missing directory is a missing program once the
-		// child has its SysProcAttr: say which it is.
-		if _, err := os.Stat(c.Dir); err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = &fs.PathError{Op: "chdir", Path: c.Dir, Err: pe.Err}
-			}
-			return nil, &StartError{Path: c.Path, Err: err}
-		}
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	env, set, note := c.Environ()
 	cmd := exec.Command(c.Path, c.Args...)
@@ -190,7 +169,8 @@ func (c *Command) Start(ctx context.Context, sig <-chan os.Signal) (*Process, er
 	if maxSamples <= 0 {
 		maxSamples = DefaultMaxSamples
 	}
-	p := &Process{cmd: cmd, stop: make(chan struct{}), done: make(chan struct{})}
+	p := &Process{cmd: cmd, stop: make(chan struct{}), sig: make(chan os.Signal), kill: make(chan error, 1),
+		exited: make(chan struct{}), done: make(chan struct{})}
 	res := &Result{Path: c.Path, Args: slices.Clone(c.Args), Settings: set, TraceNote: note, Interval: interval}
 	root := c.ProcRoot
 	if root == "" {
@@ -199,39 +179,89 @@ func (c *Command) Start(ctx context.Context, sig <-chan os.Signal) (*Process, er
 	t := &osTree{proc: cmd.Process, pid: cmd.Process.Pid}
 	t.r, _ = newTreeReader(root, t.pid) // nil: no /proc, the child alone
 	m := &monitor{tree: t, interval: interval, grace: grace, onSample: c.OnSample,
-		start: start, series: newSeries(max(maxSamples, 2)), res: res}
+		start: start, series: newSeries(max(maxSamples, 2)), res: res, kill: p.kill}
 
-	exited := make(chan struct{})
 	var waitErr error
 	go func() {
 		waitErr = cmd.Wait()
-		close(exited)
+		close(p.exited)
 	}()
 	go func() {
 		defer close(p.done)
-		m.run(ctx, sig, p.stop, exited)
+		m.run(ctx, p.sig, p.stop, p.exited)
 		p.err = streams.finish(grace)
-		if ps := cmd.ProcessState; ps != nil {
-			res.ExitCode = ps.ExitCode()
-			if ws, ok := ps.Sys().(interface {
-				Signaled() bool
-				Signal() syscall.Signal
-			}); ok && ws.Signaled() {
-				res.Signal = ws.Signal()
-			}
-			res.UserCPU, res.SystemCPU = ps.UserTime(), ps.SystemTime()
-			res.MaxRSS = maxRSS(ps)
-		} else if p.err == nil {
+		if p.err == nil && cmd.ProcessState == nil {
 			p.err = fmt.Errorf("target: waiting for %s: %w", c.Path, waitErr)
 		}
-		res.TraceLines = streams.traceLines()
+		res.exited(cmd.ProcessState)
 		p.res = res
 	}()
 	return p, nil
 }
 
+// check refuses, before anything starts, a command without a program or
+// whose working directory is not there.
+func (c *Command) check() error {
+	if c.Path == "" {
+		return &StartError{Path: c.Path, Err: errors.New("no program")}
+	}
+	if c.Dir != "" {
+		// os/exec says a missing directory is a missing program once the
+		// child has its SysProcAttr: say which it is.
+		if _, err := os.Stat(c.Dir); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = &fs.PathError{Op: "chdir", Path: c.Dir, Err: pe.Err}
+			}
+			return &StartError{Path: c.Path, Err: err}
+		}
+	}
+	return nil
+}
+
+// exited sets what the kernel says of a child that was waited for: its
+// exit status, the signal that ended it, its CPU time and MaxRSS; nothing
+// when ps is nil.
+func (r *Result) exited(ps *os.ProcessState) {
+	if ps == nil {
+		return
+	}
+	r.ExitCode = ps.ExitCode()
+	if ws, ok := ps.Sys().(interface {
+		Signaled() bool
+		Signal() syscall.Signal
+	}); ok && ws.Signaled() {
+		r.Signal = ws.Signal()
+	}
+	r.UserCPU, r.SystemCPU = ps.UserTime(), ps.SystemTime()
+	r.MaxRSS = maxRSS(ps)
+}
+
 // Pid is the child's process id, and its process group's.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Interrupt forwards s to the child's process group, as a terminal would
+// send it (SIGINT for an os.Signal that is not a syscall.Signal), and
+// Result.Interrupted says one came. The child decides what it means.
+// Interrupting a child that has ended does nothing. Interrupt may be
+// called from any goroutine.
+func (p *Process) Interrupt(s os.Signal) {
+	select {
+	case p.sig <- s:
+	case <-p.exited:
+	}
+}
+
+// Kill kills the child's process tree at once with SIGKILL, without the
+// grace period of Stop; why is the Result's Stopped (nil: ErrKilled),
+// unless the child was being stopped already. It returns at once; killing
+// a child that has ended, or killing it again, does nothing.
+func (p *Process) Kill(why error) {
+	if why == nil {
+		why = ErrKilled
+	}
+	p.killOnce.Do(func() { p.kill <- why })
+}
 
 // Stop stops the child: SIGTERM to its process group and to its
 // descendants that left it, then, for any process still there after the

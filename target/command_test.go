@@ -20,7 +20,7 @@ import (
 // run runs c and fails the test when it cannot.
 func run(t *testing.T, c *Command) *Result {
 	t.Helper()
-	res, err := c.Run(t.Context(), nil)
+	res, err := c.Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestStartErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.c.Start(t.Context(), nil)
+			p, err := tt.c.Start(t.Context())
 			if err == nil {
 				p.Stop()
 				t.Fatalf("Start: no error")
@@ -99,37 +99,30 @@ func TestStartErrors(t *testing.T) {
 func TestStartContextEnded(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := helperCommand().Start(ctx, nil)
+	_, err := helperCommand().Start(ctx)
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNotStarted) {
 		t.Errorf("error %v: want context.Canceled, not ErrNotStarted", err)
 	}
 }
 
-// The child's stdout passes through, its stderr's trace lines go to Trace
-// and the others to Stderr; stdin is passed.
+// The child's stdout and stderr pass through, its trace included with
+// GCTrace; stdin is passed.
 func TestOutputs(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	var trace []string
-	// The trace last: the runtime writes a trace line piece by piece, and
-	// the program's own writes to stderr can fall in the middle of it.
 	c := helperCommand("out", "hello", "err", "warning", "cat", "err", "bye", "gc", "2", "sleep", "100ms")
 	c.Stdin = strings.NewReader("from stdin\n")
 	c.Stdout, c.Stderr = &stdout, &stderr
-	c.IsTrace = func(line []byte) bool { return bytes.HasPrefix(line, []byte("gc ")) }
-	c.Trace = func(line []byte) { trace = append(trace, string(line)) }
-	res := run(t, c)
+	c.GCTrace = true
+	run(t, c)
 	if got, want := stdout.String(), "hello\nfrom stdin\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
-	if got, want := stderr.String(), "warning\nbye\n"; got != want {
-		t.Errorf("stderr %q, want %q", got, want)
+	if got := stderr.String(); !strings.HasPrefix(got, "warning\nbye\n") {
+		t.Errorf("stderr %q, want warning and bye first", got)
 	}
 	// Two forced collections: two lines of the runtime's trace at least.
-	if len(trace) < 2 || res.TraceLines != len(trace) {
-		t.Errorf("%d trace lines, TraceLines %d; want 2 or more, the same", len(trace), res.TraceLines)
-	}
-	if len(trace) > 0 && !strings.Contains(trace[0], "(forced)") {
-		t.Errorf("trace line %q is not a forced collection's", trace[0])
+	if n := strings.Count(stderr.String(), "(forced)"); n < 2 {
+		t.Errorf("%d forced collections in the stderr %q; want 2 or more", n, stderr.String())
 	}
 }
 
@@ -164,7 +157,7 @@ func TestStdoutWriterFails(t *testing.T) {
 	fail := errors.New("disk full")
 	c := helperCommand("print", "1000000", "print", "1000000", "exit", "4")
 	c.Stdout = writerFunc(func([]byte) (int, error) { return 0, fail })
-	res, err := c.Run(t.Context(), nil)
+	res, err := c.Run(t.Context())
 	if !errors.Is(err, fail) || !strings.Contains(err.Error(), "stdout") {
 		t.Errorf("error %v: want %v, naming stdout", err, fail)
 	}
@@ -178,7 +171,7 @@ func TestEnvironmentReachesTheChild(t *testing.T) {
 	c := helperCommand("env")
 	c.Env = append(c.Env, "GODEBUG=madvdontneed=1", "GOGC=50")
 	c.GOGC, c.GOMEMLIMIT = "off", "1GiB"
-	c.IsTrace = func([]byte) bool { return false }
+	c.GCTrace = true
 	c.Stdout = &stdout
 	res := run(t, c)
 	want := "GOGC=off\nGOMEMLIMIT=1GiB\nGODEBUG=madvdontneed=1,gctrace=1\n"
@@ -204,7 +197,7 @@ func TestRSS(t *testing.T) {
 			p.Stop()
 		}
 	}
-	p, err := c.Start(t.Context(), nil)
+	p, err := c.Start(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +231,7 @@ func TestTreeRSS(t *testing.T) {
 			}
 		}
 	}
-	p, err := c.Start(t.Context(), nil)
+	p, err := c.Start(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +286,7 @@ func TestStopLeavesNoProcess(t *testing.T) {
 			out := newOutput()
 			c := helperCommand(tt.steps...)
 			c.Stdout, c.Grace, c.Interval = out, 100*time.Millisecond, 10*time.Millisecond
-			p, err := c.Start(t.Context(), nil)
+			p, err := c.Start(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -344,7 +337,7 @@ func TestLeftovers(t *testing.T) {
 					}
 				}
 			}
-			p, err := c.Start(t.Context(), nil)
+			p, err := c.Start(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -373,13 +366,12 @@ func TestInterruptForwarded(t *testing.T) {
 	out := newOutput()
 	c := helperCommand("ignore", "INT", "spawn", "on-int-exit", "7", "ready", "sleep", "forever", "end", "wait-child")
 	c.Stdout = out
-	sig := make(chan os.Signal, 1)
-	p, err := c.Start(t.Context(), sig)
+	p, err := c.Start(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	out.waitFor(t, p, "ready", 1)
-	sig <- os.Interrupt
+	p.Interrupt(os.Interrupt)
 	res, err := p.Wait()
 	if err != nil {
 		t.Fatal(err)
@@ -388,22 +380,24 @@ func TestInterruptForwarded(t *testing.T) {
 		t.Errorf("exit code %d, interrupted %v, stopped %v, killed %v: want 7, true, nil, false",
 			res.ExitCode, res.Interrupted, res.Stopped, res.Killed)
 	}
+	p.Interrupt(os.Interrupt) // after the end: nothing, and no block
 }
 
-// The third interrupt kills a child that ignores them.
-func TestThirdInterruptKills(t *testing.T) {
+// Kill kills a child that ignores interrupts, at once, with its cause.
+func TestKill(t *testing.T) {
 	out := newOutput()
 	c := helperCommand("ignore", "INT", "ready", "sleep", "forever")
 	c.Stdout = out
-	sig := make(chan os.Signal)
-	p, err := c.Start(t.Context(), sig)
+	p, err := c.Start(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	out.waitFor(t, p, "ready", 1)
-	for range 3 {
-		sig <- syscall.SIGINT
+	for range 2 {
+		p.Interrupt(syscall.SIGINT)
 	}
+	p.Kill(ErrInterrupted)
+	p.Kill(nil) // again: nothing
 	res, err := p.Wait()
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +412,7 @@ func TestThirdInterruptKills(t *testing.T) {
 func TestDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	res, err := helperCommand("sleep", "forever").Run(ctx, nil)
+	res, err := helperCommand("sleep", "forever").Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,3 +446,7 @@ func TestCanStart(t *testing.T) {
 		}
 	}
 }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

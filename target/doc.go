@@ -1,32 +1,36 @@
-// Package target runs a program under test, the user's own (what gcperf
-// exec and gcperf sweep -- CMD, issue 14, are to run): it starts the
-// program with the collector
-// settings of the run, passes its input and output through, takes the
-// collector's trace out of its stderr, watches its process tree's memory
-// while it runs, forwards interrupts to it, stops it (and everything it
-// started) when asked, and says what it did. It parses no trace: a caller
-// gives it a line filter and a sink (package target/gctrace's).
+// Package target runs every program gcperf starts: the user's own (gcperf
+// exec, gcperf sweep -- CMD, a server under load) and gcperf's children. It
+// starts the program with the collector settings of the run, passes its
+// input and output through, watches its process tree's memory while it
+// runs, forwards the interrupts its caller gives it, stops it (and
+// everything it started) when asked, and says what it did. It parses no
+// trace: with GCTrace set the child's runtime writes the collector's trace
+// to its stderr, for the caller's reader (package target/gctrace's
+// Scanner, as sweep.RunCommand uses it).
 //
 //	c := &target.Command{
 //		Path: "./alloc.test", Args: []string{"-test.bench", "."},
-//		GOGC: "200", GOMEMLIMIT: "256MiB",
-//		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-//		IsTrace: isTrace, Trace: onTrace, // the trace parser's line test and sink
+//		GOGC: "200", GOMEMLIMIT: "256MiB", GCTrace: true,
+//		Stdout: os.Stdout, Stderr: traceScanner, // an io.Writer
 //	}
-//	res, err := c.Run(ctx, sig) // sig: the command's <-chan os.Signal
+//	p, err := c.Start(ctx) // ctx's end stops it (a deadline: a timeout)
 //	if errors.Is(err, target.ErrNotStarted) {
 //		// not found, not executable: nothing ran (gcperf exits 2)
 //	}
+//	p.Interrupt(os.Interrupt) // forwarded to its process group, as a terminal would
+//	res, err := p.Wait()
 //	fmt.Println(res.Status(), res.Wall, res.UserCPU, res.MaxRSS, res.PeakRSS)
 //
 // [Command.Start] returns a [Process] at once, for a caller that does
 // something while the program runs (drives load against a server):
-// [Process.Stop] stops it and [Process.Wait] returns the [Result].
+// [Process.Stop] stops it, [Process.Kill] kills it at once,
+// [Process.Interrupt] forwards an interrupt and [Process.Wait] returns the
+// [Result]. [Command.Run] is Start then Wait.
 //
 // # Environment
 //
 // The child gets Command.Env, or the parent's environment, with GOGC and
-// GOMEMLIMIT replaced when the Command sets them. With IsTrace set, its
+// GOMEMLIMIT replaced when the Command sets them. With GCTrace set, its
 // GODEBUG gains gctrace=1, merged with the settings it holds
 // (GODEBUG=madvdontneed=1 becomes madvdontneed=1,gctrace=1); a gctrace of
 // the environment's own is respected, whatever its value, and
@@ -36,13 +40,10 @@
 //
 // # Input and output
 //
-// Stdin is passed to the child, Stdout receives its stdout. Its stderr is
-// split into lines: each is asked to IsTrace without its newline, and those
-// it takes go to Trace, the others to Stderr, unchanged and in order (a
-// line longer than MaxLine goes to Stderr unasked). An *os.File is given to
-// the child as it is, so a terminal stays a terminal and nothing is copied;
-// any other reader or writer goes through a pipe, and the stderr filter
-// always does. A writer that fails does not block the child: its output is
+// Stdin is passed to the child, Stdout receives its stdout and Stderr its
+// stderr. An *os.File is given to the child as it is, so a terminal stays a
+// terminal and nothing is copied; any other reader or writer goes through a
+// pipe. A writer that fails does not block the child: its output is
 // drained and dropped, and Wait returns the writer's error beside the
 // Result. The output is drained for at most the grace period after the
 // tree has ended (a process out of reach may hold it open).
@@ -57,9 +58,8 @@
 // output reaches its writer at most 100ms late.
 //
 // A Go program's runtime writes a trace line in pieces, and the program's
-// own writes to stderr from other threads can fall between them: such a
-// line is cut in two, one part taken as trace and the other passed on. The
-// trace's parser skips what it cannot read.
+// own writes to stderr from other threads can fall between them: the
+// trace's reader (gctrace.Scanner) mends such a line from the stream.
 //
 // # Start
 //
@@ -95,18 +95,19 @@
 //
 // # Interrupts and stopping
 //
-// Each value on the signal channel given to Start is forwarded to the
-// child's process group, as a terminal would send it: the first two as
-// they are (SIGINT for an os.Signal that is not a syscall.Signal), and the
-// third kills the tree with SIGKILL (gcperf's third Ctrl-C). The child
-// decides what an interrupt means; Result.Interrupted says one came.
+// [Process.Interrupt] forwards a signal to the child's process group, as a
+// terminal would send it (SIGINT for an os.Signal that is not a
+// syscall.Signal): the child decides what it means, and
+// Result.Interrupted says one came. The package reads no signal of its
+// own: its caller (gcperf's command) decides what its interrupts mean, and
+// calls Interrupt, Stop or Kill.
 //
 // [Process.Stop], and the end of Start's context (a deadline: sweep's
 // -point-timeout), stop the child: SIGTERM to its process group and to
 // every descendant seen that left it (a daemon that called setsid), then,
 // Grace later (default 10s), SIGKILL to all of them. Result.Stopped says
-// why (ErrStopped, ErrInterrupted, the context's cause) and Result.Killed
-// that SIGKILL was needed. Nothing waits forever on a child that ignores
+// why (ErrStopped, Kill's cause, the context's cause) and Result.Killed
+// that SIGKILL was needed. [Process.Kill] sends SIGKILL at once. Nothing waits forever on a child that ignores
 // signals: after SIGKILL, a process that does not end within KillWait (one
 // in uninterruptible sleep) is counted in Result.Unkilled and left.
 //

@@ -15,12 +15,12 @@ type Settings struct {
 }
 
 // Environ returns the environment the child gets, the settings it holds
-// and, when the collector's trace may be absent although IsTrace asks for
+// and, when the collector's trace may be absent although GCTrace asks for
 // it, why (else ""):
 //
 //   - the base is Env, or the parent's environment when Env is nil;
 //   - GOGC and GOMEMLIMIT, when set, replace the base's;
-//   - with IsTrace set, GODEBUG gains gctrace=1 after the settings it
+//   - with GCTrace set, GODEBUG gains gctrace=1 after the settings it
 //     already holds (GODEBUG=madvdontneed=1 becomes
 //     madvdontneed=1,gctrace=1). A gctrace of the base's own is kept as it
 //     is, whatever its value, and the note says so: gctrace=0 turns the
@@ -55,7 +55,7 @@ func (c *Command) Environ() (env []string, set Settings, note string) {
 	if c.GOMEMLIMIT != "" {
 		set.GOMEMLIMIT = c.GOMEMLIMIT
 	}
-	if c.IsTrace != nil || c.GCTrace {
+	if c.GCTrace {
 		if v, ok := godebug(set.GODEBUG, "gctrace"); !ok {
 			set.GODEBUG = joinDebug(set.GODEBUG, "gctrace=1")
 		} else if v != "1" {

@@ -1,13 +1,11 @@
 package target
 
 import (
-	"bytes"
 	"slices"
 	"testing"
 )
 
 func TestEnviron(t *testing.T) {
-	isTrace := func(line []byte) bool { return bytes.HasPrefix(line, []byte("gc ")) }
 	tests := []struct {
 		name        string
 		env         []string
@@ -51,7 +49,7 @@ func TestEnviron(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Command{Env: tt.env, GOGC: tt.gogc, GOMEMLIMIT: tt.limit}
 			if tt.trace {
-				c.IsTrace = isTrace
+				c.GCTrace = true
 			}
 			env, set, note := c.Environ()
 			if !slices.Equal(env, tt.want) {

@@ -3,7 +3,6 @@
 package target_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,39 +11,50 @@ import (
 	"github.com/gcperf/gcperf/target"
 )
 
-// A command's stdout passes through; its stderr is split: the lines the
-// filter takes (here, those starting "gc ", as the collector's trace does)
-// go to the trace sink, the others to Stderr.
+// A command runs with the collector settings of the run; its output passes
+// through, and the Result says how it ended and with what settings.
 func Example() {
 	c := &target.Command{
-		Path:    "sh",
-		Args:    []string{"-c", `echo hello; echo 'gc 1 @0.010s 1%: ...' >&2; echo warning >&2; exit 3`},
-		GOGC:    "200",
-		Stdout:  os.Stdout,
-		Stderr:  os.Stdout,
-		IsTrace: func(line []byte) bool { return bytes.HasPrefix(line, []byte("gc ")) },
-		Trace:   func(line []byte) { fmt.Printf("trace: %s\n", line) },
+		Path:   "sh",
+		Args:   []string{"-c", `echo hello; echo warning >&2; exit 3`},
+		GOGC:   "200",
+		Stdout: os.Stdout,
+		Stderr: os.Stdout,
 	}
-	res, err := c.Run(context.Background(), nil)
+	res, err := c.Run(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(res.Status())
-	fmt.Println("trace lines:", res.TraceLines)
 	fmt.Println("GOGC:", res.Settings.GOGC)
 	// Output:
 	// hello
-	// trace: gc 1 @0.010s 1%: ...
 	// warning
 	// exit status 3
-	// trace lines: 1
 	// GOGC: 200
+}
+
+// A server started for as long as the caller needs it: Start returns at
+// once, Stop ends it (SIGTERM, then SIGKILL after Grace) and Wait says how.
+func ExampleProcess_Stop() {
+	c := &target.Command{Path: "sleep", Args: []string{"60"}}
+	p, err := c.Start(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// ... drive load against it ...
+	p.Stop()
+	res, _ := p.Wait()
+	fmt.Println(res.Status(), res.Stopped)
+	// Output:
+	// killed by SIGTERM target: stopped
 }
 
 // A command that cannot be started is ErrNotStarted: nothing ran.
 func Example_notStarted() {
-	_, err := (&target.Command{Path: "gcperf-no-such-command"}).Run(context.Background(), nil)
+	_, err := (&target.Command{Path: "gcperf-no-such-command"}).Run(context.Background())
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, target.ErrNotStarted))
 	// Output:

@@ -38,8 +38,8 @@ type tree interface {
 
 // A monitor watches one child from its start until it and its tree have
 // ended: it samples the tree's RSS, forwards interrupts, stops the child
-// when asked, when the context ends or at the third interrupt, and stops
-// what the child leaves behind.
+// when asked or when the context ends, kills it when asked, and stops what
+// the child leaves behind.
 type monitor struct {
 	tree     tree
 	interval time.Duration
@@ -48,10 +48,13 @@ type monitor struct {
 	start    time.Time
 	series   *series
 	res      *Result
+	// kill receives the cause of a kill at once (Process.Kill).
+	kill <-chan error
 }
 
 // run watches the child until exited is closed (the child has been waited
-// for), then stops its leftovers. It sets the Result's fields of the
+// for), then stops its leftovers. Each interrupt on sig is forwarded to
+// the child's process group. It sets the Result's fields of the
 // monitor's own: Wall, the samples, Interrupted, Stopped, Killed,
 // Leftovers and Unkilled.
 func (m *monitor) run(ctx context.Context, sig <-chan os.Signal, stop <-chan struct{}, exited <-chan struct{}) {
@@ -60,7 +63,7 @@ func (m *monitor) run(ctx context.Context, sig <-chan os.Signal, stop <-chan str
 	var kill <-chan time.Time // after SIGTERM, when SIGKILL is due
 	var killAt time.Time
 	done := ctx.Done()
-	interrupts := 0
+	killNow := m.kill
 	terminate := func(why error) {
 		if m.res.Stopped != nil {
 			return
@@ -87,14 +90,12 @@ wait:
 				sig = nil
 				continue
 			}
-			interrupts++
 			m.res.Interrupted = true
-			if interrupts < 3 {
-				m.tree.forward(toSignal(s))
-				continue
-			}
+			m.tree.forward(toSignal(s))
+		case why := <-killNow:
+			killNow = nil
 			if m.res.Stopped == nil {
-				m.res.Stopped = ErrInterrupted
+				m.res.Stopped = why
 			}
 			if !m.res.Killed {
 				sigkill()

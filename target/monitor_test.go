@@ -102,8 +102,8 @@ func TestMonitor(t *testing.T) {
 		leftoversEnd func(syscall.Signal) bool
 		// exitAt ends the child by itself (0: never); the others act at
 		// their time (0: never).
-		exitAt, stopAt, deadline, cancelAt time.Duration
-		interrupts                         []time.Duration
+		exitAt, stopAt, deadline, cancelAt, killAt time.Duration
+		interrupts                                 []time.Duration
 
 		wantEvents    []string
 		wantWall      time.Duration
@@ -131,7 +131,7 @@ func TestMonitor(t *testing.T) {
 			wantStopped: errOverMemory, wantKilled: true, wantSamples: 22, wantPeak: 5 << 20},
 		{name: "an interrupt, the child ends", interrupts: []time.Duration{150 * ms}, ends: is(syscall.SIGINT),
 			wantEvents: []string{"forward SIGINT@150ms"}, wantWall: 150 * ms, wantInterrupt: true, wantSamples: 1, wantPeak: 1 << 20},
-		{name: "three interrupts, the child ignores them", interrupts: []time.Duration{110 * ms, 210 * ms, 310 * ms},
+		{name: "two interrupts the child ignores, then Kill", interrupts: []time.Duration{110 * ms, 210 * ms}, killAt: 310 * ms,
 			ends:       is(syscall.SIGKILL),
 			wantEvents: []string{"forward SIGINT@110ms", "forward SIGINT@210ms", "SIGKILL@310ms"}, wantWall: 310 * ms,
 			wantStopped: ErrInterrupted, wantKilled: true, wantInterrupt: true, wantSamples: 3, wantPeak: 3 << 20},
@@ -190,9 +190,13 @@ func TestMonitor(t *testing.T) {
 						}
 					}
 				}()
+				kill := make(chan error, 1)
+				if tt.killAt > 0 {
+					time.AfterFunc(tt.killAt, func() { kill <- ErrInterrupted })
+				}
 				res := &Result{}
 				m := &monitor{tree: f, interval: 100 * time.Millisecond, grace: grace,
-					start: f.start, series: newSeries(100), res: res}
+					start: f.start, series: newSeries(100), res: res, kill: kill}
 				m.run(ctx, sig, stop, f.exited)
 
 				if !slices.Equal(f.events, tt.wantEvents) {

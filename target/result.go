@@ -11,8 +11,12 @@ import (
 // ErrStopped is a Result's Stopped when Process.Stop stopped the child.
 var ErrStopped = errors.New("target: stopped")
 
-// ErrInterrupted is a Result's Stopped when a third interrupt killed the
-// child.
+// ErrKilled is a Result's Stopped when Process.Kill killed the child
+// without a cause of its own.
+var ErrKilled = errors.New("target: killed")
+
+// ErrInterrupted is the cause gcperf gives Process.Kill at its third
+// interrupt: a Result's Stopped then.
 var ErrInterrupted = errors.New("target: interrupted three times")
 
 // A Result is what a child did, once it and its process tree have ended.
@@ -23,24 +27,21 @@ type Result struct {
 	// environment, "" where it had none.
 	Settings Settings
 	// TraceNote says why the collector's trace may be absent although
-	// IsTrace asked for it (the environment's own gctrace), else "".
+	// GCTrace asked for it (the environment's own gctrace), else "".
 	TraceNote string
-	// TraceLines is the number of stderr lines IsTrace took.
-	TraceLines int
 
 	// ExitCode is the child's exit status, -1 when a signal ended it.
 	ExitCode int
 	// Signal is the signal that ended the child, 0 when it exited.
 	Signal syscall.Signal
-	// Interrupted says an interrupt (a value on Start's signal channel)
-	// reached the child.
+	// Interrupted says an interrupt (Process.Interrupt) reached the child.
 	Interrupted bool
 	// Stopped says why the parent stopped the child, nil when it did not:
-	// ErrStopped (Process.Stop), ErrInterrupted (a third interrupt), or
-	// the context's cause (context.DeadlineExceeded for a deadline).
+	// ErrStopped (Process.Stop), Process.Kill's cause, or the context's
+	// cause (context.DeadlineExceeded for a deadline).
 	Stopped error
 	// Killed says SIGKILL was sent: a process of the tree outlived the
-	// grace period after SIGTERM, or a third interrupt came.
+	// grace period after SIGTERM, or Process.Kill killed it.
 	Killed bool
 	// Leftovers is the number of processes of the child's tree still
 	// running when the child ended, which were then stopped as the child

@@ -28,7 +28,6 @@ type ioSet struct {
 	stdinW   *os.File
 
 	stdout, stderr *errWriter
-	split          *lineSplitter
 }
 
 // An outPipe is a pipe for one of the child's outputs: newOutPipe's, one
@@ -69,12 +68,8 @@ func (s *ioSet) setup(c *Command, cmd *exec.Cmd) (err error) {
 	if s.stdout, err = s.output(&cmd.Stdout, c.Stdout); err != nil {
 		return err
 	}
-	if c.IsTrace == nil {
-		s.stderr, err = s.output(&cmd.Stderr, c.Stderr)
-		return err
-	}
-	s.split = &lineSplitter{isTrace: c.IsTrace, trace: c.Trace, out: c.Stderr}
-	return s.pipe(&cmd.Stderr, s.split)
+	s.stderr, err = s.output(&cmd.Stderr, c.Stderr)
+	return err
 }
 
 // output connects one of the child's outputs, *child, to w: a file (or
@@ -156,25 +151,13 @@ func (s *ioSet) finish(wait time.Duration) error {
 	}
 	close(s.stop)
 	<-drained
-	if s.split != nil {
-		s.split.Flush()
-	}
 	switch {
 	case s.stdout != nil && s.stdout.err != nil:
 		return fmt.Errorf("target: writing the command's stdout: %w", s.stdout.err)
 	case s.stderr != nil && s.stderr.err != nil:
 		return fmt.Errorf("target: writing the command's stderr: %w", s.stderr.err)
-	case s.split != nil && s.split.err != nil:
-		return fmt.Errorf("target: writing the command's stderr: %w", s.split.err)
 	}
 	return nil
-}
-
-func (s *ioSet) traceLines() int {
-	if s.split == nil {
-		return 0
-	}
-	return s.split.lines
 }
 
 // errWriter writes to w until it fails, then drops the rest, so that the

@@ -23,9 +23,35 @@ func (e *engine) result(names []string) *Result {
 		Halted:           e.halted,
 		Categories:       e.cats,
 	}
-	// Completed kept runs and their executions, in run order, compacted
-	// (with threads, an interrupted benchmark may leave gaps), copied into
-	// the Go heap: the records outside it are released.
+	e.takeRecords(res)
+	res.Worst = e.worst.sorted()
+	res.Timeline = e.spans.spans()
+	res.Operations = make([]OpResult, len(e.mix))
+	for i := range res.Operations {
+		res.Operations[i] = e.opResult(i, names[i])
+		e.executions += res.Operations[i].Stats.Runs
+	}
+	actual, mixActual := e.actual(res)
+	for i := range res.Operations {
+		s := &res.Operations[i].Stats
+		s.Finish(false, actual[i], s.Runtime.Count)
+	}
+	mixRT := e.mixResult(res, mixActual)
+	e.p99(res, mixRT)
+	if e.interval > 0 {
+		e.openLoop(res)
+	}
+	if e.hiccup != nil {
+		res.Hiccup = &Hiccup{Interval: e.cfg.Hiccup, Recorder: e.hiccup, Percentiles: latency.PercentilesOf(e.hiccup)}
+	}
+	e.summarizeGC(res)
+	return res
+}
+
+// takeRecords moves the completed kept runs and their executions into res,
+// in run order, compacted (with threads, an interrupted benchmark may leave
+// gaps), copied into the Go heap: the records outside it are released.
+func (e *engine) takeRecords(res *Result) {
 	kept := 0
 	for i := range e.runs {
 		if !e.runs[i].done {
@@ -43,140 +69,123 @@ func (e *engine) result(names []string) *Result {
 		free()
 	}
 	e.runs, e.execs, e.free = nil, nil, nil
-	res.Worst = e.worst.sorted()
-	res.Timeline = e.spans.spans()
-	multi := e.cfg.Threads > 1
+}
 
-	n := len(e.mix)
-	res.Operations = make([]OpResult, n)
-	mixBy := map[string]int64{}
-	var mixRT, mixRsp = latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
-	ms := &res.Mix.Stats
-	var executions int64
+// opResult merges the goroutines' states of operation i, called name.
+func (e *engine) opResult(i int, name string) OpResult {
+	op := OpResult{Name: name, Unit: "results"}
+	if u, ok := e.mix[i].(Uniter); ok {
+		op.Unit = u.Unit()
+	}
+	if d, ok := e.mix[i].(Describer); ok {
+		op.Params = d.Describe()
+	}
+	op.Runtime, op.Response = latency.NewRecorder(), latency.NewRecorder()
+	rt, rsp := latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
+	s := &op.Stats
+	s.ErrorsByCategory = map[string]int64{}
+	for _, w := range e.workers {
+		st := &w.ops[i]
+		op.Runtime.Merge(st.rt)
+		rt.Merge(st.rtAcc)
+		r, a := st.response()
+		op.Response.Merge(r)
+		rsp.Merge(a)
+		s.Runs += st.runs
+		s.Errors += st.errs
+		s.Results += st.results
+		for k, c := range w.opBy {
+			if k.op == i {
+				s.ErrorsByCategory[e.cats[k.cat]] += c
+			}
+		}
+		for k, msg := range w.first {
+			if k.op != i {
+				continue
+			}
+			if op.FirstError == nil {
+				op.FirstError = map[string]string{}
+			}
+			if _, ok := op.FirstError[e.cats[k.cat]]; !ok {
+				op.FirstError[e.cats[k.cat]] = msg
+			}
+		}
+	}
+	s.OpsPerRun = 1
+	s.Runtime = rt.Summary(e.cfg.Outliers, op.Runtime)
+	s.Response = rsp.Summary(e.cfg.Outliers, op.Response)
+	return op
+}
+
+// actual is the operations' and the mix's actual time, with threads: the
+// union of the executions' intervals, those of the kept runs (all of them
+// unless there were more runs than Config.Kept()). Without threads, it is
+// -1 for each: there is none apart from the sum of the runtimes.
+func (e *engine) actual(res *Result) (ops []time.Duration, mix time.Duration) {
+	ops = make([]time.Duration, len(e.mix))
+	if e.cfg.Threads <= 1 {
+		for i := range ops {
+			ops[i] = -1
+		}
+		return ops, -1
+	}
+	intervals := make([][]latency.Interval, len(e.mix))
+	var all []latency.Interval
+	for xi, x := range res.Executions {
+		if x.Failed() {
+			continue
+		}
+		iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
+		intervals[x.Op] = append(intervals[x.Op], iv)
+		// The mix's actual figures cover the runs without failures, the
+		// runs its statistics count.
+		if res.Runs[xi/e.k].Errors == 0 {
+			all = append(all, iv)
+		}
+	}
+	for i := range ops {
+		ops[i] = latency.Union(intervals[i])
+	}
+	return ops, latency.Union(all)
+}
+
+// mixResult merges the goroutines' figures of the mix, one value per run:
+// runs with a failed operation are counted as errors and left out of the
+// timing statistics. It returns the runtimes' accumulator.
+func (e *engine) mixResult(res *Result, actual time.Duration) *latency.Accumulator {
+	mix, ms := &res.Mix, &res.Mix.Stats
+	mix.Runtime, mix.Response = latency.NewRecorder(), latency.NewRecorder()
+	rt, rsp := latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
+	ms.ErrorsByCategory = map[string]int64{}
 	for _, w := range e.workers {
 		if e.single { // the mix's figures were recorded as its operation's
-			w.mixRT, w.mixRsp, w.mixRespOn = w.rt[0], w.resp[0], w.respOn[0]
-			w.mixRTAcc, w.mixRspAcc = w.rtAcc[0], w.respAcc[0]
+			w.mix = w.ops[0].timings
 		}
 		res.Done += int(w.done)
 		ms.Runs += w.done
 		ms.Errors += w.mixErrs // a failed run, however many of its operations failed
 		ms.Results += w.mixResults
 		for c, k := range w.mixBy {
-			mixBy[e.cats[c]] += k
+			ms.ErrorsByCategory[e.cats[c]] += k
 		}
-		mixRT.Merge(w.mixRTAcc)
-		if w.mixRespOn {
-			mixRsp.Merge(w.mixRspAcc)
-		} else {
-			mixRsp.Merge(w.mixRTAcc) // no response apart from the runtime
-		}
+		mix.Runtime.Merge(w.mix.rt)
+		rt.Merge(w.mix.rtAcc)
+		r, a := w.mix.response() // the runtimes, without a response apart
+		mix.Response.Merge(r)
+		rsp.Merge(a)
 	}
-	for i := range res.Operations {
-		op := &res.Operations[i]
-		op.Name = names[i]
-		op.Unit = "results"
-		if u, ok := e.mix[i].(Uniter); ok {
-			op.Unit = u.Unit()
-		}
-		if d, ok := e.mix[i].(Describer); ok {
-			op.Params = d.Describe()
-		}
-		op.Runtime, op.Response = latency.NewRecorder(), latency.NewRecorder()
-		rt, rsp := latency.NewAccumulator(e.cfg.Outliers), latency.NewAccumulator(e.cfg.Outliers)
-		s := &op.Stats
-		s.ErrorsByCategory = map[string]int64{}
-		for _, w := range e.workers {
-			op.Runtime.Merge(w.rt[i])
-			rt.Merge(w.rtAcc[i])
-			if w.respOn[i] {
-				op.Response.Merge(w.resp[i])
-				rsp.Merge(w.respAcc[i])
-			} else { // no response apart from the runtime
-				op.Response.Merge(w.rt[i])
-				rsp.Merge(w.rtAcc[i])
-			}
-			s.Runs += w.opRuns[i]
-			s.Errors += w.opErrs[i]
-			s.Results += w.opResults[i]
-			for k, c := range w.opBy {
-				if k.op == i {
-					s.ErrorsByCategory[e.cats[k.cat]] += c
-				}
-			}
-			for k, msg := range w.first {
-				if k.op != i {
-					continue
-				}
-				if op.FirstError == nil {
-					op.FirstError = map[string]string{}
-				}
-				if _, ok := op.FirstError[e.cats[k.cat]]; !ok {
-					op.FirstError[e.cats[k.cat]] = msg
-				}
-			}
-		}
-		executions += s.Runs
-		s.OpsPerRun = 1
-		s.Runtime = rt.Summary(e.cfg.Outliers, op.Runtime)
-		s.Response = rsp.Summary(e.cfg.Outliers, op.Response)
-	}
-
-	// With threads, the actual figures come from the union of the
-	// executions' intervals: those of the kept runs (all of them unless
-	// there were more runs than Config.Kept()).
-	actual := make([]time.Duration, n)
-	mixActual := time.Duration(-1)
-	if multi {
-		intervals := make([][]latency.Interval, n)
-		var all []latency.Interval
-		for xi, x := range res.Executions {
-			if x.Failed() {
-				continue
-			}
-			iv := latency.Interval{Start: int64(x.Start), End: int64(x.Start + x.Runtime)}
-			intervals[x.Op] = append(intervals[x.Op], iv)
-			// The mix's actual figures cover the runs without failures,
-			// the runs its statistics count.
-			if res.Runs[xi/e.k].Errors == 0 {
-				all = append(all, iv)
-			}
-		}
-		for i := range actual {
-			actual[i] = latency.Union(intervals[i])
-		}
-		mixActual = latency.Union(all)
-	}
-	for i := range res.Operations {
-		s := &res.Operations[i].Stats
-		a := time.Duration(-1)
-		if multi {
-			a = actual[i]
-		}
-		s.Finish(false, a, s.Runtime.Count)
-	}
-
-	// The mix: one value per run; runs with a failed operation are counted
-	// as errors and left out of the timing statistics.
-	mix := &res.Mix
-	mix.Runtime, mix.Response = latency.NewRecorder(), latency.NewRecorder()
-	for _, w := range e.workers {
-		mix.Runtime.Merge(w.mixRT)
-		if w.mixRespOn {
-			mix.Response.Merge(w.mixRsp)
-		} else {
-			mix.Response.Merge(w.mixRT)
-		}
-	}
-	ms.ErrorsByCategory = mixBy
 	ms.OpsPerRun = e.k
-	ms.Runtime = mixRT.Summary(e.cfg.Outliers, mix.Runtime)
-	ms.Response = mixRsp.Summary(e.cfg.Outliers, mix.Response)
-	ms.Finish(true, mixActual, ms.Runtime.Count)
-	e.executions = executions
+	ms.Runtime = rt.Summary(e.cfg.Outliers, mix.Runtime)
+	ms.Response = rsp.Summary(e.cfg.Outliers, mix.Response)
+	ms.Finish(true, actual, ms.Runtime.Count)
+	return rt
+}
 
-	// GCPerfP99 counts objects per run; a mix whose operations count no
-	// results is measured in runs.
+// p99 sets the result's unit and GCPerfP99's figures. GCPerfP99 counts
+// objects per run; a mix whose operations count no results is measured in
+// runs.
+func (e *engine) p99(res *Result, mixRT *latency.Accumulator) {
+	ms := &res.Mix.Stats
 	perRun := 1.0
 	res.Unit = "runs"
 	ok := int(ms.Runs - ms.Errors)
@@ -194,24 +203,16 @@ func (e *engine) result(names []string) *Result {
 		for i, r := range res.Worst {
 			worst[i] = latency.RunTime{Run: r.Run, Time: r.Runtime}
 		}
-		res.P99 = latency.GCPerfP99Bounded(ok, mixRT.Sum(), mix.Runtime.Min(), worst, mix.Runtime, perRun)
-	} else {
-		p99 := make([]latency.RunTime, 0, len(res.Runs))
-		for _, r := range res.Runs {
-			if r.Errors == 0 {
-				p99 = append(p99, latency.RunTime{Run: r.Run, Time: r.Runtime})
-			}
+		res.P99 = p99Bounded(ok, mixRT.Sum(), res.Mix.Runtime.Min(), worst, res.Mix.Runtime, perRun)
+		return
+	}
+	p99 := make([]latency.RunTime, 0, len(res.Runs))
+	for _, r := range res.Runs {
+		if r.Errors == 0 {
+			p99 = append(p99, latency.RunTime{Run: r.Run, Time: r.Runtime})
 		}
-		res.P99 = latency.GCPerfP99(p99, perRun)
 	}
-	if e.interval > 0 {
-		e.openLoop(res)
-	}
-	if e.hiccup != nil {
-		res.Hiccup = &Hiccup{Interval: e.cfg.Hiccup, Recorder: e.hiccup, Percentiles: latency.PercentilesOf(e.hiccup)}
-	}
-	e.summarizeGC(res)
-	return res
+	res.P99 = latency.GCPerfP99(p99, perRun)
 }
 
 // summarizeGC fills the GC summary of the timed runs and relates the worst
@@ -261,7 +262,7 @@ func (e *engine) openLoop(res *Result) {
 		op := &res.Operations[i]
 		op.Corrected = latency.NewRecorder()
 		for _, w := range e.workers {
-			op.Corrected.Merge(w.cor[i])
+			op.Corrected.Merge(w.ops[i].cor)
 		}
 		op.CorrectedPercentiles = latency.PercentilesOf(op.Corrected)
 	}

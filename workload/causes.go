@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/fisher"
 	"github.com/gcperf/gcperf/latency"
 )
 
@@ -134,7 +135,7 @@ type CauseTail struct {
 	// (Result.Runs).
 	Worst, WorstWith int
 	Runs, RunsWith   int
-	// P is the one-sided Fisher exact test's p-value (latency.Enrichment):
+	// P is the one-sided Fisher exact test's p-value (fisher.Enrichment):
 	// the chance that Worst runs drawn at random from all of them hold
 	// WorstWith or more with the cause. Floor is the least P these counts
 	// allow; when it is not below TailAlpha, too few runs were seen.
@@ -275,7 +276,7 @@ func (ct *CauseTail) judge() {
 		ct.Verdict = VerdictAlways
 		return
 	}
-	ct.P, ct.Floor = latency.Enrichment(ct.Runs, ct.RunsWith, ct.Worst, ct.WorstWith)
+	ct.P, ct.Floor = fisher.Enrichment(ct.Runs, ct.RunsWith, ct.Worst, ct.WorstWith)
 	// The probabilities are sums of floating-point terms: a p-value of
 	// exactly TailAlpha (one slow run of 100 with a cause one run had)
 	// must not come out just below it.

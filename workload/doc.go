@@ -1,16 +1,24 @@
 // Package workload is gcperf's engine: it runs operations through warmups
 // and timed runs, the way a latency benchmark must, and returns everything
-// it measured. The gcperf command is a front end to it; a Go program or a
-// Go benchmark can use it directly.
+// it measured. The gcperf command is a front end to it; a Go program can use
+// it directly, and a Go benchmark through package workload/gotest.
 //
+//	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // cancelling stops the runs
+//	defer cancel()
 //	cfg := workload.DefaultConfig() // 5 warmups, 25 runs, 1 outlier at each end, random order
 //	cfg.Seed = 1                    // the same seed repeats the same orders
-//	res, err := workload.Run(ctx, cfg, workload.Mix{myOp, workload.Noop{}})
+//	mix := workload.Mix{workload.Spin{D: 50 * time.Microsecond}, workload.Noop{}}
+//	res, err := workload.Run(ctx, cfg, mix)
 //	if err != nil {
-//		return err // the benchmark could not start, or a Teardown failed
+//		log.Fatal(err) // the benchmark could not start, or a Teardown failed
 //	}
 //	s := res.Operations[0].Stats
 //	fmt.Println(s.Runs, s.Errors, s.Runtime.Mean, s.Runtime.Percentiles.P99)
+//
+// The package's Example runs it. Nothing in it is a flag or a signal: the
+// caller stops a benchmark by cancelling ctx or closing Config.Stop, and
+// reads what happened from the Result and, as it runs, through an
+// [Observer].
 //
 // # Operations
 //

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/gcperf/gcperf/internal/offheap"
+	"github.com/gcperf/gcperf/internal/sat"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/runstats"
 )
@@ -101,8 +102,8 @@ func (e *engine) teardown() []error {
 		if w.tctx != nil {
 			w.tctx.release()
 		}
-		for i, op := range w.ops {
-			if t, ok := op.(Teardowner); ok && w.live[i] {
+		for i, s := range w.ops {
+			if t, ok := s.op.(Teardowner); ok && s.live {
 				if err := t.Teardown(); err != nil {
 					errs = append(errs, fmt.Errorf("workload: teardown %s: %w", label(e.mix, i), err))
 				}
@@ -166,46 +167,32 @@ type engine struct {
 }
 
 type worker struct {
-	e      *engine
-	id     int
-	ops    []Operation
-	cloned []bool
-	live   []bool // instances this goroutine owns that were set up: torn down at the end
-	ord    *orderer
-	tctx   *timeoutCtx
-	probe  Probe
-	rt     []*latency.Recorder
-	resp   []*latency.Recorder
-	mixRT  *latency.Recorder
-	mixRsp *latency.Recorder
-	first  map[firstKey]string
+	e     *engine
+	id    int
+	ops   []opState // per operation of the mix, in its order
+	ord   *orderer
+	tctx  *timeoutCtx
+	probe Probe
+	first map[firstKey]string
 
-	// Bounded state of every run, kept or not: per operation, its
-	// executions, failures, results and the accumulators of the
-	// mean-based statistics; the same for the mix, and the runs that had
-	// the collector beside them (CauseGC). A run past the kept ones is recorded in
-	// scratch and scratchX.
-	rtAcc, respAcc []*latency.Accumulator
-	// Response times are recorded apart from runtimes only from the first
-	// execution that responds (Probe.Respond): until then they are the
-	// runtimes, copied over then (respOn, per operation; mixRespOn).
-	respOn               []bool
-	mixRespOn, responded bool
-	mixRTAcc, mixRspAcc  *latency.Accumulator
-	opRuns, opErrs       []int64
-	opResults            []int64
-	opBy                 map[firstKey]int64 // failures by operation and category
-	done, mixErrs        int64
-	mixResults           int64
-	mixBy                map[uint8]int64 // failed runs by category: a run once per category
-	runFails             []uint8         // the categories of the run in progress's failures
-	gcRuns               int64
-	scratch              RunRecord
-	scratchX             []Execution
+	// Bounded state of every run, kept or not: the mix's timings, failures
+	// and results, and the runs that had the collector beside them
+	// (CauseGC). A run past the kept ones is recorded in scratch and
+	// scratchX.
+	mix        timings
+	responded  bool // an operation responded apart from its runtime: so does the mix
+	opBy       map[firstKey]int64
+	done       int64
+	mixErrs    int64
+	mixResults int64
+	mixBy      map[uint8]int64 // failed runs by category: a run once per category
+	runFails   []uint8         // the categories of the run in progress's failures
+	gcRuns     int64
+	scratch    RunRecord
+	scratchX   []Execution
+	mayWait    bool // a run may wait before an operation, or read the counters there
 
-	// Open loop (Config.Rate > 0): latency from the intended start, per
-	// operation, and how late the starts were.
-	cor     []*latency.Recorder
+	// Open loop (Config.Rate > 0): how late the starts were.
 	maxLate time.Duration
 	// The first and last start of a timed operation, since the timed runs
 	// began (open loop): the span the achieved rate is measured over.
@@ -226,6 +213,64 @@ type worker struct {
 	gcCur     *runstats.RunReading
 	gcValid   bool
 	readAhead time.Duration
+}
+
+// opState is one goroutine's state of one operation of the mix: its
+// instance, and what its timed executions recorded, bounded.
+type opState struct {
+	op     Operation
+	cloned bool // a Clone of the mix's operation (Cloner), set up by this goroutine
+	live   bool // set up by this goroutine, or needing no setup: torn down at the end
+	timings
+	cor     *latency.Recorder // open loop: latency from the intended start
+	runs    int64
+	errs    int64
+	results int64
+}
+
+// timings is what a goroutine records of the executions of one operation,
+// or of the runs of the mix: histograms and the accumulators of the
+// mean-based statistics, of runtimes and of response times. Response times
+// are recorded apart from runtimes only from the first execution that
+// responds (Probe.Respond): until then they are the runtimes, copied over
+// then (respOn).
+type timings struct {
+	rt, resp       *latency.Recorder
+	rtAcc, respAcc *latency.Accumulator
+	respOn         bool
+}
+
+func newTimings(outliers int) timings {
+	return timings{
+		rt: latency.NewRecorder(), resp: latency.NewRecorder(),
+		rtAcc: latency.NewAccumulator(outliers), respAcc: latency.NewAccumulator(outliers),
+	}
+}
+
+// record records an execution's runtime and response time; responded says
+// whether it (or, for the mix, any operation so far) responded apart from
+// its runtime.
+func (t *timings) record(rt, resp time.Duration, responded bool) {
+	if responded && !t.respOn {
+		t.resp.Merge(t.rt) // until now, the runtimes
+		t.respAcc.CopyFrom(t.rtAcc)
+		t.respOn = true
+	}
+	if t.respOn {
+		t.resp.Record(resp)
+		t.respAcc.Add(resp)
+	}
+	t.rt.Record(rt)
+	t.rtAcc.Add(rt)
+}
+
+// response is where the response times are: the runtimes' recorder and
+// accumulator when none was recorded apart.
+func (t *timings) response() (*latency.Recorder, *latency.Accumulator) {
+	if t.respOn {
+		return t.resp, t.respAcc
+	}
+	return t.rt, t.rtAcc
 }
 
 type firstKey struct {
@@ -256,75 +301,69 @@ func (e *engine) prepare() error {
 		e.execs[i].Run = -1
 	}
 	for id := range e.cfg.Threads {
-		w := &worker{
-			e: e, id: id,
-			ops:    make([]Operation, len(e.mix)),
-			cloned: make([]bool, len(e.mix)),
-			live:   make([]bool, len(e.mix)),
-			ord:    newOrderer(e.cfg, len(e.mix)),
-			rt:     make([]*latency.Recorder, len(e.mix)),
-			resp:   make([]*latency.Recorder, len(e.mix)),
-			mixRT:  latency.NewRecorder(),
-			mixRsp: latency.NewRecorder(),
-			first:  map[firstKey]string{},
-
-			rtAcc:     make([]*latency.Accumulator, len(e.mix)),
-			respAcc:   make([]*latency.Accumulator, len(e.mix)),
-			respOn:    make([]bool, len(e.mix)),
-			mixRTAcc:  latency.NewAccumulator(e.cfg.Outliers),
-			mixRspAcc: latency.NewAccumulator(e.cfg.Outliers),
-			opRuns:    make([]int64, len(e.mix)),
-			opErrs:    make([]int64, len(e.mix)),
-			opResults: make([]int64, len(e.mix)),
-			opBy:      map[firstKey]int64{},
-			mixBy:     map[uint8]int64{},
-			runFails:  make([]uint8, 0, e.k),
-			scratchX:  make([]Execution, e.k),
-		}
-		for i := range e.mix {
-			w.rt[i] = latency.NewRecorder()
-			w.resp[i] = latency.NewRecorder()
-			w.rtAcc[i] = latency.NewAccumulator(e.cfg.Outliers)
-			w.respAcc[i] = latency.NewAccumulator(e.cfg.Outliers)
-		}
-		if e.cfg.Rate > 0 {
-			w.cor = make([]*latency.Recorder, len(e.mix))
-			for i := range w.cor {
-				w.cor[i] = latency.NewRecorder()
-			}
-		}
-		if e.cfg.Timeout > 0 {
-			w.tctx = newTimeoutCtx(e.ctx)
-		}
-		if e.cfg.GCStats == GCStatsRun {
-			w.gc = runstats.NewRunSampler(e.cfg.Pin)
-			w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
-		}
-		e.workers = append(e.workers, w)
+		e.workers = append(e.workers, e.newWorker(id))
 	}
 	// What the harness keeps on the Go heap while it measures: its
 	// histograms, accumulators, counters, the slowest runs and the
 	// timeline, allocated above and nothing after (the records are
 	// outside the heap).
 	e.harnessHeap = heapAllocated() - heap0
+	return e.setup()
+}
+
+// newWorker allocates goroutine id's state.
+func (e *engine) newWorker(id int) *worker {
+	w := &worker{
+		e: e, id: id,
+		ops:      make([]opState, len(e.mix)),
+		ord:      newOrderer(e.cfg, len(e.mix)),
+		first:    map[firstKey]string{},
+		mix:      newTimings(e.cfg.Outliers),
+		opBy:     map[firstKey]int64{},
+		mixBy:    map[uint8]int64{},
+		runFails: make([]uint8, 0, e.k),
+		scratchX: make([]Execution, e.k),
+	}
+	for i := range w.ops {
+		w.ops[i].timings = newTimings(e.cfg.Outliers)
+		if e.cfg.Rate > 0 {
+			w.ops[i].cor = latency.NewRecorder()
+		}
+	}
+	if e.cfg.Timeout > 0 {
+		w.tctx = newTimeoutCtx(e.ctx)
+	}
+	if e.cfg.GCStats == GCStatsRun {
+		w.gc = runstats.NewRunSampler(e.cfg.Pin)
+		w.gcPrev, w.gcCur = w.gc.NewReading(), w.gc.NewReading()
+	}
+	w.mayWait = e.cfg.MaxDelay > 0 || e.interval > 0 || w.gc != nil
+	return w
+}
+
+// setup gives each goroutine its instance of each operation (a Clone, or
+// goroutine 0's) and sets up those it owns; on error it tears down what
+// was set up.
+func (e *engine) setup() error {
 	for id, w := range e.workers {
 		for i, op := range e.mix {
+			s := &w.ops[i]
 			if c, ok := op.(Cloner); ok && id > 0 {
 				op = c.Clone()
-				w.cloned[i] = true
+				s.cloned = true
 			}
-			w.ops[i] = op
-			if id > 0 && !w.cloned[i] {
+			s.op = op
+			if id > 0 && !s.cloned {
 				continue // shared with goroutine 0, which sets it up
 			}
-			if s, ok := op.(Setupper); ok {
-				if err := s.Setup(e.ctx); err != nil {
+			if su, ok := op.(Setupper); ok {
+				if err := su.Setup(e.ctx); err != nil {
 					// Undo what was set up, so a failed start leaks nothing.
 					err = fmt.Errorf("workload: setup %s: %w", label(e.mix, i), err)
 					return errors.Join(append([]error{err}, e.teardown()...)...)
 				}
 			}
-			w.live[i] = true
+			s.live = true
 		}
 	}
 	return nil
@@ -350,36 +389,53 @@ func (e *engine) run() {
 	for _, w := range e.workers {
 		go func() {
 			defer done.Done()
-			if e.cfg.Pin {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-			}
-			if e.cfg.Rate > 0 {
-				// A goroutine's first sleep allocates its timer: let that
-				// happen here, not in the timed runs.
-				time.Sleep(time.Nanosecond)
-			}
-			warmups := e.cfg.Warmups
-			if warmups == 0 && e.cfg.WarmupDuration > 0 {
-				warmups = math.MaxInt
-			}
-			w.loop(Warmup, warmups, &e.nextWarmup, warmStart, e.cfg.WarmupDuration)
-			e.warmDone.Done()
-			<-e.timedGo
-			runs, d := e.cfg.timedRuns(e.k), e.cfg.Duration
-			if e.cfg.Rate > 0 {
-				d = 0 // the schedule's length is the count of its runs
-			}
-			w.loop(Timed, runs, &e.nextTimed, e.t0, d)
+			w.phases(warmStart)
 		}()
 	}
 	e.warmDone.Wait()
 	e.warmElapsed = time.Since(warmStart)
+	e.timed(&done)
+	e.started = e.t0
+	e.ended = e.t0.Add(e.elapsed)
+	if e.ctx.Err() != nil {
+		e.interrupted.Store(true)
+	}
+}
 
-	// The collector's counters (and the heap allocations within them) are
-	// read around the timed runs only; the process's, just outside that.
-	// Both readers allocate here, and never when they read. Without /proc
-	// (not Linux) the process's counters stay zero.
+// phases runs a goroutine's share of the warmups, then, once the engine
+// lets them start (timedGo), of the timed runs.
+func (w *worker) phases(warmStart time.Time) {
+	e := w.e
+	if e.cfg.Pin {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	if e.cfg.Rate > 0 {
+		// A goroutine's first sleep allocates its timer: let that happen
+		// here, not in the timed runs.
+		time.Sleep(time.Nanosecond)
+	}
+	warmups := e.cfg.Warmups
+	if warmups == 0 && e.cfg.WarmupDuration > 0 {
+		warmups = math.MaxInt
+	}
+	w.loop(Warmup, warmups, &e.nextWarmup, warmStart, e.cfg.WarmupDuration)
+	e.warmDone.Done()
+	<-e.timedGo
+	runs, d := e.cfg.timedRuns(e.k), e.cfg.Duration
+	if e.cfg.Rate > 0 {
+		d = 0 // the schedule's length is the count of its runs
+	}
+	w.loop(Timed, runs, &e.nextTimed, e.t0, d)
+}
+
+// timed lets the timed runs start and waits for the goroutines to finish
+// them (done), reading the counters around them. The collector's counters
+// (and the heap allocations within them) are read around the timed runs
+// only; the process's, just outside that. Both readers allocate here, and
+// never when they read. Without /proc (not Linux) the process's counters
+// stay zero.
+func (e *engine) timed(done *sync.WaitGroup) {
 	sampler := runstats.NewGCSampler()
 	g0, g1 := sampler.NewReading(), sampler.NewReading()
 	procs, procErr := runstats.NewProcessReader("/", os.Getpid())
@@ -423,11 +479,6 @@ func (e *engine) run() {
 			sampler.PauseQuantile(g0, g1, 0.5), sampler.PauseQuantile(g0, g1, 0.9),
 			sampler.PauseQuantile(g0, g1, 0.99), sampler.PauseQuantile(g0, g1, 0.999),
 		}
-	}
-	e.started = e.t0
-	e.ended = e.t0.Add(e.elapsed)
-	if e.ctx.Err() != nil {
-		e.interrupted.Store(true)
 	}
 }
 
@@ -475,7 +526,9 @@ func (w *worker) loop(phase Phase, n int, next *atomic.Int64, start time.Time, d
 	}
 }
 
-// runMix runs run i of a phase and, for a timed run, records it.
+// runMix runs run i of a phase and, for a timed run, records it. Only the
+// operation's call is timed: what comes before (the wait, the context) and
+// after it (the records) is outside its clock readings.
 func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	e := w.e
 	timed := phase == Timed
@@ -487,61 +540,21 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	var rec *RunRecord
 	var execs []Execution
 	if timed {
-		if i < e.keep {
-			rec = &e.runs[i]
-			execs = e.execs[i*e.k : (i+1)*e.k]
-		} else {
-			rec, execs = &w.scratch, w.scratchX
-			*rec = RunRecord{}
-		}
-		if w.gc != nil && !w.gcValid {
-			w.gc.Read(w.gcPrev)
-			w.gcValid = true
-		}
+		rec, execs = w.records(i)
 	}
-	maxDelay := int64(e.cfg.MaxDelay)
 	timeout := e.cfg.Timeout
 	open := timed && e.interval > 0
 	var intended time.Time
 	p := &w.probe
 	for j, opi := range order {
-		// The run's readings start after the wait before its first
-		// operation, if it waits.
-		readStart := timed && j == 0 && w.gc != nil
-		read := false
-		if maxDelay > 0 {
-			if d := w.ord.delay(maxDelay); w.begun && d > 0 {
-				time.Sleep(time.Duration(d))
-				if readStart && !open {
-					w.gc.Read(w.gcPrev)
-					read = true
-				}
-			}
+		if w.mayWait {
+			intended = w.wait(timed, open, i, j)
 		}
-		if open {
-			intended = e.t0.Add(time.Duration(float64(i*e.k+j) * e.interval))
-			read = w.waitUntil(intended, readStart)
-		}
-		if readStart && !read && len(e.obs) > 0 {
-			// What the observers did since the previous run ended (a line
-			// written, an interval's histogram encoded, the garbage of
-			// either) is not this run's.
-			w.gc.Read(w.gcPrev)
-		}
-		w.begun = true
 		ctx := e.ctx
 		if timeout > 0 {
-			if w.tctx.expired() {
-				// An operation may still hold the closed context: it must
-				// stay closed, so this goroutine takes a new one (the only
-				// allocation here, after a timeout or a cancellation).
-				w.tctx.release()
-				w.tctx = newTimeoutCtx(e.ctx)
-			}
-			w.tctx.arm(timeout)
-			ctx = w.tctx
+			ctx = w.armTimeout(timeout)
 		}
-		op := w.ops[opi]
+		op := w.ops[opi].op
 		p.reset()
 
 		p.start = time.Now()
@@ -551,75 +564,159 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 		if timeout > 0 {
 			w.tctx.disarm()
 		}
-		if !timed {
-			continue
+		if timed {
+			w.record(rec, &execs[j], execution{run: i, pos: j, op: opi, rt: rt, err: err, open: open, intended: intended})
 		}
-		resp := rt
-		if p.responded {
-			resp = p.response
-		}
-		var cat uint8
-		if err != nil || (timeout > 0 && rt >= timeout) {
-			cat = w.fail(i, opi, err)
-		}
-		execs[j] = Execution{
-			Start:    p.start.Sub(e.t0),
-			Runtime:  rt,
-			Response: resp,
-			Results:  p.results,
-			Run:      int32(i),
-			Op:       uint16(opi),
-			Thread:   uint16(w.id),
-			Category: cat,
-		}
-		if j == 0 {
-			rec.Start = execs[0].Start
-		}
-		var late time.Duration
-		if open {
-			late = p.start.Sub(intended)
-			w.maxLate = max(w.maxLate, late)
-			at := p.start.Sub(e.t0)
-			if !w.started {
-				w.firstStart, w.started = at, true
-			}
-			w.lastStart = at
-			if float64(late) > e.interval {
-				w.lateStarts++
-			}
-		}
-		w.opRuns[opi]++
-		if cat != 0 {
-			rec.Errors++
-			w.opErrs[opi]++
-			w.runFails = append(w.runFails, cat)
-			continue
-		}
-		if open {
-			// From the intended start: the time the operation waited
-			// behind a stalled schedule counts. (A start ahead of the
-			// schedule happens only after a stop or a cancellation.)
-			w.cor[opi].Record(max(late, 0) + rt)
-		}
-		if p.responded && !w.respOn[opi] {
-			w.resp[opi].Merge(w.rt[opi]) // until now, the runtimes
-			w.respAcc[opi].CopyFrom(w.rtAcc[opi])
-			w.respOn[opi], w.responded = true, true
-		}
-		if w.respOn[opi] {
-			w.resp[opi].Record(resp)
-			w.respAcc[opi].Add(resp)
-		}
-		w.rt[opi].Record(rt)
-		w.rtAcc[opi].Add(rt)
-		w.opResults[opi] += p.results
-		rec.Runtime += rt
-		rec.Response += resp
-		rec.Results += p.results
 	}
 	if !timed {
 		return nil
 	}
+	w.endRun(rec, i)
+	return rec
+}
+
+// records returns where timed run i is recorded: its place among the kept
+// runs, or the scratch records of a run past them. It takes the reading
+// the goroutine's first run starts from.
+func (w *worker) records(i int) (*RunRecord, []Execution) {
+	e := w.e
+	if w.gc != nil && !w.gcValid {
+		w.gc.Read(w.gcPrev)
+		w.gcValid = true
+	}
+	if i < e.keep {
+		return &e.runs[i], e.execs[i*e.k : (i+1)*e.k]
+	}
+	w.scratch = RunRecord{}
+	return &w.scratch, w.scratchX
+}
+
+// wait waits before operation j of run i as Config.MaxDelay and the open
+// loop's schedule ask, and returns the operation's intended start (open
+// loop). The reading a timed run starts from is taken after the wait
+// before its first operation.
+func (w *worker) wait(timed, open bool, i, j int) (intended time.Time) {
+	e := w.e
+	readStart := timed && j == 0 && w.gc != nil
+	read := false
+	if maxDelay := int64(e.cfg.MaxDelay); maxDelay > 0 {
+		if d := w.ord.delay(maxDelay); w.begun && d > 0 {
+			time.Sleep(time.Duration(d))
+			if readStart && !open {
+				w.gc.Read(w.gcPrev)
+				read = true
+			}
+		}
+	}
+	if open {
+		intended = e.t0.Add(time.Duration(float64(i*e.k+j) * e.interval))
+		read = w.waitUntil(intended, readStart)
+	}
+	if readStart && !read && len(e.obs) > 0 {
+		// What the observers did since the previous run ended (a line
+		// written, an interval's histogram encoded, the garbage of
+		// either) is not this run's.
+		w.gc.Read(w.gcPrev)
+	}
+	w.begun = true
+	return intended
+}
+
+// armTimeout returns the goroutine's timeout context, armed for d.
+func (w *worker) armTimeout(d time.Duration) context.Context {
+	if w.tctx.expired() {
+		// An operation may still hold the closed context: it must stay
+		// closed, so this goroutine takes a new one (the only allocation
+		// here, after a timeout or a cancellation).
+		w.tctx.release()
+		w.tctx = newTimeoutCtx(w.e.ctx)
+	}
+	w.tctx.arm(d)
+	return w.tctx
+}
+
+// execution is one timed call of an operation, as record takes it.
+type execution struct {
+	run, pos, op int // the run, the place in its order, the operation of the mix
+	rt           time.Duration
+	err          error
+	open         bool
+	intended     time.Time // open loop: the scheduled start
+}
+
+// record records execution x, which the probe describes, in its run's
+// record and its operation's state.
+func (w *worker) record(rec *RunRecord, out *Execution, x execution) {
+	e := w.e
+	p := &w.probe
+	resp := x.rt
+	if p.responded {
+		resp = p.response
+	}
+	var cat uint8
+	if x.err != nil || (e.cfg.Timeout > 0 && x.rt >= e.cfg.Timeout) {
+		cat = w.fail(x.run, x.op, x.err)
+	}
+	*out = Execution{
+		Start:    p.start.Sub(e.t0),
+		Runtime:  x.rt,
+		Response: resp,
+		Results:  p.results,
+		Run:      int32(x.run),
+		Op:       uint16(x.op),
+		Thread:   uint16(w.id),
+		Category: cat,
+	}
+	if x.pos == 0 {
+		rec.Start = out.Start
+	}
+	var late time.Duration
+	if x.open {
+		late = w.late(p.start, x.intended)
+	}
+	s := &w.ops[x.op]
+	s.runs++
+	if cat != 0 {
+		rec.Errors++
+		s.errs++
+		w.runFails = append(w.runFails, cat)
+		return
+	}
+	if x.open {
+		// From the intended start: the time the operation waited behind
+		// a stalled schedule counts. (A start ahead of the schedule
+		// happens only after a stop or a cancellation.)
+		s.cor.Record(max(late, 0) + x.rt)
+	}
+	w.responded = w.responded || p.responded
+	s.timings.record(x.rt, resp, p.responded)
+	s.results += p.results
+	rec.Runtime += x.rt
+	rec.Response += resp
+	rec.Results += p.results
+}
+
+// late notes an open-loop start at start, intended at intended, and
+// returns how late it was.
+func (w *worker) late(start, intended time.Time) time.Duration {
+	e := w.e
+	late := start.Sub(intended)
+	w.maxLate = max(w.maxLate, late)
+	at := start.Sub(e.t0)
+	if !w.started {
+		w.firstStart, w.started = at, true
+	}
+	w.lastStart = at
+	if float64(late) > e.interval {
+		w.lateStarts++
+	}
+	return late
+}
+
+// endRun completes the record of timed run i and adds the run to the
+// mix's figures.
+func (w *worker) endRun(rec *RunRecord, i int) {
+	e := w.e
 	if w.gc != nil {
 		// One reading per run: its end is the next run's start.
 		w.gc.Read(w.gcCur)
@@ -643,25 +740,14 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 			}
 		}
 		w.runFails = w.runFails[:0]
-		return rec
+		return
 	}
 	w.mixResults += rec.Results
 	e.worst.offer(rec)
 	if e.single {
-		return rec // the mix's figures are its one operation's: result takes them
+		return // the mix's figures are its one operation's: result takes them
 	}
-	if w.responded && !w.mixRespOn {
-		w.mixRsp.Merge(w.mixRT) // until now, the runtimes
-		w.mixRspAcc.CopyFrom(w.mixRTAcc)
-		w.mixRespOn = true
-	}
-	if w.mixRespOn {
-		w.mixRsp.Record(rec.Response)
-		w.mixRspAcc.Add(rec.Response)
-	}
-	w.mixRT.Record(rec.Runtime)
-	w.mixRTAcc.Add(rec.Runtime)
-	return rec
+	w.mix.record(rec.Runtime, rec.Response, w.responded)
 }
 
 // How long before an operation's intended start the open loop stops
@@ -812,7 +898,7 @@ func label(mix Mix, i int) string {
 // operation and two for the mix (three and two with a Rate). A histogram's
 // counts (about 264KiB at 3 significant digits) are allocated zeroed and
 // untouched: only the pages where recorded values fall become resident,
-// so each counts as HistResident. The Go heap holds the whole counts,
+// so each counts as 32KiB (histResident). The Go heap holds the whole counts,
 // resident or not.
 func (c Config) Footprint(n int) int64 {
 	perOp := 2
@@ -822,17 +908,17 @@ func (c Config) Footprint(n int) int64 {
 	kept := int64(c.Kept())
 	return kept*int64(c.OpsPerRun(n))*int64(unsafe.Sizeof(Execution{})) +
 		(kept+int64(min(c.Runs, MaxWorst+1)))*int64(unsafe.Sizeof(RunRecord{})) +
-		int64(max(c.Threads, 1))*(int64(perOp*n+2)*HistResident+StackResident)
+		int64(max(c.Threads, 1))*(int64(perOp*n+2)*histResident+stackResident)
 }
 
-// HistResident is what one latency histogram is expected to keep resident:
+// histResident is what one latency histogram is expected to keep resident:
 // its counts are 8KiB per octave of values, touched a page at a time where
 // values fall; 32KiB holds four octaves densely filled and a sparse tail.
 // (Measured: 20,000 goroutines of noop, one run each, peak at 426MB RSS.)
-const HistResident = 32 << 10
+const histResident = 32 << 10
 
-// StackResident is a worker goroutine's stack, as it starts.
-const StackResident = 8 << 10
+// stackResident is a worker goroutine's stack, as it starts.
+const stackResident = 8 << 10
 
 // A Need is the memory a benchmark needs once it starts, before it
 // allocates any of it: the mix's live set and the engine's records.
@@ -859,9 +945,9 @@ func (c Config) Need(mix Mix) Need {
 		}
 		b := f.LiveBytes()
 		if _, ok := op.(Cloner); ok {
-			b = SatMul(b, int64(max(c.Threads, 1)))
+			b = sat.Mul(b, int64(max(c.Threads, 1)))
 		}
-		n.Live = SatAdd(n.Live, b)
+		n.Live = sat.Add(n.Live, b)
 		if n.Biggest == nil || b > n.Most {
 			n.Biggest, n.Most = op, b
 		}
@@ -870,21 +956,4 @@ func (c Config) Need(mix Mix) Need {
 }
 
 // Total is Live and Engine together, saturating at math.MaxInt64.
-func (n Need) Total() int64 { return SatAdd(n.Live, n.Engine) }
-
-// SatAdd and SatMul add and multiply non-negative sizes, saturating at
-// math.MaxInt64 instead of wrapping.
-func SatAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// SatMul: see SatAdd.
-func SatMul(a, b int64) int64 {
-	if a != 0 && b > math.MaxInt64/a {
-		return math.MaxInt64
-	}
-	return a * b
-}
+func (n Need) Total() int64 { return sat.Add(n.Live, n.Engine) }

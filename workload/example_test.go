@@ -61,6 +61,28 @@ func (l *lookup) Run(ctx context.Context, p *workload.Probe) error {
 
 var sinkString string
 
+// The package's first example: a mix of two built-in operations, run with
+// a context (cancelling it stops the runs) and the default configuration.
+// The counts do not depend on the machine; the timings do.
+func Example() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := workload.DefaultConfig() // 5 warmups, 25 runs, 1 outlier at each end, random order
+	cfg.Seed = 1                    // the same seed repeats the same orders
+	mix := workload.Mix{workload.Spin{D: 50 * time.Microsecond}, workload.Noop{}}
+	res, err := workload.Run(ctx, cfg, mix)
+	if err != nil {
+		fmt.Println(err) // the benchmark could not start, or a Teardown failed
+		return
+	}
+	s := res.Operations[0].Stats
+	fmt.Println(res.Operations[0].Name, s.Runs, "runs,", s.Errors, "failed")
+	fmt.Println(s.Runtime.Mean >= 50*time.Microsecond, s.Runtime.Percentiles.P99 >= s.Runtime.Mean)
+	// Output:
+	// spin 25 runs, 0 failed
+	// true true
+}
+
 // Run a mix of a user's operation and a built-in one, then read what was
 // measured. Counts, failures by category and results do not depend on the
 // machine; the timings (res.Mix.Stats.Runtime, res.P99, ...) do.

@@ -12,3 +12,9 @@ func SleepOnlyOpenLoop(t testing.TB) {
 	minSpin = 0
 	t.Cleanup(func() { minSpin = old })
 }
+
+// What Footprint counts per histogram and per goroutine.
+const (
+	HistResident  = histResident
+	StackResident = stackResident
+)

@@ -100,14 +100,60 @@ var (
 	ErrBadParam         = errors.New("bad parameter value")
 )
 
-var registry = struct {
-	sync.RWMutex
+// A Registry names operations, so that they can be built from text (gcperf
+// run's arguments, mix files). Its methods are safe for concurrent use. The
+// package functions Register, MustRegister, Lookup, Specs and New use the
+// default registry ([DefaultRegistry]), which alloc and load fill as they
+// are initialised; a test or a program that wants operations of its own
+// without adding them to every user's list uses a registry of its own,
+// NewRegistry or a Clone of the default.
+type Registry struct {
+	mu    sync.RWMutex
 	specs map[string]Spec
-}{specs: map[string]Spec{}}
+}
 
-// Register adds a named operation to the registry. It fails when the name is
-// taken or a parameter's default does not parse.
-func Register(s Spec) error {
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{specs: map[string]Spec{}} }
+
+var defaultRegistry = NewRegistry()
+
+// DefaultRegistry returns the registry the package functions use.
+func DefaultRegistry() *Registry { return defaultRegistry }
+
+// Clone returns a registry holding the operations r holds now; what is
+// registered in either afterwards is not in the other.
+func (r *Registry) Clone() *Registry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c := NewRegistry()
+	for name, s := range r.specs {
+		c.specs[name] = s
+	}
+	return c
+}
+
+// Register adds a named operation to the default registry (see
+// Registry.Register).
+func Register(s Spec) error { return defaultRegistry.Register(s) }
+
+// MustRegister is Register for package initialisation: it panics on error.
+func MustRegister(s Spec) { defaultRegistry.MustRegister(s) }
+
+// Lookup returns the operation called name in the default registry.
+func Lookup(name string) (Spec, bool) { return defaultRegistry.Lookup(name) }
+
+// Specs returns every operation of the default registry, sorted by name.
+func Specs() []Spec { return defaultRegistry.Specs() }
+
+// New builds the operation called name of the default registry (see
+// Registry.New).
+func New(name string, args map[string]string) (Operation, error) {
+	return defaultRegistry.New(name, args)
+}
+
+// Register adds a named operation to r. It fails when the name is taken or
+// a parameter's default does not parse.
+func (r *Registry) Register(s Spec) error {
 	if s.Name == "" || s.New == nil {
 		return fmt.Errorf("workload: register: a spec needs a name and a New function")
 	}
@@ -122,46 +168,46 @@ func Register(s Spec) error {
 	if _, err := s.Parse(nil); err != nil {
 		return fmt.Errorf("workload: register %s: default %w", s.Name, err)
 	}
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.specs[s.Name]; dup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.specs[s.Name]; dup {
 		return fmt.Errorf("workload: register: operation %q is already registered", s.Name)
 	}
-	registry.specs[s.Name] = s
+	r.specs[s.Name] = s
 	return nil
 }
 
 // MustRegister is Register for package initialisation: it panics on error.
-func MustRegister(s Spec) {
-	if err := Register(s); err != nil {
+func (r *Registry) MustRegister(s Spec) {
+	if err := r.Register(s); err != nil {
 		panic(err)
 	}
 }
 
-// Lookup returns the registered operation called name.
-func Lookup(name string) (Spec, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	s, ok := registry.specs[name]
+// Lookup returns the operation of r called name.
+func (r *Registry) Lookup(name string) (Spec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s, ok := r.specs[name]
 	return s, ok
 }
 
-// Specs returns every registered operation, sorted by name.
-func Specs() []Spec {
-	registry.RLock()
-	defer registry.RUnlock()
-	out := make([]Spec, 0, len(registry.specs))
-	for _, s := range registry.specs {
+// Specs returns every operation of r, sorted by name.
+func (r *Registry) Specs() []Spec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Spec, 0, len(r.specs))
+	for _, s := range r.specs {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b Spec) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// New builds the registered operation called name with the given parameter
+// New builds the operation of r called name with the given parameter
 // values (as text, keyed by parameter name); missing ones take their default.
-func New(name string, args map[string]string) (Operation, error) {
-	s, ok := Lookup(name)
+func (r *Registry) New(name string, args map[string]string) (Operation, error) {
+	s, ok := r.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w %q (gcperf list shows them)", ErrUnknownOperation, name)
 	}

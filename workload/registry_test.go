@@ -164,25 +164,28 @@ func TestKindString(t *testing.T) {
 	}
 }
 
+// TestRegister registers in a registry of its own, a copy of the default
+// (for the built-in noop), so that no other test sees what it registers.
 func TestRegister(t *testing.T) {
 	name := uniqueName("kinds")
-	if err := workload.Register(kinds(name)); err != nil {
+	reg := workload.DefaultRegistry().Clone()
+	if err := reg.Register(kinds(name)); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
-	if err := workload.Register(kinds(name)); err == nil || !strings.Contains(err.Error(), "already registered") {
+	if err := reg.Register(kinds(name)); err == nil || !strings.Contains(err.Error(), "already registered") {
 		t.Errorf("registering %q twice: %v, want an error", name, err)
 	}
-	if err := workload.Register(kinds("noop")); err == nil {
+	if err := reg.Register(kinds("noop")); err == nil {
 		t.Errorf("registering over the built-in noop succeeded")
 	}
-	if _, ok := workload.Lookup(name); !ok {
+	if _, ok := reg.Lookup(name); !ok {
 		t.Errorf("Lookup(%q) found nothing", name)
 	}
-	op, err := workload.New(name, map[string]string{"s": "z"})
+	op, err := reg.New(name, map[string]string{"s": "z"})
 	if err != nil || op.Name() != "n=3 f=1.5 d=2ms b=true s=z" {
 		t.Errorf("New(%q) = %v, %v", name, op, err)
 	}
-	if _, err := workload.New(name, map[string]string{"n": "13"}); err == nil || !strings.Contains(err.Error(), "unlucky") || !strings.Contains(err.Error(), name) {
+	if _, err := reg.New(name, map[string]string{"n": "13"}); err == nil || !strings.Contains(err.Error(), "unlucky") || !strings.Contains(err.Error(), name) {
 		t.Errorf("New failing in Spec.New: %v, want the error with the operation's name", err)
 	}
 
@@ -198,9 +201,9 @@ func TestRegister(t *testing.T) {
 			Params: []workload.Param{{Name: "d", Kind: workload.Duration, Default: "1ms", Min: "2ms"}}}},
 	}
 	for _, b := range bad {
-		if err := workload.Register(b.spec); err == nil {
+		if err := reg.Register(b.spec); err == nil {
 			t.Errorf("Register with %s succeeded", b.why)
-		} else if _, ok := workload.Lookup(b.spec.Name); ok && b.spec.Name != "" {
+		} else if _, ok := reg.Lookup(b.spec.Name); ok && b.spec.Name != "" {
 			t.Errorf("Register with %s failed but registered %q", b.why, b.spec.Name)
 		}
 	}
@@ -211,8 +214,15 @@ func TestRegister(t *testing.T) {
 				t.Errorf("MustRegister of a duplicate did not panic")
 			}
 		}()
-		workload.MustRegister(kinds(name))
+		reg.MustRegister(kinds(name))
 	}()
+
+	if _, ok := workload.Lookup(name); ok {
+		t.Errorf("%q, registered in a clone, is in the default registry", name)
+	}
+	if _, ok := workload.NewRegistry().Lookup("noop"); ok {
+		t.Errorf("a new registry holds noop")
+	}
 }
 
 func TestSpecs(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/quote"
-	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -46,6 +46,10 @@ type benchFlags struct {
 	haltAny  bool
 	gcstats  string
 	rate     string
+	// runlog and hlog are -runlog's and -hlog's files.
+	runlog, hlog string
+	// memHint names the flags that set the mix's memory (benchMemory).
+	memHint string
 }
 
 // File is the file a format's own flag names (-html FILE), "" when not
@@ -94,8 +98,8 @@ func (f *benchFlags) Register(fs *flag.FlagSet, def workload.Config) {
 	}
 	fs.StringVar(&f.Dir, "out", "", "write every format to `dir`, created if missing: "+strings.Join(names, ", "))
 	fs.BoolVar(&f.Options.Overwrite, "overwrite", false, "replace existing output files")
-	fs.StringVar(&f.Options.RunLog, "runlog", "", "stream every timed run to `file` as it ends, one CSV line each (run, thread, start_ns, runtime_ns... and the GC figures and the other causes of slow runs), whatever -keep-runs keeps (- for stdout)")
-	fs.StringVar(&f.Options.HistogramLog, "hlog", "", "stream the mix runtimes to `file` as an HdrHistogram interval log (.hlog, as jHiccup writes it: HistogramLogAnalyzer reads it), one histogram every -hlog-interval (- for stdout)")
+	fs.StringVar(&f.runlog, "runlog", "", "stream every timed run to `file` as it ends, one CSV line each (run, thread, start_ns, runtime_ns... and the GC figures and the other causes of slow runs), whatever -keep-runs keeps (- for stdout)")
+	fs.StringVar(&f.hlog, "hlog", "", "stream the mix runtimes to `file` as an HdrHistogram interval log (.hlog, as jHiccup writes it: HistogramLogAnalyzer reads it), one histogram every -hlog-interval (- for stdout)")
 	fs.DurationVar(&f.Options.HistogramLogInterval, "hlog-interval", bench.DefaultHistogramLogInterval, "the interval `d` of -hlog's histograms, at least 1ms; writing one allocates about 0.8MiB, so short intervals move the collector measured")
 
 	f.profile = map[profiles.Kind]*string{}
@@ -166,7 +170,7 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 	if f.haltAny {
 		c.Halt |= workload.HaltAny
 	}
-	if given["hlog-interval"] && f.Options.HistogramLog == "" {
+	if given["hlog-interval"] && f.hlog == "" {
 		return flagError("hlog-interval", "goes with -hlog FILE")
 	}
 	if given["profile-runs"] && f.Options.ProfileRuns < 1 {
@@ -174,6 +178,7 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 	}
 	// Finish may be called again: what it derives starts afresh.
 	f.Options.Outputs, f.Options.Profiles, f.Options.Dirs = nil, nil, nil
+	f.Options.RunLog, f.Options.HistogramLog = stream("runlog", f.runlog), stream("hlog", f.hlog)
 	if f.Count != 1 {
 		return f.finishCount(given)
 	}
@@ -185,7 +190,7 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 	}
 	if f.Dir != "" {
 		f.Options.Outputs = append(f.Options.Outputs, dirOutputs(f.Dir, "-out "+f.Dir)...)
-		f.Options.Dirs = append(f.Options.Dirs, safefile.Output{Label: "-out " + f.Dir, Path: f.Dir})
+		f.Options.Dirs = append(f.Options.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir})
 	}
 	// -profile DIR gives every kind under fixed names; a kind's own flag
 	// overrides its file.
@@ -201,9 +206,24 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 		}
 	}
 	if f.ProfileDir != "" && len(f.Options.Profiles) > 0 {
-		f.Options.Dirs = append(f.Options.Dirs, safefile.Output{Label: "-profile " + f.ProfileDir, Path: f.ProfileDir})
+		f.Options.Dirs = append(f.Options.Dirs, bench.File{Path: f.ProfileDir, Label: "-profile " + f.ProfileDir})
 	}
 	return nil
+}
+
+// stream is the file of a stream's flag (-runlog, -hlog), none for "".
+func stream(flag, path string) bench.File {
+	if path == "" {
+		return bench.File{}
+	}
+	return bench.File{Path: path, Label: "-" + flag + " " + path}
+}
+
+// checkMemory checks that mix fits in memory (bench.Options.CheckMemory),
+// its error naming the flags.
+func (f *benchFlags) checkMemory(mix workload.Mix) error {
+	_, err := f.Options.CheckMemory(mix)
+	return benchError(err, f.memHint)
 }
 
 // parseRate reads -rate: operations per second, as "200/s" or "200".
@@ -227,7 +247,7 @@ func processName(k int) string {
 // It refuses the flags of one process's files and terminal.
 func (f *benchFlags) finishCount(given map[string]bool) error {
 	n := f.Count
-	if err := sweep.CheckCount(n); err != nil {
+	if err := setting.CheckCount(n); err != nil {
 		return &usageError{msg: err.Error(), err: err}
 	}
 	for _, ff := range bench.Formats {
@@ -249,10 +269,10 @@ func (f *benchFlags) finishCount(given map[string]bool) error {
 	}
 	o := &f.Options
 	switch {
-	case o.RunLog != "":
-		return flagError("runlog", "%s: streams the runs of one process, not for -count %d", quote.Clip(o.RunLog), n)
-	case o.HistogramLog != "":
-		return flagError("hlog", "%s: streams the runtimes of one process, not for -count %d", quote.Clip(o.HistogramLog), n)
+	case f.runlog != "":
+		return flagError("runlog", "%s: streams the runs of one process, not for -count %d", quote.Clip(f.runlog), n)
+	case f.hlog != "":
+		return flagError("hlog", "%s: streams the runtimes of one process, not for -count %d", quote.Clip(f.hlog), n)
 	case o.HTTP != "":
 		return flagError("http", "%s: serves one process, not for -count %d, whose processes run one after another", quote.Clip(o.HTTP), n)
 	case given["http-public"]:
@@ -262,15 +282,15 @@ func (f *benchFlags) finishCount(given map[string]bool) error {
 	}
 	if f.Dir != "" {
 		o.Outputs = append(o.Outputs, countDirOutputs(f.Dir, "-out "+f.Dir, n)...)
-		o.Dirs = append(o.Dirs, safefile.Output{Label: "-out " + f.Dir, Path: f.Dir})
+		o.Dirs = append(o.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir})
 	}
 	if f.ProfileDir != "" {
 		label := "-profile " + f.ProfileDir
-		o.Dirs = append(o.Dirs, safefile.Output{Label: label, Path: f.ProfileDir})
+		o.Dirs = append(o.Dirs, bench.File{Path: f.ProfileDir, Label: label})
 		for k := 1; k <= n; k++ {
 			dir := filepath.Join(f.ProfileDir, processName(k))
 			o.Profiles = append(o.Profiles, dirProfiles(dir, label)...)
-			o.Dirs = append(o.Dirs, safefile.Output{Label: label + ": " + dir, Path: dir})
+			o.Dirs = append(o.Dirs, bench.File{Path: dir, Label: label + ": " + dir})
 		}
 	}
 	return nil
@@ -386,14 +406,14 @@ func (sf *serverFlags) Server(flags *flag.FlagSet, argv, ops []string) (*bench.S
 	if s.ReadyTimeout <= 0 {
 		return nil, flagError("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	if s.Command.GOGC, err = sweep.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+	if s.Command.GOGC, err = setting.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
-	if s.Command.GOMEMLIMIT, err = sweep.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+	if s.Command.GOMEMLIMIT, err = setting.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
 	if sf.memory != "" {
-		n, ok := sweep.MemLimitBytes(sf.memory)
+		n, ok := setting.MemLimitBytes(sf.memory)
 		if !ok || n <= 0 {
 			return nil, flagError("server-memory", "%q is not a size such as 4GiB", quote.Clip(sf.memory))
 		}

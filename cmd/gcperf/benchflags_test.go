@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -86,8 +87,9 @@ func TestStreamFlags(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || f.Options.RunLog != tt.runlog || f.Options.HistogramLog != tt.hlog || f.Options.HistogramLogInterval.String() != "5s" {
-				t.Errorf("Finish: %v; options %q %q %v", err, f.Options.RunLog, f.Options.HistogramLog, f.Options.HistogramLogInterval)
+			runlog, hlog := bench.File{Path: tt.runlog, Label: "-runlog " + tt.runlog}, bench.File{Path: tt.hlog, Label: "-hlog " + tt.hlog}
+			if err != nil || f.Options.RunLog != runlog || f.Options.HistogramLog != hlog || f.Options.HistogramLogInterval.String() != "5s" {
+				t.Errorf("Finish: %v; options %+v %+v %v", err, f.Options.RunLog, f.Options.HistogramLog, f.Options.HistogramLogInterval)
 			}
 		})
 	}

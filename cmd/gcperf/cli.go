@@ -85,15 +85,16 @@ func fail(stderr io.Writer, err error) int {
 	var ue *usageError
 	var ce *workload.ConfigError
 	var ie *bench.InputError
+	var me *bench.MemoryError
+	if errors.As(err, &ie) || errors.As(err, &me) {
+		err = benchError(err, "")
+	}
 	switch {
 	case errors.Is(err, sweep.ErrUsage):
 		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(err.Error()))
 		return exitUsage
-	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(safefile.WithOverwrite(ie)))
-		return exitUsage
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(ue.msg))
+		fmt.Fprintf(stderr, "gcperf: %s\n", quote.Line(safefile.WithOverwrite(ue)))
 		return exitUsage
 	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "gcperf: -%s %s\n", ce.Field, quote.Line(ce.Msg))

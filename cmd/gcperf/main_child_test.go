@@ -37,9 +37,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(execChildEnv); v != "" {
 		os.Exit(runExecChild(v))
 	}
+	registerTestOps()
 	if os.Getenv("GCPERF_TEST_CHILD") == "1" {
 		isTestChild = true
-		registerTestOps()
 		if c := os.Getenv("GCPERF_TEST_COUNTER"); c != "" {
 			for i, a := range os.Args {
 				if a == "-json" && i+1 < len(os.Args) {
@@ -72,8 +72,9 @@ func TestMain(m *testing.M) {
 var testOpsOnce sync.Once
 
 // registerTestOps registers the operations that make a sweep's point fail,
-// in the test binary only, and only for the tests that use them (gcperf
-// list's golden file must not see them):
+// in the test binary only, in a copy of the default registry that gcperf run
+// and sweep build from (operations) and gcperf list does not show, so that
+// list's golden file never sees them:
 //
 //   - test.crash exits with status 3 on its first run;
 //   - test.hang never returns;
@@ -86,6 +87,7 @@ var testOpsOnce sync.Once
 // when that variable is not set.
 func registerTestOps() {
 	testOpsOnce.Do(func() {
+		reg := workload.DefaultRegistry().Clone()
 		for _, s := range []struct {
 			name, env string
 			run       func()
@@ -112,7 +114,7 @@ func registerTestOps() {
 				}
 			}},
 		} {
-			workload.MustRegister(workload.Spec{
+			reg.MustRegister(workload.Spec{
 				Name: s.name,
 				Doc:  "test only",
 				New: func(workload.Params) (workload.Operation, error) {
@@ -120,7 +122,7 @@ func registerTestOps() {
 				},
 			})
 		}
-		workload.MustRegister(workload.Spec{
+		reg.MustRegister(workload.Spec{
 			Name: "test.setgogc",
 			Doc:  "test only",
 			New: func(workload.Params) (workload.Operation, error) {
@@ -130,6 +132,7 @@ func registerTestOps() {
 				return &testOp{name: "test.setgogc"}, nil
 			},
 		})
+		operations = reg
 	})
 }
 

@@ -17,10 +17,16 @@ func registerMix(fs *flag.FlagSet) *string {
 	return fs.String("mix", "", mixUsage)
 }
 
+// operations is the registry gcperf run and gcperf sweep build operations
+// from: the default one, which gcperf list shows. The tests build from a
+// copy of it with their own failing operations added, which list does not
+// show whatever order the tests run in.
+var operations = workload.DefaultRegistry()
+
 // loadMix builds the mix of gcperf run and gcperf sweep (mixfile.Reader.Load)
 // and names -mix in the error of a file that cannot be read.
 func loadMix(path string, args []string) (workload.Mix, []string, error) {
-	mix, text, err := mixfile.Reader{IsFlag: isEngineFlag}.Load(path, args)
+	mix, text, err := mixfile.Reader{IsFlag: isEngineFlag, Registry: operations}.Load(path, args)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return nil, nil, usagef("-mix %s: %v", path, pe.Err)

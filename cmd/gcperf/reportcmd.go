@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
@@ -15,7 +16,7 @@ import (
 // reportCmd renders a saved result in any format.
 func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	flags := newFlags("report", reportUsage)
-	name := flags.String("format", "text", "the `format`: "+bench.FormatNames())
+	name := flags.String("format", "text", "the `format`: "+formatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
@@ -26,7 +27,7 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 	}
 	f, ok := bench.LookupFormat(*name)
 	if !ok {
-		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, bench.FormatNames()))
+		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, formatNames()))
 	}
 	path := flags.Arg(0)
 	var write func(io.Writer) error
@@ -61,3 +62,12 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 
 //go:embed help/report.txt
 var reportUsage string
+
+// formatNames lists the formats' names: "json, csv, ... or text".
+func formatNames() string {
+	names := make([]string, len(bench.Formats))
+	for i, f := range bench.Formats {
+		names[i] = f.Name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

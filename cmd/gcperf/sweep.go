@@ -16,6 +16,7 @@ import (
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/interrupt"
+	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
@@ -41,7 +42,7 @@ type sweepFlags struct {
 	sizes                      []*int // alloc.list's -size, -base, -chunk; nil for gcperf run's mix
 	gogc, memlimit, gomaxprocs string
 	count                      int
-	pointTimeout               sweep.TimeoutValue
+	pointTimeout               timeoutValue
 	pointMemory, slo, shard    string
 	resume, merge              bool
 	mix                        string // -mix: read by the sweep, its operations passed to the children
@@ -84,7 +85,7 @@ func sweepRefused() [][2]string {
 // (alloc.list's -size, -base, -chunk, and its defaults) when list is set,
 // else gcperf run's.
 func newSweepFlags(list bool) *sweepFlags {
-	sf := &sweepFlags{o: &benchFlags{}, pointTimeout: sweep.TimeoutValue(sweep.AutoTimeout)}
+	sf := &sweepFlags{o: &benchFlags{}, pointTimeout: timeoutValue(sweep.AutoTimeout)}
 	sf.fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.defining = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	sf.loose = flag.NewFlagSet("sweep", flag.ContinueOnError)
@@ -228,78 +229,111 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 	}
 	var set []*flag.Flag
 	sf.fs.Visit(func(f *flag.Flag) { set = append(set, f) })
-	for _, f := range set {
-		if r := sf.refused.Lookup(f.Name); r != nil {
-			return fail(stderr, usagef("-%s is not for a sweep: %s", f.Name, r.Usage))
-		}
-		switch f.Name {
-		case "server-gogc", "server-memlimit", "server-memory", "server-log":
-			if server != nil {
-				return fail(stderr, usagef("-%s is not for a sweep: the grid sets the server's GOGC and GOMEMLIMIT, -point-memory its memory cap, and its log is in -out DIR", f.Name))
-			}
-		case "gomaxprocs":
-			if server != nil {
-				return fail(stderr, usagef("-gomaxprocs is not an axis of a server's sweep: set the server's GOMAXPROCS in its environment"))
-			}
-		}
-		if server == nil && (f.Name == "ready" || f.Name == "ready-timeout" || strings.HasPrefix(f.Name, "server-")) {
-			return fail(stderr, usagef("-%s goes with a server to load: gcperf sweep [flags] OP... -- SERVER [ARGS...]", f.Name))
-		}
+	if err := sf.checkSet(set, server != nil); err != nil {
+		return fail(stderr, err)
 	}
-	o := sf.o
 	stderr = &lockedWriter{w: stderr}
 	s, err := sf.newSession(stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	if sf.merge {
-		for _, f := range set {
-			if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" && f.Name != "html" {
-				return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
+		return sf.mergeSweeps(s, set, stdout, stderr)
+	}
+	mix, ops, err := sf.benchmark(s, set, server)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if sf.resume {
+		if err := sf.adopt(s, set, ops); err != nil {
+			return fail(stderr, err)
+		}
+		return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
+	}
+	// The children's profiles, for the memory check only.
+	if err := sf.o.checkMemory(mix); err != nil {
+		return fail(stderr, err)
+	}
+	return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
+}
+
+// checkSet refuses the flags set that a sweep (of a server, withServer,
+// or not) does not take.
+func (sf *sweepFlags) checkSet(set []*flag.Flag, withServer bool) error {
+	for _, f := range set {
+		if r := sf.refused.Lookup(f.Name); r != nil {
+			return usagef("-%s is not for a sweep: %s", f.Name, r.Usage)
+		}
+		switch f.Name {
+		case "server-gogc", "server-memlimit", "server-memory", "server-log":
+			if withServer {
+				return usagef("-%s is not for a sweep: the grid sets the server's GOGC and GOMEMLIMIT, -point-memory its memory cap, and its log is in -out DIR", f.Name)
+			}
+		case "gomaxprocs":
+			if withServer {
+				return usagef("-gomaxprocs is not an axis of a server's sweep: set the server's GOMAXPROCS in its environment")
 			}
 		}
-		s.Dir = o.Dir
-		failed, err := s.Merge(sf.fs.Args(), stdout)
-		return exitStatus(stderr, failed, err)
+		if !withServer && (f.Name == "ready" || f.Name == "ready-timeout" || strings.HasPrefix(f.Name, "server-")) {
+			return usagef("-%s goes with a server to load: gcperf sweep [flags] OP... -- SERVER [ARGS...]", f.Name)
+		}
 	}
+	return nil
+}
 
-	// Every sweep value, then the run flags, before anything runs.
+// mergeSweeps is gcperf sweep -merge DIR...: the flags set are those
+// that apply to a merge.
+func (sf *sweepFlags) mergeSweeps(s *sweep.Session, set []*flag.Flag, stdout, stderr io.Writer) int {
+	for _, f := range set {
+		if f.Name != "merge" && f.Name != "slo" && f.Name != "out" && f.Name != "overwrite" && f.Name != "html" {
+			return fail(stderr, usagef("-%s does not apply to -merge: the directories hold their sweeps", f.Name))
+		}
+	}
+	s.Dir = sf.o.Dir
+	failed, err := s.Merge(sf.fs.Args(), stdout)
+	return exitStatus(stderr, failed, err)
+}
+
+// benchmark checks every sweep value, then the run flags, into s, before
+// anything runs: the grid, the children's options, their mix (alloc.list,
+// or gcperf run's operations, ops with -- and the server when there is
+// one).
+func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []string) (mix workload.Mix, ops []string, err error) {
+	o := sf.o
 	if err := sf.session(s); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
 	if err := o.Finish(sf.fs); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
-	var mix workload.Mix
 	if sf.sizes != nil {
 		l, err := alloc.NewList(*sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 		if err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 		mix = workload.Mix{l}
-		o.Options.MemHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
+		o.memHint = fmt.Sprintf("-size %d with -base %d and -chunk %d", *sf.sizes[0], *sf.sizes[1], *sf.sizes[2])
 	} else {
 		s.Args = []string{"run"}
 		// A mix file is read once, here: its operations go to every child
 		// as arguments, so that the points run the same mix even if the
 		// file changes during the sweep, and -resume, which compares the
-		// children's command lines, reruns the points of an edited one.
-		var err error
+		// plan's operations, refuses an edited one.
 		if mix, s.Ops, err = loadMix(sf.mix, sf.fs.Args()); err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 	}
 	if err := o.Options.Config.Validate(len(mix)); err != nil {
-		return fail(stderr, err)
+		return nil, nil, err
 	}
-	ops := s.Ops
+	ops = s.Ops
 	if server != nil {
 		// What each child would refuse, said once before anything runs.
 		if _, err := readyURL(sf.fs.Lookup("ready").Value.String(), s.Ops); err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 		if err := canStart(server[0]); err != nil {
-			return fail(stderr, err)
+			return nil, nil, err
 		}
 		s.Server = server
 		ops = slices.Concat(s.Ops, []string{"--"}, server)
@@ -308,17 +342,7 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 		s.ProfileDir = f.Value.String() // each point's profiles go under it
 	}
 	s.Args = append(s.Args, flagArgs(sf.fs, func(name string) bool { return name != "profile" && sf.forChild(name) })...)
-	if sf.resume {
-		if err := sf.adopt(s, set, ops); err != nil {
-			return fail(stderr, err)
-		}
-		return runSession(s, o.Quiet, began, stdout, stderr, sig)
-	}
-	// The children's profiles, for the memory check only.
-	if _, err := o.Options.CheckMemory(mix); err != nil {
-		return fail(stderr, err)
-	}
-	return runSession(s, o.Quiet, began, stdout, stderr, sig)
+	return mix, ops, nil
 }
 
 // newSession is the session of the sweep's own flags: its page, where its
@@ -346,8 +370,15 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}
-	failed, err := s.Run(began, stdout, stderr, sig)
-	return exitStatus(stderr, failed, err)
+	s.Announce()
+	outs, in, err := runsweep.Run(&s.Runner, s.Points(), sig, stderr, s.Bar)
+	if errors.Is(err, runsweep.ErrAborted) {
+		s.Aborted()
+		return interrupt.ExitAborted
+	}
+	defer in.Close()
+	failed, err := s.Report(began, outs, err, stdout)
+	return exitStatus(stderr, failed || in.Interrupted(), err) // interrupted while the table was written: it was, whole
 }
 
 // sweepCommand is gcperf sweep [flags] -- CMD [ARGS...], without
@@ -394,8 +425,6 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 // exitStatus is the exit status of a sweep that ran (Session.Run, Merge).
 func exitStatus(stderr io.Writer, failed bool, err error) int {
 	switch {
-	case errors.Is(err, sweep.ErrAborted):
-		return interrupt.ExitAborted
 	case err != nil:
 		return fail(stderr, err)
 	case failed:
@@ -610,4 +639,39 @@ func (sf *sweepFlags) session(s *sweep.Session) error {
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
 	return s.Check()
+}
+
+// timeoutValue is -point-timeout, sweep.Runner.Timeout: a positive duration,
+// "off" (0) or "auto" (sweep.AutoTimeout).
+type timeoutValue time.Duration
+
+func (t *timeoutValue) String() string {
+	switch d := time.Duration(*t); {
+	case d == sweep.AutoTimeout:
+		return "auto"
+	case d == 0:
+		return "off"
+	default:
+		return d.String()
+	}
+}
+
+func (t *timeoutValue) Set(s string) error {
+	switch s {
+	case "auto":
+		*t = timeoutValue(sweep.AutoTimeout)
+		return nil
+	case "off", "0":
+		*t = 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration (30m), off or auto")
+	case d <= 0:
+		return errors.New("must be positive, off or auto")
+	}
+	*t = timeoutValue(d)
+	return nil
 }

@@ -10,8 +10,10 @@
 //     identity ([os.SameFile]); each directory can be written;
 //   - every output is written to a temporary file in its directory and
 //     renamed into place ([Write]), so a crash never leaves half a file; a
-//     temporary file is removed on every error path, and [RemoveTemps]
-//     removes those still open when the process must exit at once;
+//     temporary file is removed on every error path; it belongs to the
+//     write that made it ([Temp]), and an owner that may have to stop at
+//     once while its writes are under way keeps them in a [Temps], whose
+//     Remove removes its own and no other's;
 //   - every input is read from a regular file, up to a size limit ([Read]),
 //     so that /dev/zero or a runaway file is one clear error, not an
 //     out-of-memory crash.

@@ -172,19 +172,55 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
-func TestRemoveTemps(t *testing.T) {
+// TestTempsRemove: a Temps removes its own uncommitted files and no other
+// owner's, and creates none after its Remove.
+func TestTempsRemove(t *testing.T) {
 	dir := t.TempDir()
-	a, err := CreateTemp(filepath.Join(dir, "a.pprof"), false)
+	var mine, theirs Temps
+	a, err := mine.Create(filepath.Join(dir, "a.pprof"), false)
 	must(t, err)
-	b, err := CreateTemp(filepath.Join(dir, "b.json"), false)
+	b, err := mine.Create(filepath.Join(dir, "b.json"), false)
 	must(t, err)
 	must(t, b.Commit())
-	RemoveTemps()
-	assertNoTemps(t, dir)
+	other, err := theirs.Create(filepath.Join(dir, "other.json"), false)
+	must(t, err)
+	plain, err := CreateTemp(filepath.Join(dir, "plain.json"), false)
+	must(t, err)
+
+	mine.Remove()
+	if _, err := os.Stat(a.Name()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Remove left its own temporary file: %v", err)
+	}
+	for _, tf := range []*Temp{other, plain} {
+		if _, err := os.Stat(tf.Name()); err != nil {
+			t.Errorf("Remove removed another's temporary file %s: %v", tf.Path(), err)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, "b.json")); err != nil {
 		t.Errorf("the committed file is gone: %v", err)
 	}
-	a.Abort() // after RemoveTemps: harmless
+	a.Abort() // after Remove: harmless
+	if _, err := mine.Create(filepath.Join(dir, "c.json"), false); !errors.Is(err, ErrRemoved) {
+		t.Errorf("Create after Remove: %v, want ErrRemoved", err)
+	}
+	err = mine.Write(filepath.Join(dir, "d.json"), nil, false, func(io.Writer) error { return nil })
+	if !errors.Is(err, ErrRemoved) {
+		t.Errorf("Write after Remove: %v, want ErrRemoved", err)
+	}
+	must(t, other.Commit())
+	plain.Abort()
+	assertNoTemps(t, dir)
+
+	// A write through a Temps is a Write like any other.
+	var g Temps
+	must(t, g.Write(filepath.Join(dir, "e.json"), nil, false, func(w io.Writer) error {
+		_, err := io.WriteString(w, "e")
+		return err
+	}))
+	if data, err := os.ReadFile(filepath.Join(dir, "e.json")); err != nil || string(data) != "e" {
+		t.Errorf("e.json = %q, %v", data, err)
+	}
+	assertNoTemps(t, dir)
 }
 
 func TestRemoveStale(t *testing.T) {

@@ -64,11 +64,17 @@ func target(path string, overwrite bool) error {
 // wrapping ErrExists unless overwrite, and one wrapping ErrNotRegular when
 // it is not a regular file. Every error names path; the temporary file is
 // removed on every error path.
-func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) (err error) {
+func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) error {
+	return writeWith(path, stdout, overwrite, write, CreateTemp)
+}
+
+// writeWith is Write with its temporary file made by create.
+func writeWith(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error,
+	create func(string, bool) (*Temp, error)) (err error) {
 	if path == "-" {
 		return write(stdout)
 	}
-	t, err := CreateTemp(path, overwrite)
+	t, err := create(path, overwrite)
 	if err != nil {
 		return err
 	}
@@ -85,21 +91,17 @@ func Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) 
 }
 
 // A Temp is the temporary file of one output, open for writing, until
-// Commit renames it into place or Abort removes it.
+// Commit renames it into place or Abort removes it. It belongs to whoever
+// created it; a Temp created through a Temps belongs to that set too.
 type Temp struct {
 	*os.File
 	path      string
 	overwrite bool
+	owner     *Temps // nil: only the caller holds it
 }
 
-var (
-	tempsMu sync.Mutex
-	temps   = map[*Temp]bool{}
-)
-
 // CreateTemp creates the temporary file of the output at path, after
-// checking path as Write does. It is registered until Commit or Abort, so
-// that RemoveTemps can remove it.
+// checking path as Write does. The caller owns it: Commit or Abort it.
 func CreateTemp(path string, overwrite bool) (*Temp, error) {
 	if err := target(path, overwrite); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -108,11 +110,7 @@ func CreateTemp(path string, overwrite bool) (*Temp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot write there: %w", path, Cause(err))
 	}
-	t := &Temp{File: f, path: path, overwrite: overwrite}
-	tempsMu.Lock()
-	temps[t] = true
-	tempsMu.Unlock()
-	return t, nil
+	return &Temp{File: f, path: path, overwrite: overwrite}, nil
 }
 
 // Path is where Commit puts the file.
@@ -142,7 +140,7 @@ func (t *Temp) Commit() (err error) {
 	if err := os.Rename(t.Name(), t.path); err != nil {
 		return fmt.Errorf("%s: %w", t.path, Cause(err))
 	}
-	forget(t)
+	t.owner.forget(t)
 	return nil
 }
 
@@ -151,26 +149,75 @@ func (t *Temp) Commit() (err error) {
 func (t *Temp) Abort() {
 	t.Close()
 	os.Remove(t.Name())
-	forget(t)
+	t.owner.forget(t)
 }
 
-func forget(t *Temp) {
-	tempsMu.Lock()
-	delete(temps, t)
-	tempsMu.Unlock()
+// Temps is the set of temporary files of one owner (a benchmark, a sweep's
+// runner) that may have to stop at once, while a write of its own is under
+// way in another goroutine: Remove removes those of its files not yet
+// committed, and no other owner's. The zero value is an empty set; a nil
+// *Temps holds nothing, its Create and Write being the package's.
+type Temps struct {
+	mu      sync.Mutex
+	open    map[*Temp]bool
+	removed bool
 }
 
-// RemoveTemps removes every temporary file created and not yet committed
-// or aborted: for a process that must exit at once (a third interrupt),
-// so that none survives it.
-func RemoveTemps() {
-	tempsMu.Lock()
-	defer tempsMu.Unlock()
-	for t := range temps {
+// ErrRemoved is the error of a write through a Temps after its Remove.
+var ErrRemoved = errors.New("writing stopped: its temporary files were removed")
+
+// Create is CreateTemp, the file belonging to g until committed or aborted.
+// After g's Remove it creates nothing and fails with ErrRemoved.
+func (g *Temps) Create(path string, overwrite bool) (*Temp, error) {
+	if g == nil {
+		return CreateTemp(path, overwrite)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.removed {
+		return nil, fmt.Errorf("%s: %w", path, ErrRemoved)
+	}
+	t, err := CreateTemp(path, overwrite)
+	if err != nil {
+		return nil, err
+	}
+	t.owner = g
+	if g.open == nil {
+		g.open = map[*Temp]bool{}
+	}
+	g.open[t] = true
+	return t, nil
+}
+
+// Write is the package function Write, its temporary file belonging to g.
+func (g *Temps) Write(path string, stdout io.Writer, overwrite bool, write func(io.Writer) error) error {
+	return writeWith(path, stdout, overwrite, write, g.Create)
+}
+
+// Remove closes and removes every temporary file of g not yet committed or
+// aborted, for an owner that must exit at once so that none survives it;
+// the writes under way then fail, and g creates no file after it.
+func (g *Temps) Remove() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.removed = true
+	for t := range g.open {
 		t.Close()
 		os.Remove(t.Name())
-		delete(temps, t)
+		delete(g.open, t)
 	}
+}
+
+func (g *Temps) forget(t *Temp) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	delete(g.open, t)
+	g.mu.Unlock()
 }
 
 // tempName matches the temporary files CreateTemp names: ".NAME.tmpDIGITS".

@@ -344,6 +344,33 @@ func parseCycle(c *Cycle, b []byte, truncated bool) bool {
 // whole reads a cycle's line; c.Has records the parts read so far, for a
 // line that ends early.
 func (p *parser) whole(c *Cycle) bool {
+	if !p.head(c) {
+		return false
+	}
+	nc, ok := p.clock(c)
+	if !ok || !p.cpu(c, nc) || !p.heap(c) || !p.sizes(c) {
+		return false
+	}
+	switch {
+	case nc == 5 && c.Has&(HasStacks|HasGlobals) != 0:
+		return false
+	case c.Layout == 0:
+		c.Layout = Layout17
+	}
+	for !p.eof() {
+		text, ok := p.note()
+		if !ok {
+			return false
+		}
+		if string(text) == "forced" {
+			c.Forced = true
+		}
+	}
+	return true
+}
+
+// head reads "gc # @#s #%" and the notes up to ": ".
+func (p *parser) head(c *Cycle) bool {
 	if !p.lit("gc ") {
 		return false
 	}
@@ -373,19 +400,21 @@ func (p *parser) whole(c *Cycle) bool {
 			c.LeakCheck = true
 		}
 	}
-	if !p.lit(": ") {
-		return false
-	}
+	return p.lit(": ")
+}
 
+// clock reads the wall times, "#+#+# ms clock, ", and returns how many
+// there were: 3, or 5 before Go 1.7.
+func (p *parser) clock(c *Cycle) (int, bool) {
 	var clock [5]time.Duration
 	var csep [4]byte
 	nc, ok := p.times(clock[:], csep[:])
 	if !ok || (nc != 3 && nc != 5) || !p.lit(" ms clock, ") {
-		return false
+		return 0, false
 	}
 	for _, s := range csep[:nc-1] {
 		if s != '+' {
-			return false
+			return 0, false
 		}
 	}
 	c.SweepTermWall, c.MarkTermWall = clock[0], clock[nc-1]
@@ -396,7 +425,12 @@ func (p *parser) whole(c *Cycle) bool {
 		c.Layout = Layout15
 	}
 	c.Has |= HasClock
+	return nc, true
+}
 
+// cpu reads the CPU times, "#+#/#/#+# ms cpu, ", of a line with nc wall
+// times.
+func (p *parser) cpu(c *Cycle, nc int) bool {
 	var cpu [7]time.Duration
 	var sep [6]byte
 	n2, ok := p.times(cpu[:], sep[:])
@@ -420,7 +454,11 @@ func (p *parser) whole(c *Cycle) bool {
 		return false
 	}
 	c.Has |= HasCPU
+	return true
+}
 
+// heap reads the heap sizes, "#->#-># MB, ", and the goal, "# MB goal, ".
+func (p *parser) heap(c *Cycle) bool {
 	h0, ok0 := p.uint()
 	if !ok0 || !p.lit("->") {
 		return false
@@ -442,10 +480,13 @@ func (p *parser) whole(c *Cycle) bool {
 	}
 	c.HeapGoalMiB = goal
 	c.Has |= HasGoal
+	return true
+}
 
-	// Then "# MB stacks, # MB globals, " (Go 1.18 on), and "# P". A part
-	// of the form "# MB word" that is not known, as a later Go may add,
-	// is read and passed over.
+// sizes reads "# MB stacks, # MB globals, " (Go 1.18 on), and "# P". A
+// part of the form "# MB word" that is not known, as a later Go may add,
+// is read and passed over.
+func (p *parser) sizes(c *Cycle) bool {
 	for {
 		v, ok := p.uint()
 		if !ok || !p.lit(" ") {
@@ -458,7 +499,7 @@ func (p *parser) whole(c *Cycle) bool {
 			}
 			c.Procs = int(v)
 			c.Has |= HasProcs
-			break
+			return true
 		}
 		if p.eof() {
 			return false
@@ -487,22 +528,6 @@ func (p *parser) whole(c *Cycle) bool {
 		}
 		p.i += end + 2
 	}
-	switch {
-	case nc == 5 && c.Has&(HasStacks|HasGlobals) != 0:
-		return false
-	case c.Layout == 0:
-		c.Layout = Layout17
-	}
-	for !p.eof() {
-		text, ok := p.note()
-		if !ok {
-			return false
-		}
-		if string(text) == "forced" {
-			c.Forced = true
-		}
-	}
-	return true
 }
 
 // isWords reports whether b is letters and single spaces, as in "MB goal".

@@ -26,15 +26,15 @@ func (r Reader) Args(args []string) (workload.Mix, error) {
 		if strings.HasPrefix(name, "-") {
 			return nil, invalidf("flag %s after the operations: flags go before the first operation", quote.Word(name))
 		}
-		if _, ok := workload.Lookup(name); !ok {
+		if _, ok := r.registry().Lookup(name); !ok {
 			return nil, invalidf("unknown operation %q (gcperf list shows them)", quote.Clip(name))
 		}
-		ot, n, err := scanOp(args)
+		ot, n, err := scanOp(r.registry(), args)
 		if err != nil {
 			return nil, err
 		}
 		args = args[n:]
-		op, err := workload.New(name, ot.params)
+		op, err := r.registry().New(name, ot.params)
 		if errors.Is(err, workload.ErrUnknownParam) {
 			if key := r.engineFlag(ot); key != "" {
 				return nil, invalidf("flag -%s after the operations: flags go before the first operation", key)
@@ -80,7 +80,7 @@ func (r Reader) engineFlag(o opText) string {
 // parameters, as -param value, -param=value or param=value, up to the next
 // argument that is none of these (the next operation's name). It returns
 // how many arguments it read.
-func scanOp(args []string) (opText, int, error) {
+func scanOp(reg *workload.Registry, args []string) (opText, int, error) {
 	name := args[0]
 	ot := opText{name: name, params: map[string]string{}}
 	i := 1
@@ -106,7 +106,7 @@ func scanOp(args []string) (opText, int, error) {
 			return opText{}, 0, invalidf("%s: %s is not a parameter: key=value or -key value", name, quote.Word(a))
 		}
 		if prev, dup := ot.params[key]; dup {
-			if spec, ok := workload.Lookup(name); ok {
+			if spec, ok := reg.Lookup(name); ok {
 				if p, ok := spec.Param(key); ok && p.Repeat && p.Kind == workload.String {
 					ot.params[key] = prev + "\n" + val
 					continue

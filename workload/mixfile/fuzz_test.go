@@ -37,7 +37,7 @@ func fuzzCanonical(t *testing.T, args []string) [][]string {
 	t.Helper()
 	var ops [][]string
 	for len(args) > 0 {
-		ot, n, err := scanOp(args)
+		ot, n, err := scanOp(workload.DefaultRegistry(), args)
 		if err != nil || n < 1 {
 			t.Fatalf("scanOp(%q) = %d, %v, after parseMix accepted it", args, n, err)
 		}

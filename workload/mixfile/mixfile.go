@@ -56,9 +56,19 @@ type Reader struct {
 	// IsFlag reports whether a name is one of the command's flags, so that
 	// a flag given among the operations is named as one; nil: none is.
 	IsFlag func(name string) bool
+	// Registry builds the operations by name; nil: the default registry
+	// (workload.DefaultRegistry).
+	Registry *workload.Registry
 }
 
 func (r Reader) isFlag(name string) bool { return r.IsFlag != nil && r.IsFlag(name) }
+
+func (r Reader) registry() *workload.Registry {
+	if r.Registry != nil {
+		return r.Registry
+	}
+	return workload.DefaultRegistry()
+}
 
 // MaxDepth is how deep mix files may nest, the file given to ReadFile
 // being the first.
@@ -189,67 +199,89 @@ func (r *mixReader) read(name string, info fs.FileInfo, in io.Reader) error {
 		if len(fields) == 0 {
 			continue
 		}
-		first := fields[0]
-		switch {
+		var err error
+		switch first := fields[0]; {
 		case first == "mix":
-			if len(fields) != 2 {
-				return at("mix takes one file: mix FILE")
-			}
-			target := fields[1]
-			if err := r.include(name, target); err != nil {
-				var ue *invalid
-				var c *mixCycle
-				switch {
-				case errors.As(err, &ue):
-					return err // a line of the included file, which names it
-				case errors.As(err, &c) && c.depth == depth:
-					via := ""
-					if len(c.through) > 0 {
-						via = " (through " + strings.Join(c.through, ", ") + ")"
-					}
-					return at("mix %s: includes %s again%s", quote.Clip(target), name, via)
-				case c != nil:
-					return err // for the line that started the cycle
-				case errors.Is(err, errNoOperation), errors.Is(err, errTooDeep):
-					return at("mix %s: %v", quote.Clip(target), err)
-				}
-				return at("mix %s: %s", quote.Clip(target), safefile.Cause(err))
-			}
+			err = r.mixLine(name, depth, fields, at)
 		case strings.HasPrefix(first, "-") || strings.Contains(first, "="):
-			return at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
+			err = at("%s before any operation name: a line is OP key=value ...", quote.Clip(first))
 		default:
-			if _, ok := workload.Lookup(first); !ok {
-				return at("unknown operation %q (gcperf list shows them)", quote.Clip(first))
-			}
-			ot, n, err := scanOp(fields)
-			if err != nil {
-				return at("%v", err)
-			}
-			if n < len(fields) {
-				return at("%s: %s is not a parameter (key=value or -key value): one operation a line", first, quote.Clip(fields[n]))
-			}
-			op, err := workload.New(first, ot.params)
-			if err != nil {
-				switch key := r.engineFlag(ot); {
-				case key == "" || !errors.Is(err, workload.ErrUnknownParam):
-				case key == "mix":
-					return at("%v; a line of its own, mix FILE, includes a file", err)
-				default:
-					return at("%v; -%s is a flag: flags go on the command line", err, key)
-				}
-				return at("%v", err)
-			}
-			if len(r.ops) == workload.MaxOps {
-				// Checked as the lines are read: files that include each
-				// other many times over would otherwise build millions.
-				return at("more than %d operations in the mix files, the most a mix holds", workload.MaxOps)
-			}
-			r.ops = append(r.ops, Op{Op: op, Args: ot.args(), Pos: pos})
+			err = r.opLine(fields, pos, at)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if len(r.ops) == before {
 		return errNoOperation
 	}
+	return nil
+}
+
+// lineError makes the error of a line, naming the file and the line.
+type lineError func(format string, args ...any) error
+
+// mixLine reads a "mix FILE" line of the file name, read at depth, which
+// includes FILE.
+func (r *mixReader) mixLine(name string, depth int, fields []string, at lineError) error {
+	if len(fields) != 2 {
+		return at("mix takes one file: mix FILE")
+	}
+	target := fields[1]
+	err := r.include(name, target)
+	if err == nil {
+		return nil
+	}
+	var ue *invalid
+	var c *mixCycle
+	switch {
+	case errors.As(err, &ue):
+		return err // a line of the included file, which names it
+	case errors.As(err, &c) && c.depth == depth:
+		via := ""
+		if len(c.through) > 0 {
+			via = " (through " + strings.Join(c.through, ", ") + ")"
+		}
+		return at("mix %s: includes %s again%s", quote.Clip(target), name, via)
+	case c != nil:
+		return err // for the line that started the cycle
+	case errors.Is(err, errNoOperation), errors.Is(err, errTooDeep):
+		return at("mix %s: %v", quote.Clip(target), err)
+	}
+	return at("mix %s: %s", quote.Clip(target), safefile.Cause(err))
+}
+
+// opLine reads the line of one operation, OP key=value ..., read at pos,
+// and adds the operation to r.ops.
+func (r *mixReader) opLine(fields []string, pos string, at lineError) error {
+	first := fields[0]
+	if _, ok := r.registry().Lookup(first); !ok {
+		return at("unknown operation %q (gcperf list shows them)", quote.Clip(first))
+	}
+	ot, n, err := scanOp(r.registry(), fields)
+	if err != nil {
+		return at("%v", err)
+	}
+	if n < len(fields) {
+		return at("%s: %s is not a parameter (key=value or -key value): one operation a line", first, quote.Clip(fields[n]))
+	}
+	op, err := r.registry().New(first, ot.params)
+	if err != nil {
+		switch key := r.engineFlag(ot); {
+		case key == "" || !errors.Is(err, workload.ErrUnknownParam):
+		case key == "mix":
+			return at("%v; a line of its own, mix FILE, includes a file", err)
+		default:
+			return at("%v; -%s is a flag: flags go on the command line", err, key)
+		}
+		return at("%v", err)
+	}
+	if len(r.ops) == workload.MaxOps {
+		// Checked as the lines are read: files that include each other
+		// many times over would otherwise build millions.
+		return at("more than %d operations in the mix files, the most a mix holds", workload.MaxOps)
+	}
+	r.ops = append(r.ops, Op{Op: op, Args: ot.args(), Pos: pos})
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gcperf/gcperf/workload"
 )
 
 // goodMix is testdata/good.mix's operations, with where each was read.
@@ -197,5 +199,23 @@ func TestReadFileTooManyOps(t *testing.T) {
 	_, err := Reader{}.ReadFile(filepath.Join(dir, "a.mix"))
 	if err == nil || !strings.Contains(err.Error(), "more than 32768 operations") {
 		t.Errorf("ReadFile: %v, want the operation limit", err)
+	}
+}
+
+// A Reader builds operations from its own registry when it has one, and
+// from the default one otherwise.
+func TestReaderRegistry(t *testing.T) {
+	reg := workload.NewRegistry()
+	reg.MustRegister(workload.Spec{Name: "own.op", New: func(workload.Params) (workload.Operation, error) {
+		return workload.Spin{}, nil
+	}})
+	if mix, err := (Reader{Registry: reg}).Args([]string{"own.op"}); err != nil || len(mix) != 1 {
+		t.Errorf("Args(own.op) with its registry = %v, %v", mix, err)
+	}
+	if _, err := (Reader{Registry: reg}).Args([]string{"noop"}); err == nil {
+		t.Errorf("Args(noop) with a registry without it succeeded")
+	}
+	if _, err := (Reader{}).Args([]string{"own.op"}); err == nil {
+		t.Errorf("Args(own.op) with the default registry succeeded")
 	}
 }

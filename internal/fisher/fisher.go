@@ -1,4 +1,7 @@
-package latency
+// Package fisher is the one-sided Fisher exact test the engine relates the
+// worst runs to their causes with (workload's Tail): exact hypergeometric
+// tails, however small.
+package fisher
 
 import (
 	"math"
