@@ -15,9 +15,9 @@ type RunTime struct {
 // Worst is one of the runs GCPerfP99 drops: its run number, its time and its
 // throughput in units per second.
 type Worst struct {
-	Run        int
-	Time       time.Duration
-	Throughput float64
+	Run        int           `json:"run" csv:"Run"`
+	Time       time.Duration `json:"time_ns" csv:"Time"`
+	Throughput float64       `json:"throughput_per_sec" csv:"Throughput per Second"`
 }
 
 // P99Figures are the figures of GCPerfP99, computed over the best 99% of runs

@@ -394,9 +394,7 @@ type Span = workload.Span
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
 type Worst struct {
-	Run        int           `json:"run" csv:"Run"`
-	Time       time.Duration `json:"time_ns" csv:"Time"`
-	Throughput float64       `json:"throughput_per_sec" csv:"Throughput per Second"`
+	latency.Worst // its run number, time and throughput
 	// With -gcstats run only (absent, like zero, otherwise).
 	GCCycles  uint64        `json:"gc_cycles,omitempty" csv:"GC Cycles"`
 	STW       time.Duration `json:"stw_ns,omitempty" csv:"STW"`
@@ -582,7 +580,7 @@ func gcperfP99Of(res *workload.Result) P99 {
 	p := P99{Unit: res.Unit, P99Figures: f, Worst: []Worst{}}
 	p.P99Figures.Worst = nil // the document's own Worst, below
 	for _, w := range f.Worst {
-		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
+		x := Worst{Worst: w}
 		if r := res.Run(w.Run); r != nil && res.Config.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 			x.Causes = causesOf(&res.Tail, r)
