@@ -15,6 +15,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/internal/jsondoc"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/latency"
 )
@@ -103,7 +104,7 @@ func (setError) Unwrap() []error { return []error{ErrSet, ErrNotResult} }
 // result is not a document of Schema (or gcperf/v1, converted).
 func ReadSet(r io.Reader) (*Set, error) {
 	var s Set
-	if err := DecodeJSON(r, &s, func() string { return s.Schema }, "gcperf-count/", SetSchema, ErrNotResult); err != nil {
+	if err := jsondoc.Decode(r, &s, func() string { return s.Schema }, "gcperf-count/", SetSchema, ErrNotResult); err != nil {
 		return nil, err
 	}
 	if s.Count < 1 || len(s.Processes) > s.Count {
