@@ -22,7 +22,12 @@
 // operation ([Operation]) and of the mix ([Mix]) with their runtime
 // histograms, GCPerfP99's figures ([P99]), every timed run ([Run], [RunOp]),
 // the hiccup meter's figures ([Hiccup]) and the profiles taken
-// ([Profiling]).
+// ([Profiling]). Where the engine's values have the document's shape they
+// are embedded, not copied: an operation's [Distribution] is a
+// latency.Summary, [Percentiles] hold latency.Percentiles, [P99] holds
+// latency.P99Figures. [Document.Kind] says what the document is the result
+// of: a benchmark, a benchmark against a server under test ([Document].Server),
+// or a user's command ([Exec], gcperf exec), which has no operations.
 //
 // # Formats
 //
