@@ -168,7 +168,7 @@ func ParseMemCap(s, root string) (int64, string, error) {
 	if num, ok := strings.CutSuffix(s, "%"); ok {
 		pct, err := strconv.ParseFloat(num, 64)
 		if err != nil || !(pct > 0 && pct <= 100) {
-			return 0, "", badFlag("point-memory", "%q is not a percentage above 0 and at most 100", quote.Clip(s))
+			return 0, "", badFlag("MemCap", "%q is not a percentage above 0 and at most 100", quote.Clip(s))
 		}
 		mem, err := env.ReadMemory(context.Background(), root)
 		if err != nil {
@@ -183,7 +183,7 @@ func ParseMemCap(s, root string) (int64, string, error) {
 	}
 	n, ok := setting.MemLimitBytes(s)
 	if !ok || n <= 0 {
-		return 0, "", badFlag("point-memory", "%q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", quote.Clip(s))
+		return 0, "", badFlag("MemCap", "%q is not a size such as 4GiB, a percentage of the available memory such as 80%%, or off", quote.Clip(s))
 	}
 	return n, "memory cap " + env.Bytes(n) + " per point", nil
 }

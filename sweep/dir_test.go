@@ -23,10 +23,10 @@ func TestParseMemCap(t *testing.T) {
 		{"4GiB", machine, 4 << 30, "memory cap 4GiB per point", ""},
 		{"50%", machine, 24343288 * 1024 / 2, "memory cap 11.6GiB per point (50% of the 23.2GiB available)", ""},
 		{"50%", t.TempDir(), 0, "no memory cap: the memory available is unknown here (-point-memory SIZE sets one)", ""},
-		{"0%", machine, 0, "", `-point-memory: "0%" is not a percentage above 0 and at most 100`},
-		{"101%", machine, 0, "", `-point-memory: "101%" is not a percentage above 0 and at most 100`},
-		{"lots", machine, 0, "", `-point-memory: "lots" is not a size such as 4GiB, a percentage of the available memory such as 80%, or off`},
-		{"0", machine, 0, "", `-point-memory: "0" is not a size such as 4GiB, a percentage of the available memory such as 80%, or off`},
+		{"0%", machine, 0, "", `sweep: MemCap: "0%" is not a percentage above 0 and at most 100`},
+		{"101%", machine, 0, "", `sweep: MemCap: "101%" is not a percentage above 0 and at most 100`},
+		{"lots", machine, 0, "", `sweep: MemCap: "lots" is not a size such as 4GiB, a percentage of the available memory such as 80%, or off`},
+		{"0", machine, 0, "", `sweep: MemCap: "0" is not a size such as 4GiB, a percentage of the available memory such as 80%, or off`},
 	}
 	for _, tt := range tests {
 		c, note, err := ParseMemCap(tt.in, tt.root)

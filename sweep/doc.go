@@ -15,7 +15,8 @@
 //
 // A Runner without Command runs gcperf's own benchmark in each child (Exe
 // and Args: gcperf's command line). A [Session] runs a whole sweep as
-// gcperf sweep does: checks, a plan for resuming, the table, the files.
+// gcperf sweep does: checks, a [Plan] for resuming, the table, the files,
+// telling its caller what happens as [Event] values (ExampleSession_Run).
 //
 // # The grid
 //
@@ -27,7 +28,9 @@
 // files ([Point.Name], [Point.FileName]) and gives its settings as
 // environment variables ([Point.Env]). [ParseShard] and [Point.InShard] split a grid between
 // machines; [ParseSLO] reads the service level to advise against ([SLO]).
-// Every error about a flag's value is a [FlagError] wrapping [ErrUsage].
+// A value a parser refuses is a [ValueError] naming the field it would set,
+// bad input to a [Session] a [UsageError] (its field, value and reason):
+// both wrap [ErrUsage]; gcperf says them in its flags' words.
 //
 // # Running
 //

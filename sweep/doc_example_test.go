@@ -46,7 +46,7 @@ func Example() {
 // A whole sweep as gcperf sweep runs it, without flags or signals: checks,
 // the plan in Dir (for Resume), the points under a context, then the
 // table on stdout (discarded here) and the sweep's files in Dir. What it
-// has to say reaches Notify, one line at a time.
+// has to say reaches Observe as events.
 func ExampleSession_Run() {
 	gogc, _ := sweep.ParseGOGC("50,100")
 	dir, err := os.MkdirTemp("", "sweep-example-")
@@ -55,20 +55,22 @@ func ExampleSession_Run() {
 	}
 	defer os.RemoveAll(dir)
 
-	var said []string
+	var said []sweep.EventKind
 	s := &sweep.Session{
-		Grid:   sweep.Grid{GOGC: gogc},
-		Runner: sweep.Runner{Command: &target.Command{Path: "true"}, Dir: dir, Count: 1},
-		Notify: func(line string) { said = append(said, line) },
+		Grid:    sweep.Grid{GOGC: gogc},
+		Runner:  sweep.Runner{Command: &target.Command{Path: "true"}, Dir: dir, Count: 1},
+		Observe: func(e sweep.Event) { said = append(said, e.Kind) },
 	}
 	if err := s.Prepare(); err != nil {
 		panic(err)
 	}
 	failed, err := s.Run(context.Background(), time.Now(), io.Discard)
 	fmt.Println("failed:", failed, err)
+	fmt.Println("events:", said[0] == sweep.Started, said[len(said)-1] == sweep.Written)
 	plan, _ := sweep.ReadPlan(dir)
 	fmt.Println("plan:", plan.Command, plan.Grid.GOGC, plan.Count)
 	// Output:
 	// failed: false <nil>
+	// events: true true
 	// plan: [true] [50 100] 1
 }

@@ -18,8 +18,8 @@ func ExampleParseGOGC() {
 	fmt.Println("usage error:", errors.Is(err, sweep.ErrUsage))
 	// Output:
 	// ["50" "100" "off"] <nil>
-	// -gogc: "0100" is the same as "100"
-	// -gogc: "fast" is not off or a percentage
+	// sweep: GOGC: "0100" is the same as "100"
+	// sweep: GOGC: "fast" is not off or a percentage
 	// usage error: true
 }
 
@@ -36,8 +36,8 @@ func ExampleParseMemLimit() {
 	// Output:
 	// ["off" "512MiB" "1GiB"] <nil>
 	// 536870912 true
-	// -memlimit: "1024MiB" is the same as "1GiB"
-	// -memlimit: "1.5GiB" is not off or a size such as 512MiB
+	// sweep: MemLimit: "1024MiB" is the same as "1GiB"
+	// sweep: MemLimit: "1.5GiB" is not off or a size such as 512MiB
 }
 
 // The points of a grid, GOGC outermost: each runs in a child process with
@@ -73,8 +73,8 @@ func ExampleParseSLO() {
 	// Output:
 	// p99<=20ms, max<=100ms, throughput>=1000/s <nil>
 	// 20ms 100ms 1000
-	// -slo: unknown key "p95" in "p95=10ms" (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)
-	// -slo: p99 "-1ms" is not a positive duration such as 20ms
+	// sweep: SLO: unknown key "p95" in "p95=10ms" (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)
+	// sweep: SLO: p99 "-1ms" is not a positive duration such as 20ms
 	// no bound: true
 }
 
@@ -95,5 +95,5 @@ func ExampleParseShard() {
 	// 1 3 <nil>
 	// gogc=50,memlimit=off
 	// gogc=400,memlimit=off
-	// -shard: "3/3" is not i/n with 0 <= i < n, such as 0/2
+	// sweep: Shard: "3/3" is not i/n with 0 <= i < n, such as 0/2
 }

@@ -24,13 +24,13 @@ import (
 	"github.com/gcperf/gcperf/internal/fuzzcheck"
 )
 
-// fuzzCheckFlagErr checks an error of a flag parser: a *FlagError naming
-// flag, wrapping ErrUsage, one short line.
-func fuzzCheckFlagErr(t *testing.T, flag string, err error) {
+// fuzzCheckFlagErr checks an error of a parser: a *ValueError naming
+// field, wrapping ErrUsage, one short line.
+func fuzzCheckFlagErr(t *testing.T, field string, err error) {
 	t.Helper()
-	var fe *FlagError
-	if !errors.As(err, &fe) || fe.Flag != flag || !errors.Is(err, ErrUsage) {
-		t.Errorf("error %q (%T) is not a FlagError of -%s wrapping ErrUsage", err, err, flag)
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Field != field || !errors.Is(err, ErrUsage) {
+		t.Errorf("error %q (%T) is not a ValueError of %s wrapping ErrUsage", err, err, field)
 	}
 	fuzzcheck.ErrText(t, err)
 }
@@ -52,7 +52,7 @@ func FuzzParseGOGC(f *testing.F) {
 			if out != nil {
 				t.Errorf("ParseGOGC(%q) = %q and error %v", s, out, err)
 			}
-			fuzzCheckFlagErr(t, "gogc", err)
+			fuzzCheckFlagErr(t, "GOGC", err)
 			return
 		}
 		if len(out) != fuzzItems(s) {
@@ -135,7 +135,7 @@ func FuzzParseMemLimit(f *testing.F) {
 			if out != nil {
 				t.Errorf("ParseMemLimit(%q) = %q and error %v", s, out, err)
 			}
-			fuzzCheckFlagErr(t, "memlimit", err)
+			fuzzCheckFlagErr(t, "MemLimit", err)
 			return
 		}
 		if len(out) != fuzzItems(s) {
@@ -175,7 +175,7 @@ func FuzzParseGOMAXPROCS(f *testing.F) {
 			if out != nil {
 				t.Errorf("ParseGOMAXPROCS(%q) = %v and error %v", s, out, err)
 			}
-			fuzzCheckFlagErr(t, "gomaxprocs", err)
+			fuzzCheckFlagErr(t, "GOMAXPROCS", err)
 			return
 		}
 		if len(out) != fuzzItems(s) {
@@ -210,7 +210,7 @@ func FuzzParseShard(f *testing.F) {
 			if i != 0 || n != 0 {
 				t.Errorf("ParseShard(%q) = %d, %d and error %v", s, i, n, err)
 			}
-			fuzzCheckFlagErr(t, "shard", err)
+			fuzzCheckFlagErr(t, "Shard", err)
 			return
 		}
 		if i < 0 || n < 1 || i >= n {
@@ -262,7 +262,7 @@ func FuzzParseSLO(f *testing.F) {
 			if !slo.IsZero() {
 				t.Errorf("ParseSLO(%q) = %+v and error %v", s, slo, err)
 			}
-			fuzzCheckFlagErr(t, "slo", err)
+			fuzzCheckFlagErr(t, "SLO", err)
 			return
 		}
 		if slo.P99 < 0 || slo.P999 < 0 || slo.Max < 0 || !(slo.Throughput >= 0) || math.IsInf(slo.Throughput, 0) {

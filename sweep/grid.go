@@ -11,22 +11,32 @@ import (
 	"github.com/gcperf/gcperf/report"
 )
 
-// ErrUsage is wrapped by every error about a flag's value (ParseGOGC,
-// ParseMemLimit, ParseGOMAXPROCS, ParseShard, ParseSLO), so that the CLI can
-// tell bad usage from a failed sweep.
-var ErrUsage = setting.ErrUsage
+// ErrUsage is wrapped by every error about bad input to a sweep found
+// before anything runs: a ValueError, a UsageError.
+var ErrUsage = errors.New("sweep: bad usage")
 
-// A FlagError names the flag whose value is wrong and says why:
-// `-gogc: "fast" is not off or a percentage`.
-type FlagError = setting.FlagError
+// A ValueError is a value that a parser of this package refuses
+// (ParseGOGC, ParseMemLimit, ParseGOMAXPROCS, ParseShard, ParseSLO,
+// ParseMemCap): the Field it would set (of a Grid, a Session, its Runner)
+// and why, the value quoted in Reason: `"fast" is not off or a percentage`.
+// It wraps ErrUsage.
+type ValueError struct {
+	Field  string // "GOGC", "MemLimit", "GOMAXPROCS", "Shard", "SLO", "MemCap"
+	Reason string
+}
 
-func badFlag(flag, format string, args ...any) error {
-	for i, a := range args { // the values quoted: at most about 80 bytes each
+func (e *ValueError) Error() string { return "sweep: " + e.Field + ": " + e.Reason }
+func (e *ValueError) Unwrap() error { return ErrUsage }
+
+// badFlag is a ValueError of field, its reason formatted, each string
+// argument clipped to about 80 bytes.
+func badFlag(field, format string, args ...any) error {
+	for i, a := range args {
 		if s, ok := a.(string); ok {
 			args[i] = quote.Clip(s)
 		}
 	}
-	return &FlagError{Flag: flag, Msg: fmt.Sprintf(format, args...)}
+	return &ValueError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
 // A Grid is the settings a sweep crosses: every GOGC with every GOMEMLIMIT
@@ -95,7 +105,7 @@ func duplicate(flag, item, earlier string) error {
 // "0100" → "100"), so that two spellings of one setting are refused as a
 // duplicate.
 func ParseGOGC(s string) ([]GOGC, error) {
-	parts, err := items("gogc", s)
+	parts, err := items("GOGC", s)
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +114,10 @@ func ParseGOGC(s string) ([]GOGC, error) {
 	for _, p := range parts {
 		v, err := parseGOGCItem(p)
 		if err != nil {
-			return nil, badFlag("gogc", "%q is not off or a percentage", p)
+			return nil, badFlag("GOGC", "%q is not off or a percentage", p)
 		}
 		if first, ok := seen[v]; ok {
-			return nil, duplicate("gogc", p, first)
+			return nil, duplicate("GOGC", p, first)
 		}
 		seen[v] = p
 		out = append(out, v)
@@ -121,7 +131,7 @@ func ParseGOGC(s string) ([]GOGC, error) {
 // which names the points; "off" is normalised. Two spellings of one size
 // ("1GiB", "1024MiB") are refused as a duplicate.
 func ParseMemLimit(s string) ([]MemLimit, error) {
-	parts, err := items("memlimit", s)
+	parts, err := items("MemLimit", s)
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +141,12 @@ func ParseMemLimit(s string) ([]MemLimit, error) {
 		v, err := parseMemLimitItem(p)
 		switch {
 		case errors.Is(err, errTooLarge):
-			return nil, badFlag("memlimit", "%q is too large: the limit is 8EiB", p)
+			return nil, badFlag("MemLimit", "%q is too large: the limit is 8EiB", p)
 		case err != nil:
-			return nil, badFlag("memlimit", "%q is not off or a size such as 512MiB", p)
+			return nil, badFlag("MemLimit", "%q is not off or a size such as 512MiB", p)
 		}
 		if first, ok := seen[v.bytes]; ok {
-			return nil, duplicate("memlimit", p, first)
+			return nil, duplicate("MemLimit", p, first)
 		}
 		seen[v.bytes] = p
 		out = append(out, v)
@@ -153,7 +163,7 @@ const MaxGOMAXPROCS = 1024
 // ParseGOMAXPROCS parses -gomaxprocs: comma-separated positive integers,
 // at most MaxGOMAXPROCS.
 func ParseGOMAXPROCS(s string) ([]int, error) {
-	parts, err := items("gomaxprocs", s)
+	parts, err := items("GOMAXPROCS", s)
 	if err != nil {
 		return nil, err
 	}
@@ -162,13 +172,13 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 	for _, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 32)
 		if !setting.Digits(p) || err != nil && !errors.Is(err, strconv.ErrRange) || n < 1 {
-			return nil, badFlag("gomaxprocs", "%q is not a positive integer", quote.Clip(p))
+			return nil, badFlag("GOMAXPROCS", "%q is not a positive integer", quote.Clip(p))
 		}
 		if err != nil || n > MaxGOMAXPROCS {
-			return nil, badFlag("gomaxprocs", "%s is more than %d, the most a sweep runs (the runtime's cost grows faster than the Ps)", quote.Clip(p), MaxGOMAXPROCS)
+			return nil, badFlag("GOMAXPROCS", "%s is more than %d, the most a sweep runs (the runtime's cost grows faster than the Ps)", quote.Clip(p), MaxGOMAXPROCS)
 		}
 		if first, ok := seen[n]; ok {
-			return nil, duplicate("gomaxprocs", p, first)
+			return nil, duplicate("GOMAXPROCS", p, first)
 		}
 		seen[n] = p
 		out = append(out, int(n))
@@ -179,7 +189,7 @@ func ParseGOMAXPROCS(s string) ([]int, error) {
 // ParseShard parses -shard "i/n": this process runs the points whose Index
 // is i modulo n, 0 <= i < n.
 func ParseShard(s string) (i, n int, err error) {
-	bad := badFlag("shard", "%q is not i/n with 0 <= i < n, such as 0/2", s)
+	bad := badFlag("Shard", "%q is not i/n with 0 <= i < n, such as 0/2", s)
 	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok || !setting.Digits(a) || !setting.Digits(b) {
 		return 0, 0, bad

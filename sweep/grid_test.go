@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/gcperf/gcperf/internal/setting"
@@ -37,19 +36,19 @@ func TestParseGOGC(t *testing.T) {
 		{"0,off", []string{"0", "off"}, ""},
 		{"0100", []string{"100"}, ""},
 		{"2147483647", []string{"2147483647"}, ""},
-		{"fast", nil, `-gogc: "fast" is not off or a percentage`},
-		{"-5", nil, `-gogc: "-5" is not off or a percentage`},
-		{"+5", nil, `-gogc: "+5" is not off or a percentage`},
-		{"1.5", nil, `-gogc: "1.5" is not off or a percentage`},
-		{"100%", nil, `-gogc: "100%" is not off or a percentage`},
-		{"2147483648", nil, `-gogc: "2147483648" is not off or a percentage`},
-		{"", nil, `-gogc: no value`},
-		{" ", nil, `-gogc: no value`},
-		{"100,,200", nil, `-gogc: "100,,200" has an empty item`},
-		{"100,", nil, `-gogc: "100," has an empty item`},
-		{"100,200,100", nil, `-gogc: "100" is given twice`},
-		{"100,0100", nil, `-gogc: "0100" is the same as "100"`},
-		{"off,Off", nil, `-gogc: "Off" is the same as "off"`},
+		{"fast", nil, `sweep: GOGC: "fast" is not off or a percentage`},
+		{"-5", nil, `sweep: GOGC: "-5" is not off or a percentage`},
+		{"+5", nil, `sweep: GOGC: "+5" is not off or a percentage`},
+		{"1.5", nil, `sweep: GOGC: "1.5" is not off or a percentage`},
+		{"100%", nil, `sweep: GOGC: "100%" is not off or a percentage`},
+		{"2147483648", nil, `sweep: GOGC: "2147483648" is not off or a percentage`},
+		{"", nil, `sweep: GOGC: no value`},
+		{" ", nil, `sweep: GOGC: no value`},
+		{"100,,200", nil, `sweep: GOGC: "100,,200" has an empty item`},
+		{"100,", nil, `sweep: GOGC: "100," has an empty item`},
+		{"100,200,100", nil, `sweep: GOGC: "100" is given twice`},
+		{"100,0100", nil, `sweep: GOGC: "0100" is the same as "100"`},
+		{"off,Off", nil, `sweep: GOGC: "Off" is the same as "off"`},
 	} {
 		got, err := ParseGOGC(c.in)
 		checkErr(t, "ParseGOGC("+c.in+")", err, c.wantErr)
@@ -69,22 +68,22 @@ func TestParseMemLimit(t *testing.T) {
 		{"512MiB, 1GiB,OFF", []string{"512MiB", "1GiB", "off"}, ""},
 		{"1073741824,4096B,0,2KiB,1TiB", []string{"1073741824", "4096B", "0", "2KiB", "1TiB"}, ""},
 		{"8388607TiB", []string{"8388607TiB"}, ""},
-		{"1GB", nil, `-memlimit: "1GB" is not off or a size such as 512MiB`},
-		{"1.5GiB", nil, `-memlimit: "1.5GiB" is not off or a size such as 512MiB`},
-		{"1 GiB", nil, `-memlimit: "1 GiB" is not off or a size such as 512MiB`},
-		{"1gib", nil, `-memlimit: "1gib" is not off or a size such as 512MiB`},
-		{"1Gi", nil, `-memlimit: "1Gi" is not off or a size such as 512MiB`},
-		{"1PiB", nil, `-memlimit: "1PiB" is not off or a size such as 512MiB`},
-		{"MiB", nil, `-memlimit: "MiB" is not off or a size such as 512MiB`},
-		{"B", nil, `-memlimit: "B" is not off or a size such as 512MiB`},
-		{"-1MiB", nil, `-memlimit: "-1MiB" is not off or a size such as 512MiB`},
-		{"+1MiB", nil, `-memlimit: "+1MiB" is not off or a size such as 512MiB`},
-		{"8388608TiB", nil, `-memlimit: "8388608TiB" is too large: the limit is 8EiB`},
-		{"9223372036854775808", nil, `-memlimit: "9223372036854775808" is too large: the limit is 8EiB`},
-		{"", nil, `-memlimit: no value`},
-		{"off,,1GiB", nil, `-memlimit: "off,,1GiB" has an empty item`},
-		{"1GiB,1024MiB", nil, `-memlimit: "1024MiB" is the same as "1GiB"`},
-		{"off,off", nil, `-memlimit: "off" is given twice`},
+		{"1GB", nil, `sweep: MemLimit: "1GB" is not off or a size such as 512MiB`},
+		{"1.5GiB", nil, `sweep: MemLimit: "1.5GiB" is not off or a size such as 512MiB`},
+		{"1 GiB", nil, `sweep: MemLimit: "1 GiB" is not off or a size such as 512MiB`},
+		{"1gib", nil, `sweep: MemLimit: "1gib" is not off or a size such as 512MiB`},
+		{"1Gi", nil, `sweep: MemLimit: "1Gi" is not off or a size such as 512MiB`},
+		{"1PiB", nil, `sweep: MemLimit: "1PiB" is not off or a size such as 512MiB`},
+		{"MiB", nil, `sweep: MemLimit: "MiB" is not off or a size such as 512MiB`},
+		{"B", nil, `sweep: MemLimit: "B" is not off or a size such as 512MiB`},
+		{"-1MiB", nil, `sweep: MemLimit: "-1MiB" is not off or a size such as 512MiB`},
+		{"+1MiB", nil, `sweep: MemLimit: "+1MiB" is not off or a size such as 512MiB`},
+		{"8388608TiB", nil, `sweep: MemLimit: "8388608TiB" is too large: the limit is 8EiB`},
+		{"9223372036854775808", nil, `sweep: MemLimit: "9223372036854775808" is too large: the limit is 8EiB`},
+		{"", nil, `sweep: MemLimit: no value`},
+		{"off,,1GiB", nil, `sweep: MemLimit: "off,,1GiB" has an empty item`},
+		{"1GiB,1024MiB", nil, `sweep: MemLimit: "1024MiB" is the same as "1GiB"`},
+		{"off,off", nil, `sweep: MemLimit: "off" is given twice`},
 	} {
 		got, err := ParseMemLimit(c.in)
 		checkErr(t, "ParseMemLimit("+c.in+")", err, c.wantErr)
@@ -128,17 +127,17 @@ func TestParseGOMAXPROCS(t *testing.T) {
 	}{
 		{"1", []int{1}, ""},
 		{"1, 2,4", []int{1, 2, 4}, ""},
-		{"0", nil, `-gomaxprocs: "0" is not a positive integer`},
-		{"-1", nil, `-gomaxprocs: "-1" is not a positive integer`},
-		{"two", nil, `-gomaxprocs: "two" is not a positive integer`},
+		{"0", nil, `sweep: GOMAXPROCS: "0" is not a positive integer`},
+		{"-1", nil, `sweep: GOMAXPROCS: "-1" is not a positive integer`},
+		{"two", nil, `sweep: GOMAXPROCS: "two" is not a positive integer`},
 		{"1024", []int{1024}, ""},
-		{"1025", nil, `-gomaxprocs: 1025 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
-		{"100000", nil, `-gomaxprocs: 100000 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
-		{"2147483648", nil, `-gomaxprocs: 2147483648 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
-		{"99999999999999999999999", nil, `-gomaxprocs: 99999999999999999999999 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
-		{"", nil, `-gomaxprocs: no value`},
-		{"1,,2", nil, `-gomaxprocs: "1,,2" has an empty item`},
-		{"2,02", nil, `-gomaxprocs: "02" is the same as "2"`},
+		{"1025", nil, `sweep: GOMAXPROCS: 1025 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
+		{"100000", nil, `sweep: GOMAXPROCS: 100000 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
+		{"2147483648", nil, `sweep: GOMAXPROCS: 2147483648 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
+		{"99999999999999999999999", nil, `sweep: GOMAXPROCS: 99999999999999999999999 is more than 1024, the most a sweep runs (the runtime's cost grows faster than the Ps)`},
+		{"", nil, `sweep: GOMAXPROCS: no value`},
+		{"1,,2", nil, `sweep: GOMAXPROCS: "1,,2" has an empty item`},
+		{"2,02", nil, `sweep: GOMAXPROCS: "02" is the same as "2"`},
 	} {
 		got, err := ParseGOMAXPROCS(c.in)
 		checkErr(t, "ParseGOMAXPROCS("+c.in+")", err, c.wantErr)
@@ -157,13 +156,13 @@ func TestParseShard(t *testing.T) {
 		{"0/1", 0, 1, ""},
 		{"0/2", 0, 2, ""},
 		{"2/3", 2, 3, ""},
-		{"3/3", 0, 0, `-shard: "3/3" is not i/n with 0 <= i < n, such as 0/2`},
-		{"0/0", 0, 0, `-shard: "0/0" is not i/n with 0 <= i < n, such as 0/2`},
-		{"-1/2", 0, 0, `-shard: "-1/2" is not i/n with 0 <= i < n, such as 0/2`},
-		{"1", 0, 0, `-shard: "1" is not i/n with 0 <= i < n, such as 0/2`},
-		{"a/b", 0, 0, `-shard: "a/b" is not i/n with 0 <= i < n, such as 0/2`},
-		{"1/2/3", 0, 0, `-shard: "1/2/3" is not i/n with 0 <= i < n, such as 0/2`},
-		{"", 0, 0, `-shard: "" is not i/n with 0 <= i < n, such as 0/2`},
+		{"3/3", 0, 0, `sweep: Shard: "3/3" is not i/n with 0 <= i < n, such as 0/2`},
+		{"0/0", 0, 0, `sweep: Shard: "0/0" is not i/n with 0 <= i < n, such as 0/2`},
+		{"-1/2", 0, 0, `sweep: Shard: "-1/2" is not i/n with 0 <= i < n, such as 0/2`},
+		{"1", 0, 0, `sweep: Shard: "1" is not i/n with 0 <= i < n, such as 0/2`},
+		{"a/b", 0, 0, `sweep: Shard: "a/b" is not i/n with 0 <= i < n, such as 0/2`},
+		{"1/2/3", 0, 0, `sweep: Shard: "1/2/3" is not i/n with 0 <= i < n, such as 0/2`},
+		{"", 0, 0, `sweep: Shard: "" is not i/n with 0 <= i < n, such as 0/2`},
 	} {
 		i, n, err := ParseShard(c.in)
 		checkErr(t, "ParseShard("+c.in+")", err, c.wantErr)
@@ -281,21 +280,5 @@ func TestCheckApplied(t *testing.T) {
 	}
 	if err := CheckApplied(Point{GOGC: G("100"), MemLimit: M("off")}, nil); err == nil {
 		t.Error("CheckApplied with no document: no error")
-	}
-}
-
-func TestParseOne(t *testing.T) {
-	for _, tc := range []struct {
-		flag, value, want, err string
-	}{
-		{"gogc", "", "", ""},
-		{"gogc", "50", "50", ""},
-		{"server-gogc", "x", "", `-server-gogc: `},
-		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
-	} {
-		got, err := setting.ParseOne(tc.flag, tc.value, ParseGOGC)
-		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (!strings.HasPrefix(err.Error(), tc.err) || !errors.Is(err, ErrUsage)) {
-			t.Errorf("setting.ParseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
-		}
 	}
 }

@@ -8,22 +8,21 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
-	"github.com/gcperf/gcperf/internal/figure"
-	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/target"
 )
 
 // A Session is one sweep as gcperf sweep runs it, from the checks before
-// the first point to the table and files after the last. Its errors name
-// its fields by the gcperf sweep flags that set them (-out, -html).
+// the first point to the table and files after the last: Prepare, then Run
+// under a context (or Announce, the Runner's Run, Report, as gcperf does to
+// run the points under its interrupts). Bad input is a UsageError naming
+// the session's field; what happens reaches Observe as Events.
 type Session struct {
 	// Dir "" runs the sweep in a new temporary directory. Exe "" runs
 	// this executable as every point's child: it must take gcperf's
@@ -45,9 +44,9 @@ type Session struct {
 	// Bar, when set, is a progress bar that the per-point lines go
 	// through (internal/progress.Sweep).
 	Bar Bar
-	// Notify receives the session's lines, without their newline ("" is
-	// none): what runs, where the files are, why a sweep failed.
-	Notify func(string)
+	// Observe, when set, receives what the session has to say: what
+	// runs, where the files are, why a sweep failed (Event).
+	Observe func(Event)
 }
 
 // A Bar is a progress bar of the points and repeats that their lines go
@@ -59,25 +58,115 @@ type Bar interface {
 	Progress(done, total int)
 }
 
-// usageError is bad input found before anything runs: it wraps ErrUsage
-// and its cause.
-type usageError struct {
-	msg string
-	err error
+// A UsageError is bad input that a Session finds before anything runs
+// (Check, Prepare, Merge: its Op): the Field of the session whose Value is
+// wrong, and why (Err: one of the errors below, a *PlanError, or the
+// cause). Limit is the bound the value misses, when there is one: the
+// last shard's index, the grid's points. It wraps ErrUsage and Err. Its
+// text names the session's fields; gcperf names its flags instead.
+type UsageError struct {
+	Op    string // "check", "prepare", "merge"
+	Field string // "Dir", "Dirs" (Merge's), "Resume", "Count", "Shard", "ProfileDir", "Command", "Outputs"
+	Value string
+	Err   error
+	Limit int
 }
 
-func (e *usageError) Error() string   { return e.msg }
-func (e *usageError) Unwrap() []error { return []error{ErrUsage, e.err} }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+func (e *UsageError) Error() string {
+	s := "sweep: " + e.Op + ": " + e.Field
+	if e.Value != "" {
+		s += " " + strconv.Quote(e.Value)
+	}
+	if e.Limit != 0 {
+		s += fmt.Sprintf(" (limit %d)", e.Limit)
+	}
+	return s + ": " + e.Err.Error()
 }
 
-func (s *Session) notify(format string, args ...any) {
-	if s.Notify != nil {
-		s.Notify(fmt.Sprintf(format, args...))
+func (e *UsageError) Unwrap() []error { return []error{ErrUsage, e.Err} }
+
+// The reasons of a UsageError.
+var (
+	ErrResumeOverwrite = errors.New("resuming and overwriting exclude each other")
+	ErrResumeNoDir     = errors.New("resuming needs a Dir")
+	ErrShardIndex      = errors.New("the shard's index is not one of the shards'")
+	ErrTooManyShards   = errors.New("more shards than points")
+	ErrDirStdout       = errors.New("a sweep writes a directory of files, not stdout")
+	ErrNoDirs          = errors.New("no directory to merge")
+	ErrMergeInto       = errors.New("the merged sweep's Dir is one of the directories to merge")
+)
+
+// A PlanError says how a resumed sweep differs from the Plan its
+// directory records: the Part that Plan.Diff names, or "program" (another
+// program's path; with Path, another program at the same path), as
+// recorded and as given.
+type PlanError struct {
+	Part, Recorded, Given string
+	Path                  string // the program's, for "program"
+}
+
+func (e *PlanError) Error() string {
+	return fmt.Sprintf("the sweep records another %s: %s, not %s", e.Part, e.Recorded, e.Given)
+}
+
+func (s *Session) observe(e Event) {
+	if s.Observe != nil {
+		s.Observe(e)
 	}
 }
+
+// An EventKind says what an Event reports.
+type EventKind int
+
+// The events of a Session, and the fields of Event each sets.
+const (
+	// Started: the points are about to run. Points (of Of, the grid's,
+	// with Shard), Count, Dir, MemCap and MemNote, Timeout.
+	Started EventKind = iota
+	// Aborted: the sweep was given up before its table; the finished
+	// points' results are in Dir.
+	Aborted
+	// TableFailed: the table could not be written (Err).
+	TableFailed
+	// WriteFailed: some of the sweep's files could not be written (Err,
+	// naming each).
+	WriteFailed
+	// Written: the sweep's own files written in Dir (Files; none when it
+	// could write none).
+	Written
+	// NoAdvice: an SLO asked for advice that a part of the grid cannot
+	// give (Err: ErrOneShard, ErrInterrupted, ErrIncomplete); Shard, and
+	// Repeats of Of for an incomplete merge.
+	NoAdvice
+	// Interrupted: the sweep was interrupted; Repeats finished, kept in Dir.
+	Interrupted
+	// RepeatsFailed: Failed of Repeats failed (Merge set for a merge).
+	RepeatsFailed
+	// Merged: the merged sweep is in Dir.
+	Merged
+)
+
+// An Event is what a Session has to say (Session.Observe): its Kind and
+// the fields that kind sets.
+type Event struct {
+	Kind              EventKind
+	Dir               string
+	Points, Of, Count int
+	Shard             string
+	MemCap            int64
+	MemNote           string
+	Timeout           time.Duration
+	Files             []string
+	Repeats, Failed   int
+	Merge             bool
+	Err               error
+}
+
+// The reasons a sweep gives no advice (an Event of kind NoAdvice).
+var (
+	ErrOneShard   = errors.New("one shard has not seen the whole grid")
+	ErrIncomplete = errors.New("the merged directories do not hold the whole grid")
+)
 
 // points lists the grid's points.
 func (s *Session) points() []Point { return s.Grid.Points() }
@@ -111,7 +200,7 @@ func (s *Session) Prepare() error {
 		// once, before anything runs.
 		var se *target.StartError
 		if err := target.CanStart(s.Command.Path); errors.As(err, &se) {
-			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", s.Command.Path, se.Err), err: err}
+			return &UsageError{Op: "prepare", Field: "Command", Value: s.Command.Path, Err: err}
 		}
 		if s.Meta.Env.Host.OS == "" {
 			s.Meta.Env, _ = env.CaptureMachine(context.Background(), "/") // the machine: what it could read
@@ -138,14 +227,14 @@ func (s *Session) Prepare() error {
 			err = safefile.MakeDir(d)
 		}
 		if err != nil {
-			return &usageError{msg: fmt.Sprintf("-profile %s: %v", s.ProfileDir, err), err: err}
+			return &UsageError{Op: "prepare", Field: "ProfileDir", Value: s.ProfileDir, Err: err}
 		}
 		s.ProfileDir = d
 	}
-	if err := checkOutputs(s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
+	if err := checkOutputs("prepare", s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
 		return err
 	}
-	dir, err := prepareDir(s.Dir, s.Resume || s.Overwrite, "-resume finishes the sweep there, -overwrite runs it again")
+	dir, err := prepareDir("prepare", s.Dir, s.Resume || s.Overwrite)
 	if err != nil {
 		return err
 	}
@@ -165,7 +254,7 @@ func (s *Session) Prepare() error {
 			}
 			return checkResumed(dir, plan, rec)
 		case !errors.Is(err, ErrNoPlan):
-			return &usageError{msg: "-resume: " + err.Error(), err: err}
+			return &UsageError{Op: "prepare", Field: "Resume", Value: dir, Err: err}
 		}
 	}
 	if err := WritePlan(dir, plan); err != nil {
@@ -208,12 +297,16 @@ func (s *Session) Plan() (Plan, error) {
 // plan differs or whose program is another now.
 func checkResumed(dir string, plan, rec Plan) error {
 	if d := plan.Diff(rec); d != "" {
-		return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", dir, d,
-			quote.Clip(planPart(rec, d)), quote.Clip(planPart(plan, d)))
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: d, Recorded: planPart(rec, d), Given: planPart(plan, d)}}
+	}
+	if plan.Program.Path != rec.Program.Path {
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: "program", Recorded: rec.Program.Path, Given: plan.Program.Path}}
 	}
 	if !plan.Program.Same(rec.Program) {
-		return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
-			dir, rec.Program, plan.Program.Path, plan.Program)
+		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
+			Err: &PlanError{Part: "program", Recorded: rec.Program.String(), Given: plan.Program.String(), Path: plan.Program.Path}}
 	}
 	return nil
 }
@@ -242,17 +335,17 @@ func planPart(p Plan, part string) string {
 func (s *Session) Check() error {
 	switch {
 	case setting.CheckCount(s.Count) != nil:
-		return usagef("%s", setting.CheckCount(s.Count))
+		return &UsageError{Op: "check", Field: "Count", Value: strconv.Itoa(s.Count), Err: setting.CheckCount(s.Count)}
 	case s.Shards > 1 && (s.Shard < 0 || s.Shard >= s.Shards):
-		return usagef("-shard %d/%d: the index must be from 0 to %d", s.Shard, s.Shards, s.Shards-1)
+		return &UsageError{Op: "check", Field: "Shard", Value: fmt.Sprintf("%d/%d", s.Shard, s.Shards), Err: ErrShardIndex, Limit: s.Shards - 1}
 	case s.HTML != "" && s.Page == nil:
 		return errors.New("sweep: Session.HTML needs Page to draw it (report/html.Sweep)")
 	case s.Resume && s.Overwrite:
-		return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+		return &UsageError{Op: "check", Field: "Resume", Err: ErrResumeOverwrite}
 	case s.Resume && s.Dir == "":
-		return usagef("-resume needs -out, the directory of the sweep to finish")
+		return &UsageError{Op: "check", Field: "Resume", Err: ErrResumeNoDir}
 	case s.Shards > len(s.points()):
-		return usagef("-shard %d/%d: the grid has %d points, fewer than %d shards", s.Shard, s.Shards, len(s.points()), s.Shards)
+		return &UsageError{Op: "check", Field: "Shard", Value: fmt.Sprintf("%d/%d", s.Shard, s.Shards), Err: ErrTooManyShards, Limit: len(s.points())}
 	case s.SLO != nil && s.Command != nil && s.SLO.ForCommand() != nil:
 		return s.SLO.ForCommand()
 	case s.SLO != nil && s.Command == nil && s.SLO.ForBenchmark() != nil:
@@ -275,7 +368,7 @@ func (s *Session) Repeats() int {
 
 // checkOutputs refuses an HTML file that could not be written at the end
 // or that is one of the files a sweep of points × count writes in dir.
-func checkOutputs(page string, overwrite bool, dir string, points []Point, count int) error {
+func checkOutputs(op, page string, overwrite bool, dir string, points []Point, count int) error {
 	var outs []safefile.Output
 	if page != "" && page != "-" {
 		outs = append(outs, safefile.Output{Label: "-html " + page, Path: page})
@@ -287,25 +380,24 @@ func checkOutputs(page string, overwrite bool, dir string, points []Point, count
 		}
 	}
 	if err := safefile.Check(outs, overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
-		return &usageError{msg: safefile.WithOverwrite(err), err: err}
+		return &UsageError{Op: op, Field: "Outputs", Err: err}
 	}
 	return nil
 }
 
-// prepareDir checks dir and creates it (PrepareDir). notEmpty says what
-// to do about a dir that is not empty.
-func prepareDir(dir string, keep bool, notEmpty string) (string, error) {
+// prepareDir checks dir and creates it (PrepareDir), for op.
+func prepareDir(op, dir string, keep bool) (string, error) {
 	if dir == "-" {
-		return "", usagef("-out -: a sweep writes a directory of files")
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: ErrDirStdout}
 	}
 	d, err := PrepareDir(dir, keep)
 	switch {
 	case errors.Is(err, ErrNotEmpty):
-		return "", usagef("-out %s: not empty (%s)", dir, notEmpty)
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
 	case err != nil && dir == "":
 		return "", fmt.Errorf("%w (give -out)", err)
 	case err != nil:
-		return "", &usageError{msg: fmt.Sprintf("-out %s: %v", dir, err), err: err}
+		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
 	}
 	return d, nil
 }
@@ -337,34 +429,18 @@ func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (f
 // only are run).
 func (s *Session) Points() []Point { return s.points() }
 
-// Announce says what the session is about to run (Notify): its points and
-// repeats, where, its memory cap and point timeout.
+// Announce says what the session is about to run (Started): its points
+// and repeats, where, its memory cap and point timeout.
 func (s *Session) Announce() {
 	r := &s.Runner
-	n := s.Repeats() / r.Count
-	of := ""
-	if s.shard() != "" {
-		of = fmt.Sprintf(" (shard %s of %d)", s.shard(), len(s.points()))
-	}
-	timeout := "no point timeout"
-	switch {
-	case r.Timeout == AutoTimeout:
-		timeout = "point timeout auto (-point-timeout)"
-	case r.Timeout > 0:
-		timeout = "point timeout " + r.Timeout.String()
-	}
-	memNote := s.MemNote
-	if memNote == "" && r.MemCap == 0 {
-		memNote = "no memory cap"
-	}
-	s.notify("sweep: %d %s%s × %d %s into %s; %s; %s", n, figure.Plural(n, "point", "points"), of,
-		r.Count, figure.Plural(r.Count, "repeat", "repeats"), r.Dir, memNote, timeout)
+	s.observe(Event{Kind: Started, Points: s.Repeats() / r.Count, Of: len(s.points()), Shard: s.shard(),
+		Count: r.Count, Dir: r.Dir, MemCap: r.MemCap, MemNote: s.MemNote, Timeout: r.Timeout})
 }
 
-// Aborted says that the sweep was given up before its table (Notify).
+// Aborted says that the sweep was given up before its table (Aborted).
 func (s *Session) Aborted() {
-	// Each finished point's result is in Dir already: -resume finds it.
-	s.notify("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", s.Dir, s.Dir)
+	// Each finished point's result is in Dir already: Resume finds it.
+	s.observe(Event{Kind: Aborted, Dir: s.Dir})
 }
 
 // Report makes the table of outs, the outcomes of the Runner's Run and
@@ -390,23 +466,22 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 		adv = &a
 	}
 	if werr := Table(stdout, rows, adv); werr != nil {
-		s.notify("writing the table: %v", werr)
+		s.observe(Event{Kind: TableFailed, Err: werr})
 		failed = true
 	}
 	sum := &Summary{Grid: s.Grid, Count: r.Count, Shard: s.shard(), Command: argv, Outcomes: outs, Rows: rows, Advice: adv}
 	written, werr := s.write(r.Dir, sum, stdout)
 	if werr != nil {
-		s.notify("sweep: %s", quote.OneLine(werr))
+		s.observe(Event{Kind: WriteFailed, Err: werr})
 		failed = true
 	}
 	overhead(stdout, began, outs, interrupted)
 	s.reportWritten(written, interrupted)
 	if interrupted {
-		s.notify("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
-			len(outs), figure.Plural(len(outs), "repeat", "repeats"), r.Dir)
+		s.observe(Event{Kind: Interrupted, Repeats: len(outs), Dir: r.Dir})
 		failed = true
 	}
-	if s.reportFailed(outs, figure.Plural(len(outs), "repeat", "repeats")) {
+	if s.reportFailed(outs, false) {
 		failed = true
 	}
 	return failed, nil
@@ -434,25 +509,17 @@ func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted boo
 // reportWritten says where the results are, and why there is no advice
 // when an SLO asked for it.
 func (s *Session) reportWritten(written []string, interrupted bool) {
-	dir := s.Dir
-	switch {
-	case len(written) == 0:
-		s.notify("sweep: the points' results are in %s; none of the sweep's own files could be written", dir)
-	case slices.Contains(written, BenchFile):
-		s.notify("sweep: results in %s: %s (benchstat -col /gogc %s)", dir, strings.Join(written, ", "), filepath.Join(dir, BenchFile))
-	default:
-		s.notify("sweep: results in %s: %s", dir, strings.Join(written, ", "))
-	}
+	s.observe(Event{Kind: Written, Dir: s.Dir, Files: written})
 	switch {
 	case s.SLO != nil && s.shard() != "":
-		s.notify("sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards")
+		s.observe(Event{Kind: NoAdvice, Shard: s.shard(), Err: ErrOneShard})
 	case s.SLO != nil && interrupted:
-		s.notify("sweep: no advice for an interrupted sweep")
+		s.observe(Event{Kind: NoAdvice, Err: ErrInterrupted})
 	}
 }
 
-// reportFailed says how many of outs failed, if any.
-func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
+// reportFailed says how many of outs, merged or not, failed, if any.
+func (s *Session) reportFailed(outs []Outcome, merged bool) bool {
 	failed := 0
 	for _, o := range outs {
 		if !o.Failed.IsZero() {
@@ -460,7 +527,7 @@ func (s *Session) reportFailed(outs []Outcome, repeats string) bool {
 		}
 	}
 	if failed > 0 {
-		s.notify("sweep: %d of %d %s failed", failed, len(outs), repeats)
+		s.observe(Event{Kind: RepeatsFailed, Failed: failed, Repeats: len(outs), Merge: merged})
 	}
 	return failed > 0
 }
@@ -491,23 +558,23 @@ func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, e
 func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error) {
 	out := s.Dir
 	if len(dirs) == 0 {
-		return true, usagef("-merge needs the directories to merge: gcperf sweep -merge DIR...")
+		return true, &UsageError{Op: "merge", Field: "Dirs", Err: ErrNoDirs}
 	}
 	if out != "" {
 		ost, oerr := os.Stat(out)
 		for _, d := range dirs {
 			dst, derr := os.Stat(d)
 			if filepath.Clean(d) == filepath.Clean(out) || oerr == nil && derr == nil && os.SameFile(ost, dst) {
-				return true, usagef("-out %s is one of the directories to merge", out)
+				return true, &UsageError{Op: "merge", Field: "Dir", Value: out, Err: ErrMergeInto}
 			}
 		}
 	}
-	if err := checkOutputs(s.HTML, s.Overwrite, out, nil, 0); err != nil {
+	if err := checkOutputs("merge", s.HTML, s.Overwrite, out, nil, 0); err != nil {
 		return true, err
 	}
 	sum, err := Merge(dirs...)
 	if err != nil {
-		return true, &usageError{msg: "-merge: " + quote.OneLine(err), err: err}
+		return true, &UsageError{Op: "merge", Field: "Dirs", Err: err}
 	}
 	if s.SLO != nil {
 		check := s.SLO.ForBenchmark
@@ -525,7 +592,7 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		sum.Advice = &a
 	}
 	if out != "" {
-		if _, err := prepareDir(out, s.Overwrite, "-overwrite replaces its files"); err != nil {
+		if _, err := prepareDir("merge", out, s.Overwrite); err != nil {
 			return true, err
 		}
 		// The results are copied, so that the merged directory is a sweep
@@ -535,28 +602,27 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 		}
 	}
 	if err := Table(stdout, sum.Rows, sum.Advice); err != nil {
-		s.notify("writing the table: %v", err)
+		s.observe(Event{Kind: TableFailed, Err: err})
 		failed = true
 	}
 	if out != "" || s.HTML != "" {
 		if _, err := s.write(out, sum, stdout); err != nil {
-			s.notify("sweep: %s", quote.OneLine(err))
+			s.observe(Event{Kind: WriteFailed, Err: err})
 			failed = true
 		}
 	}
 	if out != "" {
-		s.notify("sweep: merged into %s", out)
+		s.observe(Event{Kind: Merged, Dir: out})
 	}
 	switch {
 	case sum.Shard != "":
-		s.notify("sweep: the directories hold shard %s only: the grid is not complete, so no advice", sum.Shard)
+		s.observe(Event{Kind: NoAdvice, Merge: true, Shard: sum.Shard, Err: ErrOneShard})
 		failed = true
 	case !sum.Complete():
-		s.notify("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it",
-			len(sum.Outcomes), len(sum.Grid.Points())*sum.Count)
+		s.observe(Event{Kind: NoAdvice, Merge: true, Repeats: len(sum.Outcomes), Of: len(sum.Grid.Points()) * sum.Count, Err: ErrIncomplete})
 		failed = true
 	}
-	if s.reportFailed(sum.Outcomes, "repeats") {
+	if s.reportFailed(sum.Outcomes, true) {
 		failed = true
 	}
 	return failed, nil

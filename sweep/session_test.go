@@ -22,9 +22,9 @@ func TestSessionCheck(t *testing.T) {
 		{"no repeat", Session{Grid: grid}, "-count must be at least 1, got 0"},
 		{"too many repeats", Session{Grid: grid, Runner: Runner{Count: 1000000000}}, "-count must be at most 10000, got 1000000000"},
 		{"resume and overwrite", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: "d"}, Overwrite: true}, "exclude each other"},
-		{"resume without dir", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true}}, "-resume needs -out"},
-		{"too many shards", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 0, Shards: 3}}, "fewer than 3 shards"},
-		{"shard out of range", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 5, Shards: 2}}, "the index must be from 0 to 1"},
+		{"resume without dir", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true}}, `Resume: resuming needs a Dir`},
+		{"too many shards", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 0, Shards: 3}}, `Shard "0/3" (limit 2): more shards than points`},
+		{"shard out of range", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 5, Shards: 2}}, `Shard "5/2" (limit 1): the shard's index is not one of the shards'`},
 		{"page without Page", Session{Grid: grid, Runner: Runner{Count: 1}, HTML: "x.html"}, "needs Page"},
 	}
 	for _, tt := range tests {
@@ -58,7 +58,8 @@ func TestSessionResumeKeepsThePlan(t *testing.T) {
 	}
 	s := &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe}}
 	err = s.Prepare()
-	if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "records another args: -runs=10 -size=16") {
+	var pe *PlanError
+	if !errors.Is(err, ErrUsage) || !errors.As(err, &pe) || pe.Part != "args" || pe.Recorded != "-runs=10 -size=16" {
 		t.Errorf("resuming with another plan: %v", err)
 	}
 	s = &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe, Args: []string{"-runs=10", "-size=16"}}}
@@ -76,7 +77,7 @@ func TestSessionResumeKeepsThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = &Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: dir, Exe: exe, Args: []string{"-runs=10", "-size=16"}}}
-	if err := s.Prepare(); err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "is now another program") {
+	if err := s.Prepare(); !errors.Is(err, ErrUsage) || !errors.As(err, &pe) || pe.Part != "program" || pe.Path != exe {
 		t.Errorf("resuming with another program: %v", err)
 	}
 }
@@ -94,11 +95,17 @@ func TestReadPlanV1(t *testing.T) {
 }
 
 // A session whose context is cancelled reports what finished (nothing
-// here) as an interrupted sweep, through Notify, and fails.
+// here) as an interrupted sweep, through Observe, and fails.
 func TestSessionRunCancelled(t *testing.T) {
-	var lines []string
-	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"},
-		Notify: func(l string) { lines = append(lines, l) }}
+	var kinds []EventKind
+	var interrupted Event
+	s := &Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: t.TempDir(), Exe: "/bin/true"}, SLO: &SLO{P99: time.Second},
+		Observe: func(e Event) {
+			kinds = append(kinds, e.Kind)
+			if e.Kind == Interrupted {
+				interrupted = e
+			}
+		}}
 	if err := s.Prepare(); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +116,10 @@ func TestSessionRunCancelled(t *testing.T) {
 	if !failed || err != nil {
 		t.Errorf("Run = %t, %v; want failed, no error", failed, err)
 	}
-	if want := "sweep: interrupted: 0 finished repeats kept; -resume -out " + s.Dir + " runs the rest"; !slices.Contains(lines, want) {
-		t.Errorf("Notify got %q, want %q among them", lines, want)
+	if want := []EventKind{Started, Written, NoAdvice, Interrupted}; !slices.Equal(kinds, want) {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+	if interrupted.Repeats != 0 || interrupted.Dir != s.Dir {
+		t.Errorf("the Interrupted event is %+v, want 0 repeats kept in %s", interrupted, s.Dir)
 	}
 }

@@ -82,7 +82,7 @@ func ParseSLO(s string) (SLO, error) {
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
-			return SLO{}, badFlag("slo", "%q has an empty item", s)
+			return SLO{}, badFlag("SLO", "%q has an empty item", s)
 		}
 		key, value, ok := strings.Cut(item, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
@@ -93,17 +93,17 @@ func ParseSLO(s string) (SLO, error) {
 			key = lower
 		} // a benchmark unit keeps its case: B/op
 		if !ok {
-			return SLO{}, badFlag("slo", "%q is not key=value, such as p99=20ms", item)
+			return SLO{}, badFlag("SLO", "%q is not key=value, such as p99=20ms", item)
 		}
 		if seen[key] {
-			return SLO{}, badFlag("slo", "%s is given twice", key)
+			return SLO{}, badFlag("SLO", "%s is given twice", key)
 		}
 		seen[key] = true
 		switch key {
 		case "p99", "p999", "max":
 			d, err := time.ParseDuration(value)
 			if err != nil || d <= 0 {
-				return SLO{}, badFlag("slo", "%s %q is not a positive duration such as 20ms", key, value)
+				return SLO{}, badFlag("SLO", "%s %q is not a positive duration such as 20ms", key, value)
 			}
 			switch key {
 			case "p99":
@@ -116,13 +116,13 @@ func ParseSLO(s string) (SLO, error) {
 		case "throughput":
 			v, err := strconv.ParseFloat(value, 64)
 			if err != nil || !(v > 0) || math.IsInf(v, 0) {
-				return SLO{}, badFlag("slo", "throughput %q is not a positive number", value)
+				return SLO{}, badFlag("SLO", "throughput %q is not a positive number", value)
 			}
 			slo.Throughput = v
 		case "wall", "cpu", "pause-max":
 			d, err := time.ParseDuration(value)
 			if err != nil || d <= 0 {
-				return SLO{}, badFlag("slo", "%s %q is not a positive duration such as 30s", key, value)
+				return SLO{}, badFlag("SLO", "%s %q is not a positive duration such as 30s", key, value)
 			}
 			switch key {
 			case "wall":
@@ -134,14 +134,14 @@ func ParseSLO(s string) (SLO, error) {
 			}
 		default:
 			if !isUnit(key) {
-				return SLO{}, badFlag("slo", "unknown key %q in %q (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)", key, item)
+				return SLO{}, badFlag("SLO", "unknown key %q in %q (want p99, p999, max or throughput; for a command wall, cpu, pause-max or a benchmark unit such as sec/op)", key, item)
 			}
 			m, err := parseMetricBound(key, value)
 			if err != nil {
 				return SLO{}, err
 			}
 			if slices.ContainsFunc(slo.Metrics, func(x MetricBound) bool { return x.Unit == m.Unit }) {
-				return SLO{}, badFlag("slo", "%s is given twice (as %s)", key, m.Unit)
+				return SLO{}, badFlag("SLO", "%s is given twice (as %s)", key, m.Unit)
 			}
 			slo.Metrics = append(slo.Metrics, m)
 		}
@@ -183,20 +183,20 @@ func parseMetricBound(unit, value string) (MetricBound, error) {
 	case isSeconds(tidied):
 		d, derr := time.ParseDuration(value)
 		if derr != nil {
-			return m, badFlag("slo", "%s %q is not a positive duration such as 2ms, or a number of %s", unit, value, unit)
+			return m, badFlag("SLO", "%s %q is not a positive duration such as 2ms, or a number of %s", unit, value, unit)
 		}
 		v = d.Seconds()
 	case strings.HasPrefix(tidied, "B/"):
 		n, ok := setting.MemLimitBytes(value)
 		if !ok {
-			return m, badFlag("slo", "%s %q is not a positive size such as 64KiB, or a number of bytes", unit, value)
+			return m, badFlag("SLO", "%s %q is not a positive size such as 64KiB, or a number of bytes", unit, value)
 		}
 		v = float64(n)
 	default:
-		return m, badFlag("slo", "%s %q is not a positive number", unit, value)
+		return m, badFlag("SLO", "%s %q is not a positive number", unit, value)
 	}
 	if !(v > 0) || math.IsInf(v, 0) {
-		return m, badFlag("slo", "%s %q is not a positive number", unit, value)
+		return m, badFlag("SLO", "%s %q is not a positive number", unit, value)
 	}
 	m.Limit = v
 	return m, nil
@@ -210,7 +210,7 @@ func (s SLO) IsZero() bool { return len(s.bounds()) == 0 }
 func (s SLO) ForCommand() error {
 	for _, b := range s.bounds() {
 		if !b.command {
-			return badFlag("slo", "%s: a command's run has no latency distribution; bound wall, cpu, pause-max or a benchmark unit it prints, such as sec/op", b.key)
+			return badFlag("SLO", "%s: a command's run has no latency distribution; bound wall, cpu, pause-max or a benchmark unit it prints, such as sec/op", b.key)
 		}
 	}
 	return nil
@@ -221,7 +221,7 @@ func (s SLO) ForCommand() error {
 func (s SLO) ForBenchmark() error {
 	for _, b := range s.bounds() {
 		if b.command {
-			return badFlag("slo", "%s bounds a command's run (gcperf sweep [flags] -- CMD); gcperf's benchmark takes p99, p999, max and throughput", b.key)
+			return badFlag("SLO", "%s bounds a command's run (gcperf sweep [flags] -- CMD); gcperf's benchmark takes p99, p999, max and throughput", b.key)
 		}
 	}
 	return nil

@@ -406,10 +406,10 @@ func (sf *serverFlags) Server(flags *flag.FlagSet, argv, ops []string) (*bench.S
 	if s.ReadyTimeout <= 0 {
 		return nil, flagError("ready-timeout", "must be above 0, got %v", s.ReadyTimeout)
 	}
-	if s.Command.GOGC, err = setting.ParseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
+	if s.Command.GOGC, err = parseOne("server-gogc", sf.gogc, sweep.ParseGOGC); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
-	if s.Command.GOMEMLIMIT, err = setting.ParseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
+	if s.Command.GOMEMLIMIT, err = parseOne("server-memlimit", sf.memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, &usageError{msg: err.Error(), err: err}
 	}
 	if sf.memory != "" {

@@ -122,10 +122,10 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 	}
 	o.c = &target.Command{Path: argv[0], Args: argv[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}
 	var err error
-	if o.c.GOGC, err = setting.ParseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
+	if o.c.GOGC, err = parseOne("gogc", *gogc, sweep.ParseGOGC); err != nil {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
-	if o.c.GOMEMLIMIT, err = setting.ParseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
+	if o.c.GOMEMLIMIT, err = parseOne("memlimit", *memlimit, sweep.ParseMemLimit); err != nil {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
 	if err := setting.CheckCount(*count); err != nil {

@@ -48,7 +48,7 @@ func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	if *sloFlag != "" {
 		s, err := sweep.ParseSLO(*sloFlag)
 		if err != nil {
-			return fail(stderr, usagef("plot: %v", err))
+			return fail(stderr, usagef("plot: %v", inFlags(err)))
 		}
 		slo = &s
 	}

@@ -15,9 +15,11 @@ import (
 
 	"github.com/gcperf/gcperf/alloc"
 	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/interrupt/runsweep"
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/report/html"
 	"github.com/gcperf/gcperf/sweep"
@@ -349,11 +351,11 @@ func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []str
 // notices go, its SLO.
 func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 	s := &sweep.Session{HTML: sf.o.File("html"), Overwrite: sf.o.Options.Overwrite, Page: html.Sweep,
-		Notify: func(line string) { fmt.Fprintf(stderr, "gcperf: %s\n", line) }}
+		Observe: func(e sweep.Event) { fmt.Fprintf(stderr, "gcperf: %s\n", sweepLine(e)) }}
 	if sf.slo != "" {
 		slo, err := sweep.ParseSLO(sf.slo)
 		if err != nil {
-			return nil, err
+			return nil, inFlags(err)
 		}
 		s.SLO = &slo
 	}
@@ -365,7 +367,7 @@ func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 // progress.Sweep).
 func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	if err := s.Prepare(); err != nil {
-		return fail(stderr, err)
+		return fail(stderr, inFlags(err))
 	}
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
@@ -426,7 +428,7 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 func exitStatus(stderr io.Writer, failed bool, err error) int {
 	switch {
 	case err != nil:
-		return fail(stderr, err)
+		return fail(stderr, inFlags(err))
 	case failed:
 		return exitFail
 	}
@@ -617,28 +619,184 @@ func recGrid(g sweep.Grid) map[string]string {
 func (sf *sweepFlags) session(s *sweep.Session) error {
 	var err error
 	if s.Grid.GOGC, err = sweep.ParseGOGC(sf.gogc); err != nil {
-		return err
+		return inFlags(err)
 	}
 	if s.Grid.MemLimit, err = sweep.ParseMemLimit(sf.memlimit); err != nil {
-		return err
+		return inFlags(err)
 	}
 	if sf.gomaxprocs != "" {
 		if s.Grid.GOMAXPROCS, err = sweep.ParseGOMAXPROCS(sf.gomaxprocs); err != nil {
-			return err
+			return inFlags(err)
 		}
 	}
 	s.Count = sf.count
 	if sf.shard != "" {
 		if s.Shard, s.Shards, err = sweep.ParseShard(sf.shard); err != nil {
-			return err
+			return inFlags(err)
 		}
 	}
 	s.Timeout = time.Duration(sf.pointTimeout)
 	if s.MemCap, s.MemNote, err = sweep.ParseMemCap(sf.pointMemory, "/"); err != nil {
-		return err
+		return inFlags(err)
 	}
 	s.Resume, s.Dir = sf.resume, sf.o.Dir
-	return s.Check()
+	return inFlags(s.Check())
+}
+
+// inFlags is err in gcperf sweep's words: a sweep.UsageError, which names
+// the session's fields, says what it says about the flags that set them.
+// Any other error is err.
+func inFlags(err error) error {
+	var ve *sweep.ValueError
+	if errors.As(err, &ve) {
+		return &usageError{msg: "-" + fieldFlags[ve.Field] + ": " + ve.Reason, err: err}
+	}
+	var ue *sweep.UsageError
+	if !errors.As(err, &ue) {
+		return err
+	}
+	var pe *sweep.PlanError
+	var se *target.StartError
+	switch ue.Field {
+	case "Command":
+		if errors.As(ue.Err, &se) {
+			return &usageError{msg: fmt.Sprintf("cannot start %q: %v", ue.Value, se.Err), err: err}
+		}
+	case "ProfileDir":
+		return &usageError{msg: fmt.Sprintf("-profile %s: %v", ue.Value, ue.Err), err: err}
+	case "Count":
+		return &usageError{msg: ue.Err.Error(), err: err}
+	case "Outputs":
+		return &usageError{msg: safefile.WithOverwrite(ue.Err), err: err}
+	case "Resume":
+		switch {
+		case errors.Is(ue.Err, sweep.ErrResumeOverwrite):
+			return usagef("-resume and -overwrite exclude each other: -resume keeps the complete results in -out, -overwrite runs every point again")
+		case errors.Is(ue.Err, sweep.ErrResumeNoDir):
+			return usagef("-resume needs -out, the directory of the sweep to finish")
+		case errors.As(ue.Err, &pe) && pe.Part == "program" && pe.Path != "":
+			return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
+				ue.Value, pe.Recorded, pe.Path, pe.Given)
+		case errors.As(ue.Err, &pe):
+			return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", ue.Value, pe.Part,
+				quote.Clip(pe.Recorded), quote.Clip(pe.Given))
+		}
+		return &usageError{msg: "-resume: " + ue.Err.Error(), err: err}
+	case "Shard":
+		_, shards, _ := strings.Cut(ue.Value, "/")
+		if errors.Is(ue.Err, sweep.ErrTooManyShards) {
+			return usagef("-shard %s: the grid has %d points, fewer than %s shards", ue.Value, ue.Limit, shards)
+		}
+		return usagef("-shard %s: the index must be from 0 to %d", ue.Value, ue.Limit)
+	case "Dir":
+		return &usageError{msg: outDirText(ue), err: err}
+	case "Dirs":
+		if errors.Is(ue.Err, sweep.ErrNoDirs) {
+			return usagef("-merge needs the directories to merge: gcperf sweep -merge DIR...")
+		}
+		return &usageError{msg: "-merge: " + quote.OneLine(ue.Err), err: err}
+	}
+	return err
+}
+
+// sweepLine is the line gcperf sweep prints for e, without "gcperf: ".
+func sweepLine(e sweep.Event) string {
+	switch e.Kind {
+	case sweep.Started:
+		of := ""
+		if e.Shard != "" {
+			of = fmt.Sprintf(" (shard %s of %d)", e.Shard, e.Of)
+		}
+		timeout := "no point timeout"
+		switch {
+		case e.Timeout == sweep.AutoTimeout:
+			timeout = "point timeout auto (-point-timeout)"
+		case e.Timeout > 0:
+			timeout = "point timeout " + e.Timeout.String()
+		}
+		memNote := e.MemNote
+		if memNote == "" && e.MemCap == 0 {
+			memNote = "no memory cap"
+		}
+		return fmt.Sprintf("sweep: %d %s%s × %d %s into %s; %s; %s", e.Points, figure.Plural(e.Points, "point", "points"), of,
+			e.Count, figure.Plural(e.Count, "repeat", "repeats"), e.Dir, memNote, timeout)
+	case sweep.Aborted:
+		return fmt.Sprintf("sweep: exiting without the table; the finished points are in %s (-resume -out %s runs the rest)", e.Dir, e.Dir)
+	case sweep.TableFailed:
+		return fmt.Sprintf("writing the table: %v", e.Err)
+	case sweep.WriteFailed:
+		return "sweep: " + quote.OneLine(e.Err)
+	case sweep.Written:
+		switch {
+		case len(e.Files) == 0:
+			return fmt.Sprintf("sweep: the points' results are in %s; none of the sweep's own files could be written", e.Dir)
+		case slices.Contains(e.Files, sweep.BenchFile):
+			return fmt.Sprintf("sweep: results in %s: %s (benchstat -col /gogc %s)", e.Dir, strings.Join(e.Files, ", "), filepath.Join(e.Dir, sweep.BenchFile))
+		}
+		return fmt.Sprintf("sweep: results in %s: %s", e.Dir, strings.Join(e.Files, ", "))
+	case sweep.NoAdvice:
+		switch {
+		case errors.Is(e.Err, sweep.ErrOneShard) && e.Merge:
+			return fmt.Sprintf("sweep: the directories hold shard %s only: the grid is not complete, so no advice", e.Shard)
+		case errors.Is(e.Err, sweep.ErrOneShard):
+			return "sweep: no advice for one shard: gcperf sweep -merge -slo ... gives it over the merged shards"
+		case errors.Is(e.Err, sweep.ErrIncomplete):
+			return fmt.Sprintf("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it", e.Repeats, e.Of)
+		}
+		return "sweep: no advice for an interrupted sweep"
+	case sweep.Interrupted:
+		return fmt.Sprintf("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
+			e.Repeats, figure.Plural(e.Repeats, "repeat", "repeats"), e.Dir)
+	case sweep.RepeatsFailed:
+		repeats := figure.Plural(e.Repeats, "repeat", "repeats")
+		if e.Merge {
+			repeats = "repeats"
+		}
+		return fmt.Sprintf("sweep: %d of %d %s failed", e.Failed, e.Repeats, repeats)
+	case sweep.Merged:
+		return "sweep: merged into " + e.Dir
+	}
+	return fmt.Sprintf("sweep: %+v", e)
+}
+
+// fieldFlags are the flags that set the fields a sweep.ValueError names.
+var fieldFlags = map[string]string{"GOGC": "gogc", "MemLimit": "memlimit", "GOMAXPROCS": "gomaxprocs",
+	"Shard": "shard", "SLO": "slo", "MemCap": "point-memory"}
+
+// parseOne reads the one setting that a flag other than the sweep's grid
+// gives (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's
+// parser (sweep.ParseGOGC, sweep.ParseMemLimit): "" for none. Its errors
+// name flag.
+func parseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error)) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	v, err := parse(value)
+	var ve *sweep.ValueError
+	switch {
+	case errors.As(err, &ve):
+		return "", &usageError{msg: "-" + flag + ": " + ve.Reason, err: err}
+	case err != nil:
+		return "", err
+	case len(v) != 1:
+		return "", usagef("-%s takes one value, got %q", flag, quote.Clip(value))
+	}
+	return v[0].String(), nil
+}
+
+// outDirText is what a UsageError about the session's Dir says of -out.
+func outDirText(ue *sweep.UsageError) string {
+	switch {
+	case errors.Is(ue.Err, sweep.ErrDirStdout):
+		return "-out -: a sweep writes a directory of files"
+	case errors.Is(ue.Err, sweep.ErrMergeInto):
+		return "-out " + ue.Value + " is one of the directories to merge"
+	case errors.Is(ue.Err, sweep.ErrNotEmpty) && ue.Op == "merge":
+		return "-out " + ue.Value + ": not empty (-overwrite replaces its files)"
+	case errors.Is(ue.Err, sweep.ErrNotEmpty):
+		return "-out " + ue.Value + ": not empty (-resume finishes the sweep there, -overwrite runs it again)"
+	}
+	return fmt.Sprintf("-out %s: %v", ue.Value, ue.Err)
 }
 
 // timeoutValue is -point-timeout, sweep.Runner.Timeout: a positive duration,

@@ -636,3 +636,49 @@ func TestSweepResumeTypedPlan(t *testing.T) {
 		}
 	})
 }
+
+// parseOne reads one grid value for a flag of its own, and its errors name
+// that flag.
+func TestParseOne(t *testing.T) {
+	for _, tc := range []struct {
+		flag, value, want, err string
+	}{
+		{"gogc", "", "", ""},
+		{"gogc", "50", "50", ""},
+		{"server-gogc", "x", "", `-server-gogc: "x" is not off or a percentage`},
+		{"memlimit", "1GB", "", `-memlimit: "1GB" is not off or a size such as 512MiB`},
+		{"gogc", "50,100", "", `-gogc takes one value, got "50,100"`},
+	} {
+		got, err := parseOne(tc.flag, tc.value, sweep.ParseGOGC)
+		if tc.flag == "memlimit" {
+			got, err = parseOne(tc.flag, tc.value, sweep.ParseMemLimit)
+		}
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (err.Error() != tc.err || !errors.As(err, new(*usageError))) {
+			t.Errorf("parseOne(%q, %q) = %q, %v; want %q, %q", tc.flag, tc.value, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// A command rebuilt behind the same path is another program: -resume
+// refuses it, in one line, and runs nothing.
+func TestSweepResumeAnotherProgram(t *testing.T) {
+	tmp := t.TempDir()
+	prog := filepath.Join(tmp, "prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "out")
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-gogc", "100", "-out", dir, "--", prog); code != 0 {
+		t.Fatalf("the sweep: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir); code != 0 {
+		t.Fatalf("-resume of the same program: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0 # rebuilt\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir)
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, prog+" is now another program") {
+		t.Errorf("-resume of a rebuilt program: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,59 +1,14 @@
 // Package setting reads the values of gcperf's settings that more than
-// one package takes from a flag: a GOGC or GOMEMLIMIT given once (gcperf
-// exec -gogc, -server-memlimit), a size in GOMEMLIMIT's syntax, a count of
-// processes (-count). Its errors name the flag and wrap ErrUsage.
+// one package takes: a size in GOMEMLIMIT's syntax, a count of processes
+// (-count, whose error names the flag).
 package setting
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/gcperf/gcperf/internal/quote"
 )
-
-// ErrUsage is wrapped by every error about a flag's value, so that the
-// command can tell bad usage from a failed run.
-var ErrUsage = errors.New("bad flag value")
-
-// A FlagError names the flag whose value is wrong and says why:
-// `-gogc: "fast" is not off or a percentage`.
-type FlagError struct {
-	Flag string // without the dash: "gogc"
-	Msg  string
-}
-
-func (e *FlagError) Error() string { return "-" + e.Flag + ": " + e.Msg }
-func (e *FlagError) Unwrap() error { return ErrUsage }
-
-// usageError is an error about a flag that is not a FlagError's form.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-func (e *usageError) Unwrap() error { return ErrUsage }
-
-// ParseOne reads the one setting that a flag other than a grid's gives
-// (gcperf exec -gogc, gcperf run -server-memlimit) with a grid's parser
-// (sweep.ParseGOGC, sweep.ParseMemLimit): "" for none. Its errors name
-// flag.
-func ParseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error)) (string, error) {
-	if value == "" {
-		return "", nil
-	}
-	v, err := parse(value)
-	var fe *FlagError
-	switch {
-	case errors.As(err, &fe):
-		return "", &FlagError{Flag: flag, Msg: fe.Msg}
-	case err != nil:
-		return "", err
-	case len(v) != 1:
-		return "", &usageError{fmt.Sprintf("-%s takes one value, got %q", flag, quote.Clip(value))}
-	}
-	return v[0].String(), nil
-}
 
 // MaxCount is the most repeats of a point (-count) a sweep, or gcperf
 // -count, runs: the parent keeps every repeat's result for its report and
