@@ -94,6 +94,29 @@ func ExampleReadJSON() {
 	// not a result: true
 }
 
+// A document's kind says which of its sections hold the figures: a
+// command's run (gcperf exec) has its Exec section and no operations. A
+// result written under gcperf/v1 (exec.json) reads converted to the
+// current schema.
+func ExampleDocument_Kind() {
+	for _, name := range []string{"testdata/list.json", "testdata/exec.json"} {
+		doc, err := report.ReadFile(name)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		switch doc.Kind() {
+		case report.CommandDocument:
+			fmt.Println(doc.Kind(), doc.Schema, doc.Exec.Command[0], doc.Exec.Status)
+		default:
+			fmt.Println(doc.Kind(), doc.Schema, len(doc.Operations), "operation")
+		}
+	}
+	// Output:
+	// benchmark gcperf/v2 1 operation
+	// command gcperf/v2 ./alloc.test exit status 0
+}
+
 // Text is the report gcperf prints. Its figures are timings, so this example
 // has no checked output.
 func ExampleText() {
