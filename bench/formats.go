@@ -21,7 +21,7 @@ type Format struct {
 // Formats are the result's formats, in the order an output directory
 // receives them; text is last.
 var Formats = []Format{
-	{"json", "result.json", "the result as JSON (schema gcperf/v1; with -count, gcperf-count/v1: every process's)", report.JSON, report.SetJSON},
+	{"json", "result.json", "the result as JSON (schema gcperf/v2; with -count, gcperf-count/v1: every process's)", report.JSON, report.SetJSON},
 	{"csv", "result.csv", "the statistics as CSV", report.CSV, nil},
 	{"xml", "result.xml", "the result as XML", report.XML, nil},
 	{"bench", "bench.txt", "the Go benchmark format (benchstat, gcperf compare; with -count, a line per process and benchmark)", report.Bench, report.SetBench},

@@ -15,9 +15,9 @@ type RunTime struct {
 // Worst is one of the runs GCPerfP99 drops: its run number, its time and its
 // throughput in units per second.
 type Worst struct {
-	Run        int
-	Time       time.Duration
-	Throughput float64
+	Run        int           `json:"run" csv:"Run"`
+	Time       time.Duration `json:"time_ns" csv:"Time"`
+	Throughput float64       `json:"throughput_per_sec" csv:"Throughput per Second"`
 }
 
 // P99Figures are the figures of GCPerfP99, computed over the best 99% of runs
@@ -27,32 +27,32 @@ type Worst struct {
 // Worst. A "unit" is what one run processes: PerRun of them (objects, for the
 // linked-list workload).
 type P99Figures struct {
-	Runs      int     // timed runs
-	Kept      int     // the best 99%: floor(Runs*99/100), at least 1
-	PerRun    float64 // units processed by one run
-	Processed float64 // Runs * PerRun, as GCPerfP99 prints it
+	Runs      int     `json:"runs" csv:"Runs"`                      // timed runs
+	Kept      int     `json:"kept" csv:"Runs Kept"`                 // the best 99%: floor(Runs*99/100), at least 1
+	PerRun    float64 `json:"per_run" csv:"Per Run"`                // units processed by one run
+	Processed float64 `json:"processed" csv:"Processed (All Runs)"` // Runs * PerRun, as GCPerfP99 prints it
 
-	Total      time.Duration // sum of the kept runs ("total execution time")
-	MeanPerRun time.Duration // Total / Kept ("average time per run")
+	Total      time.Duration `json:"total_ns" csv:"Total Execution Time (Runs Kept)"` // sum of the kept runs ("total execution time")
+	MeanPerRun time.Duration `json:"mean_per_run_ns" csv:"Average Time per Run"`      // Total / Kept ("average time per run")
 
 	// Throughput in units per second.
-	Throughput    float64 // Kept*PerRun / Total: the average ("ave")
-	ThroughputMax float64 // PerRun / the fastest run
-	ThroughputMin float64 // PerRun / the slowest kept run (the 99th-percentile run)
+	Throughput    float64 `json:"throughput_per_sec" csv:"Throughput per Second"`         // Kept*PerRun / Total: the average ("ave")
+	ThroughputMax float64 `json:"throughput_max_per_sec" csv:"Throughput Max per Second"` // PerRun / the fastest run
+	ThroughputMin float64 `json:"throughput_min_per_sec" csv:"Throughput Min per Second"` // PerRun / the slowest kept run (the 99th-percentile run)
 
 	// Latency per 1000 units: 1000 units / throughput.
-	Latency    time.Duration // at the 99th-percentile run ("latency"), equal to LatencyMax
-	LatencyMin time.Duration // at ThroughputMax
-	LatencyAve time.Duration // at Throughput
-	LatencyMax time.Duration // at ThroughputMin
+	Latency    time.Duration `json:"latency_per_1000_ns" csv:"Latency per 1000"`         // at the 99th-percentile run ("latency"), equal to LatencyMax
+	LatencyMin time.Duration `json:"latency_min_per_1000_ns" csv:"Latency Min per 1000"` // at ThroughputMax
+	LatencyAve time.Duration `json:"latency_ave_per_1000_ns" csv:"Latency Ave per 1000"` // at Throughput
+	LatencyMax time.Duration `json:"latency_max_per_1000_ns" csv:"Latency Max per 1000"` // at ThroughputMin
 
-	Worst []Worst // the dropped runs, fastest first (the slowest of them only, when Estimated)
+	Worst []Worst `json:"-" csv:"-"` // the dropped runs, fastest first (the slowest of them only, when Estimated)
 
 	// Estimated is set when the runs were too many to keep: the worst list
 	// holds the slowest of the dropped runs only, and Total (with what
 	// derives from it) and the slowest kept run come partly from a
 	// histogram, within its precision (0.1%).
-	Estimated bool
+	Estimated bool `json:"estimated,omitzero" csv:"-"`
 }
 
 // GCPerfP99 computes the P99Figures of runs (in any order), each processing

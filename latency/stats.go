@@ -12,12 +12,12 @@ var Quantiles = [...]float64{0.50, 0.90, 0.99, 0.999, 0.9999}
 // successful execution (no outlier is discarded: the tail is the point).
 // Each is within 0.1% of the exact value (SignificantDigits); Max is exact.
 type Percentiles struct {
-	P50   time.Duration `json:"p50_ns"`
-	P90   time.Duration `json:"p90_ns"`
-	P99   time.Duration `json:"p99_ns"`
-	P999  time.Duration `json:"p999_ns"`
-	P9999 time.Duration `json:"p9999_ns"`
-	Max   time.Duration `json:"pmax_ns"` // of every value, as the histogram holds it
+	P50   time.Duration `json:"p50_ns" csv:"P50"`
+	P90   time.Duration `json:"p90_ns" csv:"P90"`
+	P99   time.Duration `json:"p99_ns" csv:"P99"`
+	P999  time.Duration `json:"p999_ns" csv:"P99.9"`
+	P9999 time.Duration `json:"p9999_ns" csv:"P99.99"`
+	Max   time.Duration `json:"pmax_ns" csv:"Max"` // of every value, as the histogram holds it
 }
 
 // PercentilesOf reads the standard percentiles from r.

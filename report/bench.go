@@ -227,7 +227,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 	// The server under load, as a benchmark of its own: its run's figures,
 	// its settings in its name (a sweep's points apart, as benchstat -col
 	// /gogc wants them).
-	if sv := d.Server; sv != nil {
+	if sv := d.Server; d.Kind() == ServerDocument {
 		params := "cmd=" + execProgram(sv)
 		if m := sv.Settings.GOMEMLIMIT; m != "" {
 			params = "memlimit=" + m + " " + params

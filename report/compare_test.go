@@ -154,7 +154,7 @@ func TestReadSamplesKind(t *testing.T) {
 	if !errors.Is(err, ErrNotResult) || !strings.Contains(err.Error(), "truncated JSON") {
 		t.Errorf("truncated: %v", err)
 	}
-	_, err = ReadSamples(strings.NewReader(`{"schema": "gcperf/v2"}`), "a.json")
+	_, err = ReadSamples(strings.NewReader(`{"schema": "gcperf/v9"}`), "a.json")
 	if !errors.Is(err, ErrSchema) {
 		t.Errorf("future schema: %v", err)
 	}

@@ -99,9 +99,9 @@ func (c *csvDoc) hiccup() {
 		return
 	}
 	c.block(csvHiccup)
-	c.row("Interval", "Count", "P50", "P90", "P99", "P99.9", "P99.99", "Max")
-	c.row(csvSecs(h.Interval), csvInt(h.Count), csvSecs(h.P50), csvSecs(h.P90), csvSecs(h.P99),
-		csvSecs(h.P999), csvSecs(h.P9999), csvSecs(h.Max))
+	head, vals := csvFields(h)
+	c.row(head...)
+	c.row(vals...)
 }
 
 type csvDoc struct {
@@ -220,32 +220,12 @@ func mixCols(d *Document) []csvCol {
 
 // gcCols are the summary's columns of what the collector did.
 func gcCols(g *GC) []csvCol {
-	return []csvCol{
-		{"GC Stats", g.Mode},
-		{"GC Cycles", csvUint(g.Cycles)},
-		{"STW Pauses", csvUint(g.Pauses)},
-		{"STW Total", csvSecs(g.STW)},
-		{"STW Stopping", csvIf(g.Stopping > 0, func() string { return csvSecs(g.Stopping) })},
-		{"STW Max", csvSecs(g.STWMax)},
-		{"STW P50", csvSecs(g.PauseP50)},
-		{"STW P90", csvSecs(g.PauseP90)},
-		{"STW P99", csvSecs(g.PauseP99)},
-		{"STW P99.9", csvSecs(g.PauseP999)},
-		{"GC Assist CPU", csvSecs(g.AssistCPU)},
-		{"GC Dedicated CPU", csvSecs(g.DedicatedCPU)},
-		{"GC Idle CPU", csvSecs(g.IdleCPU)},
-		{"GC Pause CPU", csvSecs(g.PauseCPU)},
-		{"GC CPU", csvSecs(g.GCCPU)},
-		{"Total CPU", csvSecs(g.TotalCPU)},
-		{"GC CPU Fraction", figure.Decimal(g.CPUFraction)},
-		{"Alloc Bytes", csvUint(g.AllocBytes)},
-		{"Alloc Objects", csvUint(g.AllocObjects)},
-		{"Alloc Bytes per Second", figure.Decimal(g.AllocRate)},
-		{"Alloc Bytes per Operation", figure.Decimal(g.AllocBytesPerOp)},
-		{"Heap Live Bytes", csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) })},
-		{"Heap Objects Bytes", csvIf(g.HeapObjects > 0, func() string { return csvUint(g.HeapObjects) })},
-		{"Heap Goal Bytes", csvUint(g.HeapGoal)},
+	head, vals := csvFields(g)
+	cols := make([]csvCol, len(head))
+	for i := range head {
+		cols[i] = csvCol{head[i], vals[i]}
 	}
+	return cols
 }
 
 func (c *csvDoc) options() {
@@ -473,25 +453,16 @@ func (c *csvDoc) timing() {
 func (c *csvDoc) gcperf() {
 	f := c.d.GCPerfP99
 	c.block(csvGCPerf)
-	c.row("Unit", f.Unit)
-	c.row("Runs", csvInt(f.Runs))
-	c.row("Runs Kept", csvInt(f.Kept))
-	c.row("Per Run", figure.Decimal(f.PerRun))
-	c.row("Processed (All Runs)", figure.Decimal(f.Processed))
-	c.row("Total Execution Time (Runs Kept)", csvSecs(f.Total))
-	c.row("Average Time per Run", csvSecs(f.MeanPerRun))
-	c.row("Throughput per Second", figure.Decimal(f.Throughput))
-	c.row("Throughput Max per Second", figure.Decimal(f.ThroughputMax))
-	c.row("Throughput Min per Second", figure.Decimal(f.ThroughputMin))
-	c.row("Latency per 1000", csvSecs(f.Latency))
-	c.row("Latency Min per 1000", csvSecs(f.LatencyMin))
-	c.row("Latency Ave per 1000", csvSecs(f.LatencyAve))
-	c.row("Latency Max per 1000", csvSecs(f.LatencyMax))
+	head, vals := csvFields(&f)
+	for i := range head {
+		c.row(head[i], vals[i])
+	}
 	c.block(csvWorst)
-	c.row("Run", "Time", "Throughput per Second", "GC Cycles", "STW", "GC Assist CPU", "Causes")
-	for _, w := range f.Worst {
-		c.row(csvInt(w.Run), csvSecs(w.Time), figure.Decimal(w.Throughput), csvUint(w.GCCycles), csvSecs(w.STW),
-			csvSecs(w.AssistCPU), strings.Join(w.Causes, " "))
+	head, _ = csvFields(&Worst{})
+	c.row(head...)
+	for i := range f.Worst {
+		_, vals := csvFields(&f.Worst[i])
+		c.row(vals...)
 	}
 }
 
@@ -502,13 +473,11 @@ func (c *csvDoc) causes() {
 		return
 	}
 	c.block(csvCauses)
-	c.row("Cause", "Verdict", "Worst Runs", "Worst Runs With", "Runs", "Runs With", "Threshold", "P", "P Floor",
-		"P99 With", "P99 Without", "Runs in P99 With", "Runs in P99 Without", "Scope", "Alpha")
-	for _, x := range t.Causes {
-		c.row(x.Cause, x.Verdict, csvInt(x.Worst), csvInt(x.WorstWith), csvInt(x.Runs), csvInt(x.RunsWith),
-			csvUint(x.Threshold), strconv.FormatFloat(x.P, 'g', -1, 64), strconv.FormatFloat(x.PFloor, 'g', -1, 64),
-			csvSecs(x.P99With), csvSecs(x.P99Without), csvInt(x.KeptWith), csvInt(x.KeptWithout),
-			t.Scope, strconv.FormatFloat(t.Alpha, 'g', -1, 64))
+	head, _ := csvFields(&Cause{})
+	c.row(append(head, "Scope", "Alpha")...)
+	for i := range t.Causes {
+		_, vals := csvFields(&t.Causes[i])
+		c.row(append(vals, t.Scope, strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -287,5 +288,28 @@ func TestShellJoin(t *testing.T) {
 	want := `gcperf -d '20µs' 'it'\''s' '' 'a b' -size=8`
 	if got != want {
 		t.Errorf("shellJoin = %s, want %s", got, want)
+	}
+}
+
+// TestCSVHasEveryField: the CSV of these types follows from their fields
+// (csvFields), so each field has a csv tag, or csv:"-" where the CSV
+// leaves it out or writes it in a block of its own: a figure added to one
+// of them is in the CSV unless it says why not.
+func TestCSVHasEveryField(t *testing.T) {
+	var check func(rt reflect.Type)
+	check = func(rt reflect.Type) {
+		for i := range rt.NumField() {
+			f := rt.Field(i)
+			_, ok := f.Tag.Lookup("csv")
+			switch {
+			case f.Anonymous && !ok && f.Type.Kind() == reflect.Struct:
+				check(f.Type) // its fields in its place
+			case f.IsExported() && !ok:
+				t.Errorf("%s.%s has no csv tag", rt.Name(), f.Name)
+			}
+		}
+	}
+	for _, v := range []any{GC{}, P99{}, Worst{}, Cause{}, Hiccup{}} {
+		check(reflect.TypeOf(v))
 	}
 }

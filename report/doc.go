@@ -22,15 +22,20 @@
 // operation ([Operation]) and of the mix ([Mix]) with their runtime
 // histograms, GCPerfP99's figures ([P99]), every timed run ([Run], [RunOp]),
 // the hiccup meter's figures ([Hiccup]) and the profiles taken
-// ([Profiling]).
+// ([Profiling]). Where the engine's values have the document's shape they
+// are embedded, not copied: an operation's [Distribution] is a
+// latency.Summary, [Percentiles] hold latency.Percentiles, [P99] holds
+// latency.P99Figures. [Document.Kind] says what the document is the result
+// of: a benchmark, a benchmark against a server under test ([Document].Server),
+// or a user's command ([Exec], gcperf exec), which has no operations.
 //
 // # Formats
 //
 //   - [Text]: the console report;
-//   - [JSON]: the Document itself, schema [Schema] ("gcperf/v1"), durations in
-//     integer nanoseconds under keys ending in _ns; [ReadJSON] reads it back
-//     and refuses anything else ([ErrNotResult]) and other schemas
-//     ([ErrSchema]);
+//   - [JSON]: the Document itself, schema [Schema] ("gcperf/v2"), durations in
+//     integer nanoseconds under keys ending in _ns; [ReadJSON] reads it back,
+//     and a gcperf/v1 result converted to it, and refuses anything else
+//     ([ErrNotResult]) and other schemas ([ErrSchema]);
 //   - [CSV] and [XML]: in the shape of the SPARQL Query Benchmarker's results;
 //   - [HGRM]: the runtime distributions in HdrHistogram's .hgrm format;
 //   - [Bench]: the Go benchmark format, one line per operation, so that

@@ -12,8 +12,17 @@ import (
 )
 
 // Schema identifies the JSON document's layout. A reader refuses a document
-// whose schema it does not know.
-const Schema = "gcperf/v1"
+// whose schema it does not know; it reads one of the earlier schemas,
+// gcperf/v1, converting it (see Document.UnmarshalJSON).
+//
+// gcperf/v2 gives each figure one name: the collector's cycles are
+// "gc_cycles" in "gc" as in each run (v1: "cycles"), and the hiccup
+// meter's percentiles are those of every distribution, its maximum
+// "pmax_ns" (v1: "max_ns").
+const Schema = "gcperf/v2"
+
+// schemaV1 is the layout before gcperf/v2, which ReadJSON still reads.
+const schemaV1 = "gcperf/v1"
 
 // Meta is what a report says besides the measurement: who measured, with
 // what command, on which machine and runtime, and the profiles attached.
@@ -112,15 +121,10 @@ func (d *Document) Kind() DocumentKind {
 // Hiccup is what the hiccup meter saw: how late a goroutine sleeping
 // Interval at a time woke, each time, during the timed runs.
 type Hiccup struct {
-	Interval  time.Duration    `json:"interval_ns"`
-	Count     int64            `json:"count"`
-	P50       time.Duration    `json:"p50_ns"`
-	P90       time.Duration    `json:"p90_ns"`
-	P99       time.Duration    `json:"p99_ns"`
-	P999      time.Duration    `json:"p999_ns"`
-	P9999     time.Duration    `json:"p9999_ns"`
-	Max       time.Duration    `json:"max_ns"`
-	Histogram []latency.Bucket `json:"histogram"`
+	Interval time.Duration `json:"interval_ns" csv:"Interval"`
+	// Percentiles of the lateness, and how many times the meter woke.
+	Percentiles
+	Histogram []latency.Bucket `json:"histogram" csv:"-"`
 }
 
 // OpenLoop is how an open-loop benchmark (-rate) kept its schedule: the
@@ -139,7 +143,7 @@ type OpenLoop struct {
 // Percentiles are the standard percentiles of a distribution kept as an
 // HdrHistogram only, with the number of values it holds.
 type Percentiles struct {
-	Count int64 `json:"count"`
+	Count int64 `json:"count" csv:"Count"`
 	latency.Percentiles
 }
 
@@ -185,30 +189,30 @@ type Env = env.Env
 // GC is what the collector did during the timed runs (runstats.GCDelta over
 // the whole timed phase, with the pause percentiles and rates).
 type GC struct {
-	Mode            string        `json:"mode"` // -gcstats: run or total
-	Cycles          uint64        `json:"cycles"`
-	Pauses          uint64        `json:"stw_pauses"`
-	STW             time.Duration `json:"stw_ns"`
-	Stopping        time.Duration `json:"stw_stopping_ns,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
-	STWMax          time.Duration `json:"stw_max_ns"`
-	PauseP50        time.Duration `json:"stw_p50_ns"`
-	PauseP90        time.Duration `json:"stw_p90_ns"`
-	PauseP99        time.Duration `json:"stw_p99_ns"`
-	PauseP999       time.Duration `json:"stw_p999_ns"`
-	AssistCPU       time.Duration `json:"assist_cpu_ns"`
-	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns"`
-	IdleCPU         time.Duration `json:"idle_cpu_ns"`
-	PauseCPU        time.Duration `json:"pause_cpu_ns"`
-	GCCPU           time.Duration `json:"gc_cpu_ns"`
-	TotalCPU        time.Duration `json:"total_cpu_ns"`
-	CPUFraction     float64       `json:"cpu_fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
-	AllocBytes      uint64        `json:"alloc_bytes"`
-	AllocObjects    uint64        `json:"alloc_objects"`
-	AllocRate       float64       `json:"alloc_bytes_per_sec"`
-	AllocBytesPerOp float64       `json:"alloc_bytes_per_op"`
-	HeapLive        uint64        `json:"heap_live_bytes,omitzero"`    // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
-	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
-	HeapGoal        uint64        `json:"heap_goal_bytes"`             // at the end
+	Mode            string        `json:"mode" csv:"GC Stats"`                    // -gcstats: run or total
+	Cycles          uint64        `json:"gc_cycles" xml:"cycles" csv:"GC Cycles"` // as each run's (v1: "cycles", kept in the XML)
+	Pauses          uint64        `json:"stw_pauses" csv:"STW Pauses"`
+	STW             time.Duration `json:"stw_ns" csv:"STW Total"`
+	Stopping        time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
+	STWMax          time.Duration `json:"stw_max_ns" csv:"STW Max"`
+	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
+	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
+	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
+	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
+	AssistCPU       time.Duration `json:"assist_cpu_ns" csv:"GC Assist CPU"`
+	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns" csv:"GC Dedicated CPU"`
+	IdleCPU         time.Duration `json:"idle_cpu_ns" csv:"GC Idle CPU"`
+	PauseCPU        time.Duration `json:"pause_cpu_ns" csv:"GC Pause CPU"`
+	GCCPU           time.Duration `json:"gc_cpu_ns" csv:"GC CPU"`
+	TotalCPU        time.Duration `json:"total_cpu_ns" csv:"Total CPU"`
+	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
+	AllocBytes      uint64        `json:"alloc_bytes" csv:"Alloc Bytes"`
+	AllocObjects    uint64        `json:"alloc_objects" csv:"Alloc Objects"`
+	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`
+	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"`
+	HeapLive        uint64        `json:"heap_live_bytes,omitzero" csv:"Heap Live Bytes,omitzero"`       // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
+	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
+	HeapGoal        uint64        `json:"heap_goal_bytes" csv:"Heap Goal Bytes"`                         // at the end
 }
 
 // Process holds the process's counters around the timed runs.
@@ -248,34 +252,34 @@ type Tail struct {
 type Cause struct {
 	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
 	// voluntary_switches or sched_waits.
-	Cause string `json:"cause"`
+	Cause string `json:"cause" csv:"Cause"`
 	// Verdict is "explains", "explains part" (fewer than half of the
 	// slowest runs had it), "does not explain", "too few runs to tell",
 	// "never seen" or "in every run".
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict" csv:"Verdict"`
 	// Of the Worst slowest successful runs WorstWith had the cause, of
 	// all Runs that succeeded RunsWith.
-	Worst     int `json:"worst"`
-	WorstWith int `json:"worst_with"`
-	Runs      int `json:"runs"`
-	RunsWith  int `json:"runs_with"`
+	Worst     int `json:"worst" csv:"Worst Runs"`
+	WorstWith int `json:"worst_with" csv:"Worst Runs With"`
+	Runs      int `json:"runs" csv:"Runs"`
+	RunsWith  int `json:"runs_with" csv:"Runs With"`
 	// Threshold is the amount from which a run counts as having the cause
 	// (stop-the-world nanoseconds for stw, a count for the others, 1 for
 	// gc): 1, any at all, unless more than half of the runs had some; then
 	// one more than the median run's, so that the question becomes
 	// whether the slowest runs had more of it than most runs.
-	Threshold uint64 `json:"threshold"`
+	Threshold uint64 `json:"threshold" csv:"Threshold"`
 	// P is Fisher's exact test's one-sided p-value: the chance that Worst
 	// runs drawn at random hold WorstWith or more with the cause. PFloor
 	// is the least p-value the counts allow (every worst run with it).
-	P      float64 `json:"p"`
-	PFloor float64 `json:"p_floor"`
+	P      float64 `json:"p" csv:"P,g"`
+	PFloor float64 `json:"p_floor" csv:"P Floor,g"`
 	// The P99 runtime of the kept runs with the cause and without it, and
 	// how many runs each covers.
-	P99With     time.Duration `json:"p99_with_ns"`
-	P99Without  time.Duration `json:"p99_without_ns"`
-	KeptWith    int           `json:"p99_with_runs"`
-	KeptWithout int           `json:"p99_without_runs"`
+	P99With     time.Duration `json:"p99_with_ns" csv:"P99 With"`
+	P99Without  time.Duration `json:"p99_without_ns" csv:"P99 Without"`
+	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
+	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
 }
 
 // Config is the benchmark's configuration as run.
@@ -368,27 +372,18 @@ type Mix struct {
 	MixesPerHour float64 `json:"mixes_per_hour"`
 }
 
-// P99 holds the GCPerfP99 figures.
+// P99 holds the GCPerfP99 figures as latency computed them, in units of
+// Unit (processed: runs × per_run, every run, as GCPerfP99 counts it;
+// total_ns: of the kept runs only; the throughputs: GCPerfP99's, over its
+// best kept runs, not -bench's <unit>/s at the trimmed mean), and the
+// worst runs with what the collector did during each. Estimated is
+// set when the runs were too many to keep: Worst holds the slowest of the
+// Runs-Kept dropped runs, and Total with what derives from it comes partly
+// from the mix's histogram (within 0.1%).
 type P99 struct {
-	Unit          string        `json:"unit"`
-	Runs          int           `json:"runs"`
-	Kept          int           `json:"kept"`
-	PerRun        float64       `json:"per_run"`
-	Processed     float64       `json:"processed"`          // runs × per_run: every run, as GCPerfP99 counts it
-	Total         time.Duration `json:"total_ns"`           // of the kept runs only, as GCPerfP99 sums it
-	MeanPerRun    time.Duration `json:"mean_per_run_ns"`    // total_ns / kept
-	Throughput    float64       `json:"throughput_per_sec"` // GCPerfP99's, over its best Kept runs: not -bench's <unit>/s, at the trimmed mean
-	ThroughputMax float64       `json:"throughput_max_per_sec"`
-	ThroughputMin float64       `json:"throughput_min_per_sec"`
-	Latency       time.Duration `json:"latency_per_1000_ns"`
-	LatencyMin    time.Duration `json:"latency_min_per_1000_ns"`
-	LatencyAve    time.Duration `json:"latency_ave_per_1000_ns"`
-	LatencyMax    time.Duration `json:"latency_max_per_1000_ns"`
-	Worst         []Worst       `json:"worst"`
-	// Estimated is set when the runs were too many to keep: Worst holds
-	// the slowest of the Runs-Kept dropped runs, and Total with what
-	// derives from it comes partly from the mix's histogram (within 0.1%).
-	Estimated bool `json:"estimated,omitzero"`
+	Unit string `json:"unit" csv:"Unit"`
+	latency.P99Figures
+	Worst []Worst `json:"worst" csv:"-"` // a block of its own
 }
 
 // Span summarises consecutive runs past the kept ones: from run
@@ -399,17 +394,15 @@ type Span = workload.Span
 // Worst is one of the runs GCPerfP99 drops, with what the collector did
 // during it (-gcstats run).
 type Worst struct {
-	Run        int           `json:"run"`
-	Time       time.Duration `json:"time_ns"`
-	Throughput float64       `json:"throughput_per_sec"`
+	latency.Worst // its run number, time and throughput
 	// With -gcstats run only (absent, like zero, otherwise).
-	GCCycles  uint64        `json:"gc_cycles,omitempty"`
-	STW       time.Duration `json:"stw_ns,omitempty"`
-	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty"`
+	GCCycles  uint64        `json:"gc_cycles,omitempty" csv:"GC Cycles"`
+	STW       time.Duration `json:"stw_ns,omitempty" csv:"STW"`
+	AssistCPU time.Duration `json:"assist_cpu_ns,omitempty" csv:"GC Assist CPU"`
 	// Causes names the causes of Tail.Causes the run had, as the verdicts
 	// count them: at least each cause's threshold (5 or more involuntary
 	// context switches, where most runs had some).
-	Causes []string `json:"causes,omitzero"`
+	Causes []string `json:"causes,omitzero" csv:"Causes"`
 }
 
 // Run is one timed run of the mix.
@@ -515,9 +508,8 @@ func hiccupOf(h *workload.Hiccup) *Hiccup {
 	if h == nil {
 		return nil
 	}
-	p := h.Percentiles
-	return &Hiccup{Interval: h.Interval, Count: h.Recorder.Count(), P50: p.P50, P90: p.P90, P99: p.P99,
-		P999: p.P999, P9999: p.P9999, Max: p.Max, Histogram: h.Recorder.Buckets()}
+	return &Hiccup{Interval: h.Interval, Percentiles: Percentiles{Count: h.Recorder.Count(), Percentiles: h.Percentiles},
+		Histogram: h.Recorder.Buckets()}
 }
 
 func openLoopOf(ol *workload.OpenLoop) *OpenLoop {
@@ -585,15 +577,10 @@ func operationsOf(ops []workload.OpResult) []Operation {
 // collector did during it (-gcstats run).
 func gcperfP99Of(res *workload.Result) P99 {
 	f := res.P99
-	p := P99{
-		Unit: res.Unit, Runs: f.Runs, Kept: f.Kept, PerRun: f.PerRun, Processed: f.Processed,
-		Total: f.Total, MeanPerRun: f.MeanPerRun,
-		Throughput: f.Throughput, ThroughputMax: f.ThroughputMax, ThroughputMin: f.ThroughputMin,
-		Latency: f.Latency, LatencyMin: f.LatencyMin, LatencyAve: f.LatencyAve, LatencyMax: f.LatencyMax,
-		Worst: []Worst{}, Estimated: f.Estimated,
-	}
+	p := P99{Unit: res.Unit, P99Figures: f, Worst: []Worst{}}
+	p.P99Figures.Worst = nil // the document's own Worst, below
 	for _, w := range f.Worst {
-		x := Worst{Run: w.Run, Time: w.Time, Throughput: w.Throughput}
+		x := Worst{Worst: w}
 		if r := res.Run(w.Run); r != nil && res.Config.GCStats == workload.GCStatsRun {
 			x.GCCycles, x.STW, x.AssistCPU = r.GC.Cycles, r.GC.STW, r.GC.AssistCPU
 			x.Causes = causesOf(&res.Tail, r)

@@ -54,7 +54,7 @@ func ExampleNew() {
 	op := back.Operations[0]
 	fmt.Printf("%s %s: %d runs of %d, seed %d\n", op.Name, op.Params, op.Runs, back.Config.Runs, back.Config.Seed)
 	// Output:
-	// schema: "gcperf/v1"
+	// schema: "gcperf/v2"
 	// keys: config env gc gcperfp99 harness hiccup interrupted mix open_loop operations process profiling runs schema tail timing tool
 	// spin d=10µs: 10 runs of 10, seed 7
 }
@@ -89,9 +89,32 @@ func ExampleReadJSON() {
 	// runs: 200 seed: 3 gcstats: run
 	// alloc.list size=8 base=32 chunk=32: 200 runs, 6400 objects
 	// GCPerfP99 keeps 198 of 200 runs
-	// unsupported schema "gcperf/v0": this gcperf reads "gcperf/v1"
+	// unsupported schema "gcperf/v0": this gcperf reads "gcperf/v2"
 	// unsupported schema: true
 	// not a result: true
+}
+
+// A document's kind says which of its sections hold the figures: a
+// command's run (gcperf exec) has its Exec section and no operations. A
+// result written under gcperf/v1 (exec.json) reads converted to the
+// current schema.
+func ExampleDocument_Kind() {
+	for _, name := range []string{"testdata/list.json", "testdata/exec.json"} {
+		doc, err := report.ReadFile(name)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		switch doc.Kind() {
+		case report.CommandDocument:
+			fmt.Println(doc.Kind(), doc.Schema, doc.Exec.Command[0], doc.Exec.Status)
+		default:
+			fmt.Println(doc.Kind(), doc.Schema, len(doc.Operations), "operation")
+		}
+	}
+	// Output:
+	// benchmark gcperf/v2 1 operation
+	// command gcperf/v2 ./alloc.test exit status 0
 }
 
 // Text is the report gcperf prints. Its figures are timings, so this example

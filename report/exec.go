@@ -13,7 +13,7 @@ import (
 	"golang.org/x/perf/benchunit"
 )
 
-// Exec is the section of a gcperf/v1 document for one run of a user's
+// Exec is the section of a document for one run of a user's
 // command (gcperf exec, a point of gcperf sweep -- CMD): how it ended, its
 // time, CPU and memory, the collector settings it ran with and, for a Go
 // program that printed its GODEBUG=gctrace=1 lines, the collector as it

@@ -79,7 +79,7 @@ func TestExecText(t *testing.T) {
 	}
 }
 
-// TestExecJSON: a command's document is gcperf/v1 with an exec section,
+// TestExecJSON: a command's document is gcperf/v2 with an exec section,
 // and reads back as one; a benchmark's has none.
 func TestExecJSON(t *testing.T) {
 	d := &Document{Schema: Schema, Exec: &Exec{Command: []string{"x"}, Wall: 5, GCUnavailable: "why",

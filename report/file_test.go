@@ -79,7 +79,7 @@ func TestReadFileErrors(t *testing.T) {
 		{"notes.txt", ErrNotResult, notResult, "not a gcperf result nor a Go benchmark file: no benchmark result line"},
 		{"empty.json", nil, "not a gcperf result: truncated JSON", "empty file"},
 		{"blank.json", nil, "not a gcperf result: truncated JSON", "empty file"},
-		{"v9.json", ErrSchema, `unsupported schema "gcperf/v9": this gcperf reads "gcperf/v1"`, ""},
+		{"v9.json", ErrSchema, `unsupported schema "gcperf/v9": this gcperf reads "gcperf/v2"`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,7 +90,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"not JSON", "hello", ErrNotResult, "invalid character"},
 		{"no schema", `{"runs": []}`, ErrNotResult, `no "schema" key`},
 		{"other tool", `{"schema": "jmh/1"}`, ErrNotResult, `schema "jmh/1"`},
-		{"future", `{"schema": "gcperf/v9"}`, ErrSchema, `unsupported schema "gcperf/v9": this gcperf reads "gcperf/v1"`},
+		{"future", `{"schema": "gcperf/v9"}`, ErrSchema, `unsupported schema "gcperf/v9": this gcperf reads "gcperf/v2"`},
 		{"wrong type", `{"schema": "gcperf/v1", "runs": 3}`, ErrNotResult, "cannot unmarshal"},
 	}
 	for _, tt := range tests {

@@ -15,12 +15,14 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/internal/jsondoc"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/latency"
 )
 
 // SetSchema identifies the JSON layout of a Set. Each process's result in
-// it is a whole gcperf/v1 document (Schema): the layout of one result is
+// it is a whole document (Schema, or gcperf/v1 in a set written before
+// gcperf/v2, read converted): the layout of one result is
 // unchanged, and a reader of one result refuses a Set rather than take its
 // first process for all of them.
 const SetSchema = "gcperf-count/v1"
@@ -99,10 +101,10 @@ func (setError) Unwrap() []error { return []error{ErrSet, ErrNotResult} }
 
 // ReadSet reads a set written by SetJSON. It refuses anything else,
 // wrapping ErrNotResult or ErrSchema as ReadJSON does, and a process whose
-// result is not a gcperf/v1 document.
+// result is not a document of Schema (or gcperf/v1, converted).
 func ReadSet(r io.Reader) (*Set, error) {
 	var s Set
-	if err := DecodeJSON(r, &s, func() string { return s.Schema }, "gcperf-count/", SetSchema, ErrNotResult); err != nil {
+	if err := jsondoc.Decode(r, &s, func() string { return s.Schema }, "gcperf-count/", SetSchema, ErrNotResult); err != nil {
 		return nil, err
 	}
 	if s.Count < 1 || len(s.Processes) > s.Count {

@@ -124,8 +124,8 @@ func TestSetSamples(t *testing.T) {
 
 func TestReadSetRefuses(t *testing.T) {
 	for _, tt := range []struct{ input, want string }{
-		{`{"schema": "gcperf-count/v1", "count": 1, "processes": [{"process": 1, "result": {"schema": "gcperf/v2"}}]}`,
-			`unsupported schema "gcperf/v2" in process 1: this gcperf reads "gcperf/v1"`},
+		{`{"schema": "gcperf-count/v1", "count": 1, "processes": [{"process": 1, "result": {"schema": "gcperf/v9"}}]}`,
+			`unsupported schema "gcperf/v9" in process 1: this gcperf reads "gcperf/v2"`},
 		{`{"schema": "gcperf-count/v1", "count": 0, "processes": []}`, "not a gcperf result: 0 processes of a count of 0"},
 		{`{"schema": "gcperf-count/v1", "count": 1, "processes": [{}, {}]}`, "not a gcperf result: 2 processes of a count of 1"},
 		{`{"schema": "gcperf/v1"}`, `not a gcperf result: schema "gcperf/v1"`},

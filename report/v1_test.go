@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,6 +102,62 @@ func TestV1Sets(t *testing.T) {
 				}
 			}
 			golden(t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".golden"), b.Bytes())
+		})
+	}
+}
+
+// TestV1Conversion: a gcperf/v1 document reads as the current schema, its
+// renamed figures under their new keys, and writes back as one.
+func TestV1Conversion(t *testing.T) {
+	for _, name := range v1Docs {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v1 map[string]any
+			if err := json.Unmarshal(data, &v1); err != nil {
+				t.Fatal(err)
+			}
+			d, err := ReadJSON(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := JSON(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			var v2 map[string]any
+			if err := json.Unmarshal(b.Bytes(), &v2); err != nil {
+				t.Fatal(err)
+			}
+			if v1["schema"] != "gcperf/v1" || v2["schema"] != Schema {
+				t.Errorf("schema %v, converted %v, want gcperf/v1 and %s", v1["schema"], v2["schema"], Schema)
+			}
+			for _, k := range []struct{ section, v1, v2 string }{{"gc", "cycles", "gc_cycles"}, {"hiccup", "max_ns", "pmax_ns"}} {
+				old, _ := v1[k.section].(map[string]any)
+				cur, _ := v2[k.section].(map[string]any)
+				if (old == nil) != (cur == nil) {
+					t.Fatalf("%s: %v, converted %v", k.section, old, cur)
+				}
+				if old == nil {
+					continue
+				}
+				if _, ok := cur[k.v1]; ok || old[k.v1] == nil || cur[k.v2] != old[k.v1] {
+					t.Errorf("%s: %s %v, converted %s %v (and %s %v)", k.section, k.v1, old[k.v1], k.v2, cur[k.v2], k.v1, cur[k.v1])
+				}
+			}
+			again, err := ReadJSON(bytes.NewReader(b.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b2 bytes.Buffer
+			if err := JSON(&b2, again); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b.Bytes(), b2.Bytes()) {
+				t.Errorf("the converted document does not read back as written")
+			}
 		})
 	}
 }

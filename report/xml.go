@@ -58,6 +58,10 @@ func XML(w io.Writer, d *Document) error {
 	return x.err
 }
 
+// xmlSchema is the schema the XML names: its layout has not changed since
+// gcperf/v1, whatever the JSON's Schema.
+const xmlSchema = schemaV1
+
 // xmlWriter writes the XML form of a Document. The document's structs are
 // not mirrored: element and attrs read their fields by reflection, under
 // their JSON keys, so a field added to them is in the XML with no change
@@ -72,7 +76,15 @@ type xmlWriter struct {
 }
 
 func (x *xmlWriter) document(d *Document) {
-	x.start("gcperf", x.attrs(d)...)
+	// The XML's layout is the one it had under gcperf/v1 (the JSON's
+	// renamed keys keep their v1 names here), and says so.
+	a := x.attrs(d)
+	for i := range a {
+		if a[i].Name.Local == "schema" {
+			a[i].Value = xmlSchema
+		}
+	}
+	x.start("gcperf", a...)
 	x.start("tool", x.attrs(d.Tool, "Command")...)
 	for _, a := range d.Tool.Command {
 		x.text("arg", a)
@@ -120,10 +132,27 @@ func (x *xmlWriter) document(d *Document) {
 	x.statistics("mix", &d.Mix.Operation, x.attrs(&d.Mix))
 	x.end("statistics")
 	x.element("gcperfp99", d.GCPerfP99)
-	x.element("hiccup", d.Hiccup, "Histogram")
+	x.hiccup(d.Hiccup)
 	x.exec("exec", d.Exec)
 	x.exec("server", d.Server)
 	x.end("gcperf")
+}
+
+// hiccup writes the hiccup meter's figures (nil: nothing), its maximum
+// under the name it had before gcperf/v2 gave every distribution's the
+// same JSON key.
+func (x *xmlWriter) hiccup(h *Hiccup) {
+	if h == nil {
+		return
+	}
+	a := x.attrs(h, "Histogram")
+	for i := range a {
+		if a[i].Name.Local == "pmax_ns" {
+			a[i].Name.Local = "max_ns"
+		}
+	}
+	x.start("hiccup", a...)
+	x.end("hiccup")
 }
 
 // exec writes a command's run (nil: nothing) as the element name.
@@ -332,6 +361,9 @@ func xmlFields(v reflect.Value, skip []string) []xmlField {
 		}
 		if key == "" {
 			key = sf.Name
+		}
+		if x := sf.Tag.Get("xml"); x != "" {
+			key = x // a name the XML kept when the JSON's changed
 		}
 		o := strings.Split(opts, ",")
 		fields = append(fields, xmlField{key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})

@@ -18,7 +18,7 @@ import (
 )
 
 // RunCommand runs a user's command once, as gcperf exec runs it and as each
-// point of gcperf sweep -- CMD does, and returns its gcperf/v1 document
+// point of gcperf sweep -- CMD does, and returns its document
 // (report.Exec): it adds gctrace=1 to the command's GODEBUG, takes the
 // trace out of its stderr (gctrace.Scanner, which also mends a trace line
 // the program's own output broke into) and summarises the collector; the

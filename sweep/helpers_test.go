@@ -88,7 +88,7 @@ func testDoc(p Point, f fig) *report.Document {
 		Process:    report.Process{PeakRSSBytes: f.rss},
 		Operations: []report.Operation{op},
 		Mix:        report.Mix{Operation: op, OpsPerRun: 1},
-		GCPerfP99:  report.P99{Unit: "objects", Throughput: f.tput},
+		GCPerfP99:  report.P99{Unit: "objects", P99Figures: latency.P99Figures{Throughput: f.tput}},
 	}
 	d.Mix.Name, d.Mix.Params = "mix", ""
 	if !f.noGC {

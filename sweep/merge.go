@@ -225,7 +225,7 @@ func (m *merger) sameBenchmark(dir string, o *Outcome) error {
 		return nil
 	}
 	cmd := benchCommand(o.Doc.Tool.Command)
-	if x := o.Doc.Exec; x != nil {
+	if x := o.Doc.Exec; o.Doc.Kind() == report.CommandDocument {
 		cmd = append([]string{"--"}, x.Command...)
 	}
 	if m.command == nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/jsondoc"
 	"github.com/gcperf/gcperf/internal/reportparts"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
@@ -255,7 +256,7 @@ var ErrNotSweep = errors.New("not a gcperf sweep summary")
 // outcomes come back without their documents (see LoadDir).
 func ReadSummary(r io.Reader) (*Summary, error) {
 	var s Summary
-	if err := report.DecodeJSON(r, &s, func() string { return s.Schema }, "gcperf-sweep/", SummarySchema, ErrNotSweep); err != nil {
+	if err := jsondoc.Decode(r, &s, func() string { return s.Schema }, "gcperf-sweep/", SummarySchema, ErrNotSweep); err != nil {
 		return nil, err
 	}
 	return &s, nil

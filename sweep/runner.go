@@ -266,14 +266,14 @@ func progressFigures(d *report.Document) string {
 	if d == nil {
 		return ""
 	}
-	if x := d.Exec; x != nil {
+	if x := d.Exec; d.Kind() == report.CommandDocument {
 		gc := "GC figures unavailable"
 		if x.GC != nil {
 			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
 		}
 		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall), env.Bytes(x.PeakRSS()), gc)
 	}
-	if sv := d.Server; sv != nil {
+	if sv := d.Server; d.Kind() == report.ServerDocument {
 		p99 := d.Mix.Runtime.P99
 		if c := d.CorrectedLatency(); c != nil {
 			p99 = c.P99

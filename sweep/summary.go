@@ -204,7 +204,7 @@ func Summarize(outs []Outcome) []Row {
 				continue
 			}
 			d := o.Doc
-			if x := d.Exec; x != nil {
+			if x := d.Exec; d.Kind() == report.CommandDocument {
 				r.Command = true
 				cmd.add(x)
 				rss = append(rss, uint64(x.PeakRSS()))
@@ -217,7 +217,7 @@ func Summarize(outs []Outcome) []Row {
 			if r.Unit == "" {
 				r.Unit = d.GCPerfP99.Unit
 			}
-			if sv := d.Server; sv != nil {
+			if sv := d.Server; d.Kind() == report.ServerDocument {
 				// A server under load: the client's latency, corrected for
 				// coordinated omission when open loop, against the
 				// server's memory and collector.
@@ -388,7 +388,7 @@ type Advice struct {
 // positive when it misses it, zero or negative when it meets it. value is
 // the repeat's figure (nanoseconds for a latency).
 func (b bound) miss(d *report.Document) (miss, value float64) {
-	if x := d.Exec; x != nil {
+	if x := d.Exec; d.Kind() == report.CommandDocument {
 		return b.missCommand(x)
 	}
 	rt := d.Mix.Runtime

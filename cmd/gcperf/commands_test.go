@@ -144,7 +144,7 @@ func badFiles(t *testing.T) string {
 	dir := t.TempDir()
 	for name, content := range map[string]string{
 		"truncated.json": string(list[:len(list)/2]),
-		"future.json":    strings.Replace(string(list), `"schema": "gcperf/v1"`, `"schema": "gcperf/v2"`, 1),
+		"future.json":    strings.Replace(string(list), `"schema": "gcperf/v2"`, `"schema": "gcperf/v9"`, 1),
 		"other.json":     `{"schema": "jmh/1"}`,
 		"noschema.json":  `{"runs": []}`,
 		"empty.json":     "",
@@ -174,7 +174,7 @@ func TestReportBadInput(t *testing.T) {
 		{[]string{bad("adir")}, "gcperf: report: " + bad("adir") + ": is a directory"},
 		{[]string{bad("truncated.json")}, "gcperf: report: " + bad("truncated.json") + ": not a gcperf result: truncated JSON"},
 		{[]string{bad("empty.json")}, "gcperf: report: " + bad("empty.json") + ": not a gcperf result: truncated JSON"},
-		{[]string{bad("future.json")}, "gcperf: report: " + bad("future.json") + `: unsupported schema "gcperf/v2": this gcperf reads "gcperf/v1"`},
+		{[]string{bad("future.json")}, "gcperf: report: " + bad("future.json") + `: unsupported schema "gcperf/v9": this gcperf reads "gcperf/v2"`},
 		{[]string{bad("other.json")}, "gcperf: report: " + bad("other.json") + `: not a gcperf result: schema "jmh/1"`},
 		{[]string{bad("noschema.json")}, "gcperf: report: " + bad("noschema.json") + `: not a gcperf result: no "schema" key`},
 		{[]string{bad("notes.txt")}, "gcperf: report: " + bad("notes.txt") + ": not a gcperf result: invalid character 'o' in literal null (expecting 'u')"},
@@ -317,7 +317,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{list, "nosuch.txt"}, "gcperf: compare: nosuch.txt: no such file or directory"},
 		{[]string{bad("adir"), list}, "gcperf: compare: " + bad("adir") + ": is a directory"},
 		{[]string{bad("truncated.json"), list}, "gcperf: compare: " + bad("truncated.json") + ": not a gcperf result: truncated JSON"},
-		{[]string{list, bad("future.json")}, "gcperf: compare: " + bad("future.json") + `: unsupported schema "gcperf/v2": this gcperf reads "gcperf/v1"`},
+		{[]string{list, bad("future.json")}, "gcperf: compare: " + bad("future.json") + `: unsupported schema "gcperf/v9": this gcperf reads "gcperf/v2"`},
 		{[]string{bad("other.json"), list}, "gcperf: compare: " + bad("other.json") + `: not a gcperf result: schema "jmh/1"`},
 		{[]string{bad("noschema.json"), list}, "gcperf: compare: " + bad("noschema.json") + `: not a gcperf result: no "schema" key`},
 		{[]string{bad("empty.json"), list}, "gcperf: compare: " + bad("empty.json") + ": empty file"},

@@ -86,7 +86,7 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 	memlimit := fs.String("memlimit", "", "run the command with GOMEMLIMIT=`limit` (256MiB, 1GiB, off; default: the environment's)")
 	count := fs.Int("count", 1, "run the command `N` times, each afresh, one after another (the JSON is then gcperf-count/v1: every run's result)")
 	outFlags := []outFlag{
-		{"json", "also write the result as JSON (schema gcperf/v1; with -count, gcperf-count/v1) to `file`", nil},
+		{"json", "also write the result as JSON (schema gcperf/v2; with -count, gcperf-count/v1) to `file`", nil},
 		{"csv", "also write the result as CSV to `file` (not with -count)", nil},
 		{"xml", "also write the result as XML to `file` (not with -count)", nil},
 		{"bench", "also write the result in the Go benchmark format to `file`, for benchstat and gcperf compare (with -count, a line per run)", nil},

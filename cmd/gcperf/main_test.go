@@ -306,7 +306,7 @@ func TestJSON(t *testing.T) {
 				t.Errorf("%v: no key %s", args, key)
 			}
 		}
-		if v, _ := lookup(doc, "schema"); v != "gcperf/v1" {
+		if v, _ := lookup(doc, "schema"); v != "gcperf/v2" {
 			t.Errorf("schema %v", v)
 		}
 		if v, _ := lookup(doc, "config.seed"); v != 3.0 {

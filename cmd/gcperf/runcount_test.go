@@ -76,7 +76,7 @@ func TestCount(t *testing.T) {
 	if len(names) != 3 || !strings.HasPrefix(names[0], "AllocList/size=8/base=32/chunk=32") || names[0] != names[1] || names[0] != names[2] {
 		t.Errorf("bench results %q, want three of AllocList/size=8/base=32/chunk=32", names)
 	}
-	// The JSON: every process's result, each a whole gcperf/v1 document
+	// The JSON: every process's result, each a whole gcperf/v2 document
 	// run with the benchmark's flags, none of the parent's own.
 	f, err := os.Open(jsonFile)
 	if err != nil {

@@ -121,7 +121,7 @@ type FileError struct {
 
 // Error is "chart: FILE: WHY", followed, for a file that is not of the
 // sort the chart reads, by what it reads: "chart: list.json: not a gcperf
-// sweep summary: schema \"gcperf/v1\" (a pareto chart reads a sweep's
+// sweep summary: schema \"gcperf/v2\" (a pareto chart reads a sweep's
 // sweep.json)".
 func (e *FileError) Error() string {
 	msg := "chart: " + e.File + ": " + e.Err.Error()

@@ -82,7 +82,7 @@ func TestReadPlotErrors(t *testing.T) {
 		want  string // the whole message
 	}{
 		{KindPareto, []string{list}, sweep.ErrNotSweep, "a sweep's sweep.json",
-			"chart: " + list + `: not a gcperf sweep summary: schema "gcperf/v1" (a pareto chart reads a sweep's sweep.json)`},
+			"chart: " + list + `: not a gcperf sweep summary: schema "gcperf/v2" (a pareto chart reads a sweep's sweep.json)`},
 		{KindSweepRSS, []string{notes}, sweep.ErrNotSweep, "a sweep's sweep.json",
 			"chart: " + notes + ": not a gcperf sweep summary: invalid character 'h' looking for beginning of value (a sweep-rss chart reads a sweep's sweep.json)"},
 		{KindTimeline, []string{sw}, report.ErrNotResult, "gcperf results, FILE.json",
