@@ -224,7 +224,11 @@ func TestCausesNotOfTheWait(t *testing.T) {
 				if res.GC.Cycles < uint64(obs.cycles.Load()) || obs.cycles.Load() < 49 {
 					t.Fatalf("%d GC cycles, %d forced between runs", res.GC.Cycles, obs.cycles.Load())
 				}
-				if gc.RunsWith == 0 {
+				// The defect charged the forced cycle to every next run (49
+				// of 50); a cycle of the test process's own, on a loaded
+				// machine, lands in one run now and then, and is no part of
+				// the wait.
+				if gc.RunsWith <= 2 {
 					return
 				}
 				last = fmt.Sprintf("%d of %d runs had GC, with a cycle forced after each run", gc.RunsWith, gc.Runs)
