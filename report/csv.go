@@ -220,7 +220,7 @@ func mixCols(d *Document) []csvCol {
 
 // gcCols are the summary's columns of what the collector did.
 func gcCols(g *GC) []csvCol {
-	head, vals := csvFields(g)
+	head, vals := csvFields(g, gcLayout...)
 	cols := make([]csvCol, len(head))
 	for i := range head {
 		cols[i] = csvCol{head[i], vals[i]}

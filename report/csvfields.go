@@ -19,29 +19,59 @@ import (
 // exponent (option g: a float in strconv's shortest 'g' form); a list of
 // strings is joined by spaces; option omitzero leaves the cell of a zero
 // value empty (a figure not measured).
-func csvFields(v any) (head, vals []string) {
-	rv := reflect.Indirect(reflect.ValueOf(v))
-	for i := range rv.NumField() {
-		sf := rv.Type().Field(i)
-		tag, ok := sf.Tag.Lookup("csv")
-		if sf.Anonymous && !ok && rv.Field(i).Kind() == reflect.Struct {
-			h, v := csvFields(rv.Field(i).Interface()) // an embedded struct's fields in its place
-			head, vals = append(head, h...), append(vals, v...)
+//
+// A layout, when given, orders the fields and names those its entries
+// name (see layout); a field without a csv tag that it gives a column is
+// in the CSV.
+func csvFields(v any, l ...laidOut) (head, vals []string) {
+	fields := apply(l, csvFieldsOf(reflect.Indirect(reflect.ValueOf(v))),
+		func(f *csvField) string { return f.name },
+		func(f *csvField, e laidOut) {
+			if e.csv != "" {
+				f.tag, f.tagged = e.csv, true
+			}
+		})
+	for _, f := range fields {
+		if !f.tagged || f.tag == "-" {
 			continue
 		}
-		if !ok || tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(f.tag, ",")
 		o := strings.Split(opts, ",")
-		f := rv.Field(i)
 		val := ""
-		if !slices.Contains(o, "omitzero") || !f.IsZero() {
-			val = csvValue(f, slices.Contains(o, "g"))
+		if !slices.Contains(o, "omitzero") || !f.v.IsZero() {
+			val = csvValue(f.v, slices.Contains(o, "g"))
 		}
 		head, vals = append(head, name), append(vals, val)
 	}
 	return head, vals
+}
+
+// csvField is one field of a struct: its Go name, its csv tag (tagged
+// when it has one) and its value.
+type csvField struct {
+	name   string
+	tag    string
+	tagged bool
+	v      reflect.Value
+}
+
+// csvFieldsOf is the exported fields of the struct rv in field order, an
+// embedded struct's without a csv tag in its place.
+func csvFieldsOf(rv reflect.Value) []csvField {
+	var fields []csvField
+	for i := range rv.NumField() {
+		sf := rv.Type().Field(i)
+		tag, ok := sf.Tag.Lookup("csv")
+		if !sf.IsExported() {
+			continue
+		}
+		if sf.Anonymous && !ok && rv.Field(i).Kind() == reflect.Struct {
+			fields = append(fields, csvFieldsOf(rv.Field(i))...) // an embedded struct's fields in its place
+			continue
+		}
+		fields = append(fields, csvField{sf.Name, tag, ok, rv.Field(i)})
+	}
+	return fields
 }
 
 var durationType = reflect.TypeFor[time.Duration]()

@@ -186,33 +186,13 @@ type Tool struct {
 // Env is the environment of the measurement.
 type Env = env.Env
 
-// GC is what the collector did during the timed runs (runstats.GCDelta over
-// the whole timed phase, with the pause percentiles and rates).
+// GC is what the collector did during the timed runs, as the engine
+// summarised it (runstats.GCDelta over the whole timed phase, with the
+// pause percentiles and rates), and the -gcstats mode that measured it.
+// The XML and the CSV keep the order and names of before (gcLayout).
 type GC struct {
-	Mode            string        `json:"mode" csv:"GC Stats"`                    // -gcstats: run or total
-	Cycles          uint64        `json:"gc_cycles" xml:"cycles" csv:"GC Cycles"` // as each run's (v1: "cycles", kept in the XML)
-	Pauses          uint64        `json:"stw_pauses" csv:"STW Pauses"`
-	STW             time.Duration `json:"stw_ns" csv:"STW Total"`
-	Stopping        time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
-	STWMax          time.Duration `json:"stw_max_ns" csv:"STW Max"`
-	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
-	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
-	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
-	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
-	AssistCPU       time.Duration `json:"assist_cpu_ns" csv:"GC Assist CPU"`
-	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns" csv:"GC Dedicated CPU"`
-	IdleCPU         time.Duration `json:"idle_cpu_ns" csv:"GC Idle CPU"`
-	PauseCPU        time.Duration `json:"pause_cpu_ns" csv:"GC Pause CPU"`
-	GCCPU           time.Duration `json:"gc_cpu_ns" csv:"GC CPU"`
-	TotalCPU        time.Duration `json:"total_cpu_ns" csv:"Total CPU"`
-	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
-	AllocBytes      uint64        `json:"alloc_bytes" csv:"Alloc Bytes"`
-	AllocObjects    uint64        `json:"alloc_objects" csv:"Alloc Objects"`
-	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`
-	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"`
-	HeapLive        uint64        `json:"heap_live_bytes,omitzero" csv:"Heap Live Bytes,omitzero"`       // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
-	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
-	HeapGoal        uint64        `json:"heap_goal_bytes" csv:"Heap Goal Bytes"`                         // at the end
+	Mode string `json:"mode" csv:"GC Stats"` // -gcstats: run or total
+	workload.GCSummary
 }
 
 // Process holds the process's counters around the timed runs.
@@ -538,12 +518,7 @@ func profilingOf(meta Meta) *Profiling {
 }
 
 func gcOf(mode workload.GCStats, g *workload.GCSummary) *GC {
-	return &GC{Mode: mode.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
-		PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-		AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
-		GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
-		AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
-		AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+	return &GC{Mode: mode.String(), GCSummary: *g}
 }
 
 func tailOf(t *workload.Tail) *Tail {

@@ -114,7 +114,10 @@ func (x *xmlWriter) document(d *Document) {
 	x.end("environment")
 	x.element("timing", d.Timing)
 	x.element("harness", d.Harness)
-	x.element("gc", d.GC)
+	if d.GC != nil {
+		x.start("gc", x.laidOut(d.GC, gcLayout)...)
+		x.end("gc")
+	}
 	x.element("process", d.Process)
 	x.element("tail", d.Tail)
 	x.runs(d)
@@ -290,8 +293,29 @@ var xmlItems = map[string]string{"causes": "cause", "points": "point", "metrics"
 // nil pointer is left out, and so is an empty string with omitempty and a
 // zero value with omitzero; a zero number is otherwise written.
 func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
+	return x.attrsOf(xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip))
+}
+
+// laidOut is the attributes of v, a pointer to a struct, in the order and
+// under the names of l (see layout); nil for a nil pointer.
+func (x *xmlWriter) laidOut(v any, l layout) []xml.Attr {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if !rv.IsValid() {
+		return nil
+	}
+	return x.attrsOf(apply(l, xmlFields(rv, nil),
+		func(f *xmlField) string { return f.name },
+		func(f *xmlField, e laidOut) {
+			if e.xml != "" {
+				f.key = e.xml
+			}
+		}))
+}
+
+// attrsOf is the scalar fields of fields as attrs says.
+func (x *xmlWriter) attrsOf(fields []xmlField) []xml.Attr {
 	var attrs []xml.Attr
-	for _, f := range xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip) {
+	for _, f := range fields {
 		if !xmlScalar(f.v.Type()) || f.v.Kind() == reflect.Pointer && f.v.IsNil() {
 			continue
 		}
@@ -336,6 +360,7 @@ func (x *xmlWriter) text(name, s string) {
 
 // xmlField is a field of a document struct under its JSON key.
 type xmlField struct {
+	name      string // the Go field's
 	key       string
 	v         reflect.Value
 	omitEmpty bool
@@ -366,7 +391,7 @@ func xmlFields(v reflect.Value, skip []string) []xmlField {
 			key = x // a name the XML kept when the JSON's changed
 		}
 		o := strings.Split(opts, ",")
-		fields = append(fields, xmlField{key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})
+		fields = append(fields, xmlField{sf.Name, key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})
 	}
 	return fields
 }

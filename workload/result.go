@@ -179,19 +179,30 @@ func (r *Result) Complete() bool {
 
 // GCSummary is what the collector did during the timed runs, from
 // runtime/metrics read just before the first and just after the last.
+//
+// Its tags name each figure in a report (package report embeds it): the
+// JSON key (durations in integer nanoseconds, keys ending in _ns) and the
+// CSV column (times in seconds; omitzero leaves a figure not measured
+// empty).
 type GCSummary struct {
 	runstats.GCDelta
-	PauseP50, PauseP90, PauseP99, PauseP999 time.Duration // of the stop-the-world pauses, bucket upper bounds
-	CPUFraction                             float64       // GC CPU time / all CPU time of the process (runtime estimates)
-	AllocRate                               float64       // bytes allocated per second of the timed runs
-	AllocBytesPerOp                         float64       // bytes allocated per operation executed
+	// Of the stop-the-world pauses, bucket upper bounds.
+	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
+	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
+	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
+	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
+	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"`                 // GC CPU time / all CPU time of the process (runtime estimates)
+	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`   // bytes allocated per second of the timed runs
+	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"` // bytes allocated per operation executed
 	// Stopping is the part of STW spent stopping the world
 	// (runstats.GCSampler.Stopping); the rest of STW the world was stopped.
-	Stopping time.Duration
+	// Absent from older results.
+	Stopping time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"`
 	// HeapObjects is the bytes of the heap's objects at the end, live and
 	// dead (runstats.GCReading.HeapObjects): what is known of the heap when
-	// HeapLive is 0 because no GC cycle has marked it.
-	HeapObjects uint64
+	// HeapLive is 0 because no GC cycle has marked it. Absent from older
+	// results.
+	HeapObjects uint64 `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"`
 }
 
 // Tail relates the slowest runs to what can make a run slow. Zero unless
