@@ -99,7 +99,7 @@ func (c *csvDoc) hiccup() {
 		return
 	}
 	c.block(csvHiccup)
-	head, vals := csvFields(h)
+	head, vals := csvFields(h, hiccupLayout...)
 	c.row(head...)
 	c.row(vals...)
 }

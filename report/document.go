@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -118,26 +119,40 @@ func (d *Document) Kind() DocumentKind {
 	return BenchmarkDocument
 }
 
-// Hiccup is what the hiccup meter saw: how late a goroutine sleeping
-// Interval at a time woke, each time, during the timed runs.
+// Hiccup is what the hiccup meter saw, as the engine measured it: how
+// late a goroutine sleeping Interval at a time woke, each time, during the
+// timed runs, the percentiles of the lateness, and how many times the
+// meter woke. Its Recorder is nil in a document read back: Histogram holds
+// the values.
 type Hiccup struct {
-	Interval time.Duration `json:"interval_ns" csv:"Interval"`
-	// Percentiles of the lateness, and how many times the meter woke.
-	Percentiles
+	workload.Hiccup
+	Count     int64            `json:"count" csv:"Count"`
 	Histogram []latency.Bucket `json:"histogram" csv:"-"`
 }
 
-// OpenLoop is how an open-loop benchmark (-rate) kept its schedule: the
-// rate asked and achieved, the largest lateness of an actual start behind
-// its intended one, and how many started more than one interval late.
-// KeptUp is false when the achieved rate is below 95% of the rate asked.
+// hiccupLayout keeps the meter's count after its interval in the XML and
+// the CSV, as before the document embedded workload.Hiccup.
+var hiccupLayout = layout{{"Interval", "", ""}, {"Count", "", ""}}
+
+// OpenLoop is how an open-loop benchmark (-rate) kept its schedule, as
+// the engine measured it: the rate asked and achieved, the largest
+// lateness of an actual start behind its intended one, and how many
+// started more than one interval late. KeptUp, the converse of Behind, is
+// what the document says: false when the achieved rate is below 95% of the
+// rate asked.
 type OpenLoop struct {
-	Rate        float64       `json:"rate"`
-	Interval    time.Duration `json:"interval_ns"`
-	Achieved    float64       `json:"achieved_rate"`
-	MaxLateness time.Duration `json:"max_lateness_ns"`
-	LateStarts  int64         `json:"late_starts"`
-	KeptUp      bool          `json:"kept_up"`
+	workload.OpenLoop
+	KeptUp bool `json:"kept_up"`
+}
+
+// UnmarshalJSON reads an OpenLoop, its Behind from KeptUp.
+func (o *OpenLoop) UnmarshalJSON(data []byte) error {
+	type plain OpenLoop // without this method
+	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+		return err
+	}
+	o.Behind = !o.KeptUp
+	return nil
 }
 
 // Percentiles are the standard percentiles of a distribution kept as an
@@ -488,16 +503,14 @@ func hiccupOf(h *workload.Hiccup) *Hiccup {
 	if h == nil {
 		return nil
 	}
-	return &Hiccup{Interval: h.Interval, Percentiles: Percentiles{Count: h.Recorder.Count(), Percentiles: h.Percentiles},
-		Histogram: h.Recorder.Buckets()}
+	return &Hiccup{Hiccup: *h, Count: h.Recorder.Count(), Histogram: h.Recorder.Buckets()}
 }
 
 func openLoopOf(ol *workload.OpenLoop) *OpenLoop {
 	if ol == nil {
 		return nil
 	}
-	return &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
-		MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
+	return &OpenLoop{OpenLoop: *ol, KeptUp: !ol.Behind}
 }
 
 // profilingOf is the profiles of meta, nil without one.

@@ -148,7 +148,7 @@ func (x *xmlWriter) hiccup(h *Hiccup) {
 	if h == nil {
 		return
 	}
-	a := x.attrs(h, "Histogram")
+	a := x.laidOut(h, hiccupLayout, "Histogram")
 	for i := range a {
 		if a[i].Name.Local == "pmax_ns" {
 			a[i].Name.Local = "max_ns"
@@ -296,14 +296,15 @@ func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
 	return x.attrsOf(xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip))
 }
 
-// laidOut is the attributes of v, a pointer to a struct, in the order and
-// under the names of l (see layout); nil for a nil pointer.
-func (x *xmlWriter) laidOut(v any, l layout) []xml.Attr {
+// laidOut is the attributes of v, a pointer to a struct, less the fields
+// that skip names, in the order and under the names of l (see layout); nil
+// for a nil pointer.
+func (x *xmlWriter) laidOut(v any, l layout, skip ...string) []xml.Attr {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if !rv.IsValid() {
 		return nil
 	}
-	return x.attrsOf(apply(l, xmlFields(rv, nil),
+	return x.attrsOf(apply(l, xmlFields(rv, skip),
 		func(f *xmlField) string { return f.name },
 		func(f *xmlField, e laidOut) {
 			if e.xml != "" {

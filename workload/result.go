@@ -223,24 +223,28 @@ type Tail struct {
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a
 // goroutine sleeping Interval at a time woke up, each time.
+//
+// Its tags name its figures in a report (package report embeds it).
 type Hiccup struct {
-	Interval    time.Duration
-	Recorder    *latency.Recorder // one value per wake-up: the lateness
-	Percentiles latency.Percentiles
+	Interval            time.Duration     `json:"interval_ns" csv:"Interval"`
+	Recorder            *latency.Recorder `json:"-" csv:"-"` // one value per wake-up: the lateness
+	latency.Percentiles                   // of the lateness
 }
 
 // OpenLoop is how an open-loop benchmark (Config.Rate) kept its schedule.
+// Its tags name its figures in a report (package report embeds it, and
+// says the converse of Behind).
 type OpenLoop struct {
-	Rate     float64       // operations per second asked for
-	Interval time.Duration // between scheduled starts: 1/Rate
-	Achieved float64       // operations started per second: n starts over the n-1 intervals from the first to the last
+	Rate     float64       `json:"rate"`          // operations per second asked for
+	Interval time.Duration `json:"interval_ns"`   // between scheduled starts: 1/Rate
+	Achieved float64       `json:"achieved_rate"` // operations started per second: n starts over the n-1 intervals from the first to the last
 	// MaxLateness is the furthest behind its intended start an operation
 	// started; LateStarts counts those that started more than one
 	// Interval late.
-	MaxLateness time.Duration
-	LateStarts  int64
+	MaxLateness time.Duration `json:"max_lateness_ns"`
+	LateStarts  int64         `json:"late_starts"`
 	// Behind is set when the achieved rate is below 95% of the rate asked:
 	// the system could not keep up, and the corrected latencies include
 	// the growing backlog.
-	Behind bool
+	Behind bool `json:"-"`
 }
