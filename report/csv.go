@@ -412,14 +412,14 @@ func (c *csvDoc) timing() {
 	c.row("Started", t.Started.Format(time.RFC3339Nano))
 	c.row("Ended", t.Ended.Format(time.RFC3339Nano))
 	c.row("Elapsed", csvSecs(t.Elapsed))
-	c.row("Warmup Elapsed", csvSecs(t.Warmup))
+	c.row("Warmup Elapsed", csvSecs(t.WarmupElapsed))
 	c.row("Runs Done", csvInt(t.Done))
 	c.row("Interrupted", csvBool(d.Interrupted))
 	c.row("Halted", d.Halted)
 	c.row("Timed Heap Alloc Bytes", csvUint(d.Harness.HeapAllocBytes))
 	c.row("Timed Heap Alloc Objects", csvUint(d.Harness.HeapAllocObjects))
-	if h := d.Harness; h.LiveHeap > 0 {
-		c.row("Harness Live Heap Bytes", csvUint(h.LiveHeap))
+	if h := d.Harness; h.HarnessHeap > 0 {
+		c.row("Harness Live Heap Bytes", csvUint(h.HarnessHeap))
 	}
 	if n := d.Harness.RunsKept; n > 0 {
 		c.row("Runs Kept", csvInt(n))

@@ -298,25 +298,21 @@ type Config struct {
 	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero"`
 }
 
-// Timing says when the timed runs happened.
+// Timing says when the timed runs happened, as the engine measured it
+// (in UTC), and how many completed.
 type Timing struct {
-	Started time.Time     `json:"started"`
-	Ended   time.Time     `json:"ended"`
-	Elapsed time.Duration `json:"elapsed_ns"`        // wall time of the timed runs
-	Warmup  time.Duration `json:"warmup_elapsed_ns"` // wall time of the warmups
-	Done    int           `json:"runs_done"`         // timed runs completed
+	workload.Timing
+	Done int `json:"runs_done"` // timed runs completed
 }
 
-// Harness is what the harness adds to the heap it measures: the heap
-// allocations during the timed runs (runtime/metrics), which include the
-// operations' own.
+// Harness is what the harness adds to the heap it measures, as the engine
+// measured it: the heap allocations during the timed runs
+// (runtime/metrics), which include the operations' own, and what the
+// harness kept on the Go heap while it measured (HarnessHeap: histograms,
+// accumulators, counters), independent of the number of runs; its per-run
+// records are outside the Go heap.
 type Harness struct {
-	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
-	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
-	// LiveHeap is what the harness kept on the Go heap while it measured
-	// (histograms, accumulators, counters), independent of the number of
-	// runs; its per-run records are outside the Go heap.
-	LiveHeap uint64 `json:"live_heap_bytes,omitzero"`
+	workload.Harness
 	// RunsKept, when set, is how many runs kept their per-run records
 	// (runs below): the first RunsKept of Timing.Done. Every statistic
 	// covers all of them regardless.
@@ -464,12 +460,8 @@ func New(res *workload.Result, meta Meta) *Document {
 			GCStats: c.GCStats.String(), Rate: c.Rate,
 			Duration: c.Duration, WarmupDuration: c.WarmupDuration,
 		},
-		Timing: Timing{
-			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
-			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: res.Done,
-		},
-		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects,
-			LiveHeap: res.HarnessHeap},
+		Timing:  Timing{Timing: res.Timing, Done: res.Done},
+		Harness: Harness{Harness: res.Harness},
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes),
 			Machine:      res.Machine},
@@ -486,6 +478,7 @@ func New(res *workload.Result, meta Meta) *Document {
 	if c.GCStats == workload.GCStatsRun {
 		d.Tail = tailOf(&res.Tail)
 	}
+	d.Timing.Started, d.Timing.Ended = res.Started.UTC(), res.Ended.UTC()
 	if res.Summarised() {
 		d.Harness.RunsKept = len(res.Runs)
 	}

@@ -211,7 +211,7 @@ func TestInterruptedDuration(t *testing.T) {
 	} {
 		var b strings.Builder
 		p := &printer{w: &b}
-		p.footer(&Document{Config: tc.c, Interrupted: true, Timing: Timing{Done: 40, Elapsed: 2 * time.Second}})
+		p.footer(&Document{Config: tc.c, Interrupted: true, Timing: Timing{Done: 40, Timing: workload.Timing{Elapsed: 2 * time.Second}}})
 		if !strings.Contains(b.String(), tc.want) {
 			t.Errorf("%+v: %q, want %q in it", tc.c, b.String(), tc.want)
 		}

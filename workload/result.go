@@ -106,21 +106,8 @@ type Result struct {
 	P99  latency.P99Figures
 	Unit string
 
-	Started       time.Time     // wall clock when the timed runs began
-	Ended         time.Time     // wall clock when they ended
-	Elapsed       time.Duration // monotonic wall time of the timed runs
-	WarmupElapsed time.Duration // monotonic wall time of the warmups
-
-	// Heap allocations during the timed runs (runtime/metrics
-	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
-	// together; with noop, this is what the harness itself allocates.
-	HeapAllocBytes   uint64
-	HeapAllocObjects uint64
-	// HarnessHeap is what the harness keeps on the Go heap while it
-	// measures (its histograms, accumulators and counters; its per-run
-	// records are outside the heap): it does not grow with the number of
-	// runs.
-	HarnessHeap uint64
+	Timing  // when the timed runs happened, and how long they and the warmups took
+	Harness // what the timed runs allocated, and what the harness kept while it measured
 
 	// Hiccup is what the hiccup meter saw (Config.Hiccup), nil without one.
 	Hiccup *Hiccup
@@ -144,6 +131,31 @@ type Result struct {
 
 	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
 	Halted      string // why a halt policy stopped the benchmark, if one did
+}
+
+// Timing is when the timed runs happened. Its tags name its figures in a
+// report (package report embeds it).
+type Timing struct {
+	Started       time.Time     `json:"started"`           // wall clock when the timed runs began
+	Ended         time.Time     `json:"ended"`             // wall clock when they ended
+	Elapsed       time.Duration `json:"elapsed_ns"`        // monotonic wall time of the timed runs
+	WarmupElapsed time.Duration `json:"warmup_elapsed_ns"` // monotonic wall time of the warmups
+}
+
+// Harness is what the timed runs allocated on the heap, and what the
+// harness kept on it while it measured. Its tags name its figures in a
+// report (package report embeds it).
+type Harness struct {
+	// Heap allocations during the timed runs (runtime/metrics
+	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
+	// together; with noop, this is what the harness itself allocates.
+	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
+	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
+	// HarnessHeap is what the harness keeps on the Go heap while it
+	// measures (its histograms, accumulators and counters; its per-run
+	// records are outside the heap): it does not grow with the number of
+	// runs.
+	HarnessHeap uint64 `json:"live_heap_bytes,omitzero"`
 }
 
 // MixResult holds the statistics of the whole mix, one value per run.
