@@ -248,33 +248,46 @@ func (c *csvDoc) options() {
 func (c *csvDoc) runs() {
 	d := c.d
 	gc := hasRunGC(d)
-	c.block(csvRuns)
-	head := []string{"Run", "Thread", "Start", "Total Response Time", "Total Runtime", "Results", "Errors"}
-	if gc {
-		head = append(head, "GC Cycles", "STW Pauses", "STW", "STW Max", "GC Assist CPU", "GC CPU",
-			"Alloc Bytes", "Alloc Objects", "Heap Live Bytes", "Heap Goal Bytes")
-	}
 	causes := gc && len(d.Runs) > 0 && d.Runs[0].RunDelta != nil
-	if causes {
-		head = append(head, "Mark At Start", "Minor Faults", "Major Faults", "Voluntary Switches",
-			"Involuntary Switches", "Sched Waits", "Sched Max")
+	// shape gives a run the columns the block has: the collector's with
+	// -gcstats run, and the other causes' when the first run has them.
+	var row Run // one for every row: a run has thousands
+	shape := func(r *Run) *Run {
+		row = *r
+		switch {
+		case !gc:
+			row.GCDelta = nil
+		case row.GCDelta == nil:
+			row.GCDelta = &runstats.GCDelta{}
+		}
+		if !causes {
+			row.RunDelta = nil
+		}
+		return &row
 	}
+	c.block(csvRuns)
+	head, _ := csvFields(shape(&Run{RunDelta: &runstats.RunDelta{}}), runLayout...)
 	c.row(head...)
-	for _, r := range d.Runs {
-		cells := []string{csvInt(r.Run), csvInt(r.Thread), csvSecs(r.Start), csvSecs(r.Response), csvSecs(r.Runtime),
-			csvInt(r.Results), csvInt(r.Errors)}
-		if gc {
-			g := r.GCDelta
-			cells = append(cells, csvUint(g.Cycles), csvUint(g.Pauses), csvSecs(g.STW), csvSecs(g.STWMax),
-				csvSecs(g.AssistCPU), csvSecs(g.GCCPU), csvUint(g.AllocBytes), csvUint(g.AllocObjects),
-				csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) }), csvUint(g.HeapGoal))
-		}
-		if x := r.RunDelta; causes && x != nil {
-			cells = append(cells, csvBool(x.MarkAtStart), csvUint(x.MinorFaults), csvUint(x.MajorFaults),
-				csvUint(x.VoluntarySwitches), csvUint(x.InvoluntarySwitches), csvUint(x.SchedWaits), csvSecs(x.SchedMax))
-		}
-		c.row(cells...)
+	for i := range d.Runs {
+		_, vals := csvFields(shape(&d.Runs[i]), runLayout...)
+		c.row(vals...)
 	}
+}
+
+// runLayout is the columns of the Run Summary: a run's own, its response
+// time before its runtime, then what the collector did (runstats.GCDelta,
+// less the CPU figures of the summary's) and what else happened during it
+// (runstats.RunDelta).
+var runLayout = layout{
+	{"Run", "", ""}, {"Thread", "", ""}, {"Start", "", ""}, {"Response", "", ""}, {"Runtime", "", ""},
+	{"Results", "", ""}, {"Errors", "", ""},
+	{"Cycles", "", "GC Cycles"}, {"Pauses", "", "STW Pauses"}, {"STW", "", "STW"}, {"STWMax", "", "STW Max"},
+	{"AssistCPU", "", "GC Assist CPU"}, {"GCCPU", "", "GC CPU"}, {"AllocBytes", "", "Alloc Bytes"},
+	{"AllocObjects", "", "Alloc Objects"}, {"HeapLive", "", "Heap Live Bytes,omitzero"},
+	{"HeapGoal", "", "Heap Goal Bytes"},
+	{"MarkAtStart", "", "Mark At Start"}, {"MinorFaults", "", "Minor Faults"}, {"MajorFaults", "", "Major Faults"},
+	{"VoluntarySwitches", "", "Voluntary Switches"}, {"InvoluntarySwitches", "", "Involuntary Switches"},
+	{"SchedWaits", "", "Sched Waits"}, {"SchedMax", "", "Sched Max"},
 }
 
 func (c *csvDoc) operations() {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gcperf/gcperf/internal/figure"
@@ -24,52 +25,98 @@ import (
 // name (see layout); a field without a csv tag that it gives a column is
 // in the CSV.
 func csvFields(v any, l ...laidOut) (head, vals []string) {
-	fields := apply(l, csvFieldsOf(reflect.Indirect(reflect.ValueOf(v))),
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	for _, c := range csvPlanOf(rv.Type(), l) {
+		f, err := rv.FieldByIndexErr(c.index)
+		if err != nil {
+			continue // under a nil pointer: not in this CSV
+		}
+		val := ""
+		if !c.omitZero || !f.IsZero() {
+			val = csvValue(f, c.g)
+		}
+		head, vals = append(head, c.name), append(vals, val)
+	}
+	return head, vals
+}
+
+// csvColumn is one column of a type's CSV: where its field is, its header
+// and its tag's options.
+type csvColumn struct {
+	index       []int
+	name        string
+	omitZero, g bool
+}
+
+// csvPlans holds each type's columns under each layout, so that a CSV of
+// many runs reads the tags once.
+var csvPlans sync.Map // csvPlanKey → []csvColumn
+
+type csvPlanKey struct {
+	t reflect.Type
+	l *laidOut // the layout's first entry, nil for none
+}
+
+// csvPlanOf is the columns of the struct type t under the layout l.
+func csvPlanOf(t reflect.Type, l layout) []csvColumn {
+	k := csvPlanKey{t: t}
+	if len(l) > 0 {
+		k.l = &l[0]
+	}
+	if p, ok := csvPlans.Load(k); ok {
+		return p.([]csvColumn)
+	}
+	fields := apply(l, csvFieldsOf(t, nil),
 		func(f *csvField) string { return f.name },
 		func(f *csvField, e laidOut) {
 			if e.csv != "" {
 				f.tag, f.tagged = e.csv, true
 			}
 		})
+	var cols []csvColumn
 	for _, f := range fields {
 		if !f.tagged || f.tag == "-" {
 			continue
 		}
 		name, opts, _ := strings.Cut(f.tag, ",")
 		o := strings.Split(opts, ",")
-		val := ""
-		if !slices.Contains(o, "omitzero") || !f.v.IsZero() {
-			val = csvValue(f.v, slices.Contains(o, "g"))
-		}
-		head, vals = append(head, name), append(vals, val)
+		cols = append(cols, csvColumn{f.index, name, slices.Contains(o, "omitzero"), slices.Contains(o, "g")})
 	}
-	return head, vals
+	csvPlans.Store(k, cols)
+	return cols
 }
 
-// csvField is one field of a struct: its Go name, its csv tag (tagged
-// when it has one) and its value.
+// csvField is one field of a struct type: its Go name, its csv tag
+// (tagged when it has one) and where it is.
 type csvField struct {
 	name   string
 	tag    string
 	tagged bool
-	v      reflect.Value
+	index  []int
 }
 
-// csvFieldsOf is the exported fields of the struct rv in field order, an
-// embedded struct's without a csv tag in its place.
-func csvFieldsOf(rv reflect.Value) []csvField {
+// csvFieldsOf is the exported fields of the struct type t in field order,
+// an embedded struct's (or pointer's) without a csv tag in its place;
+// index is where t is in the value csvFields reads.
+func csvFieldsOf(t reflect.Type, index []int) []csvField {
 	var fields []csvField
-	for i := range rv.NumField() {
-		sf := rv.Type().Field(i)
+	for i := range t.NumField() {
+		sf := t.Field(i)
 		tag, ok := sf.Tag.Lookup("csv")
 		if !sf.IsExported() {
 			continue
 		}
-		if sf.Anonymous && !ok && rv.Field(i).Kind() == reflect.Struct {
-			fields = append(fields, csvFieldsOf(rv.Field(i))...) // an embedded struct's fields in its place
+		at := append(slices.Clip(index), i)
+		if ft := sf.Type; sf.Anonymous && !ok && (ft.Kind() == reflect.Struct || ft.Kind() == reflect.Pointer) {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				fields = append(fields, csvFieldsOf(ft, at)...) // an embedded struct's fields in its place
+			}
 			continue
 		}
-		fields = append(fields, csvField{sf.Name, tag, ok, rv.Field(i)})
+		fields = append(fields, csvField{sf.Name, tag, ok, at})
 	}
 	return fields
 }

@@ -398,13 +398,13 @@ type Worst struct {
 
 // Run is one timed run of the mix.
 type Run struct {
-	Run      int           `json:"run"`
-	Thread   int           `json:"thread"`
-	Start    time.Duration `json:"start_ns"` // since the timed runs began
-	Runtime  time.Duration `json:"runtime_ns"`
-	Response time.Duration `json:"response_ns"`
-	Results  int64         `json:"results"`
-	Errors   int           `json:"errors"`
+	Run      int           `json:"run" csv:"Run"`
+	Thread   int           `json:"thread" csv:"Thread"`
+	Start    time.Duration `json:"start_ns" csv:"Start"` // since the timed runs began
+	Runtime  time.Duration `json:"runtime_ns" csv:"Total Runtime"`
+	Response time.Duration `json:"response_ns" csv:"Total Response Time"`
+	Results  int64         `json:"results" csv:"Results"`
+	Errors   int           `json:"errors" csv:"Errors"`
 	// What the collector did during the run (gc_cycles, stw_ns,
 	// alloc_bytes...): with -gcstats run only, absent otherwise, as nothing
 	// was measured per run.
@@ -415,10 +415,10 @@ type Run struct {
 	*runstats.RunDelta
 	// Error is the failure's category when the run is one operation of a
 	// one-operation mix (otherwise each of Ops says its own).
-	Error string `json:"error,omitempty"`
+	Error string `json:"error,omitempty" csv:"-"`
 	// Ops are the run's operations in the order they ran, when the mix holds
 	// more than one (with one, the run's own figures are the operation's).
-	Ops []RunOp `json:"ops,omitempty"`
+	Ops []RunOp `json:"ops,omitempty" csv:"-"`
 }
 
 // RunOp is one operation of a run, in run order.
