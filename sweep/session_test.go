@@ -20,8 +20,8 @@ func TestSessionCheck(t *testing.T) {
 		want string // "" for none
 	}{
 		{"fine", Session{Grid: grid, Runner: Runner{Count: 1}}, ""},
-		{"no repeat", Session{Grid: grid}, "-count must be at least 1, got 0"},
-		{"too many repeats", Session{Grid: grid, Runner: Runner{Count: 1000000000}}, "-count must be at most 10000, got 1000000000"},
+		{"no repeat", Session{Grid: grid}, "Count \"0\": must be at least 1, got 0"},
+		{"too many repeats", Session{Grid: grid, Runner: Runner{Count: 1000000000}}, "Count \"1000000000\": must be at most 10000, got 1000000000"},
 		{"resume and overwrite", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: "d"}, Overwrite: true}, "exclude each other"},
 		{"resume without dir", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true}}, `Resume: resuming needs a Dir`},
 		{"too many shards", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 0, Shards: 3}}, `Shard "0/3" (limit 2): more shards than points`},

@@ -664,7 +664,7 @@ func inFlags(err error) error {
 	case "ProfileDir":
 		return &usageError{msg: fmt.Sprintf("-profile %s: %v", ue.Value, ue.Err), err: err}
 	case "Count":
-		return &usageError{msg: ue.Err.Error(), err: err}
+		return &usageError{msg: "-count " + ue.Err.Error(), err: err}
 	case "Outputs":
 		return &usageError{msg: safefile.WithOverwrite(ue.Err), err: err}
 	case "Resume":
