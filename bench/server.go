@@ -125,11 +125,11 @@ func (o *Options) writeFailure(err error) {
 	if !errors.As(err, &sf) {
 		return
 	}
-	doc := &report.Document{Schema: report.Schema, Tool: report.Tool{Name: "gcperf", Version: o.Version, Command: o.Command},
-		Failed: &report.Failure{Reason: sf.reason.String(), Text: err.Error()}}
+	tool := report.Tool{Name: "gcperf", Version: o.Version, Command: o.Command}
+	f := report.Failure{Reason: sf.reason.String(), Text: err.Error()}
 	for _, t := range o.Outputs {
 		if t.Format.Name == "json" && t.Path != "-" {
-			safefile.Write(t.Path, nil, o.Overwrite, func(w io.Writer) error { return report.JSON(w, doc) })
+			safefile.Write(t.Path, nil, o.Overwrite, func(w io.Writer) error { return report.FailureJSON(w, tool, f) })
 		}
 	}
 }

@@ -25,7 +25,8 @@ var (
 // ReadJSON reads a document written by JSON, or by an earlier gcperf under
 // gcperf/v1 (converted, see Document.UnmarshalJSON). It refuses anything
 // that is not a gcperf result and any other schema; a Set with an error
-// wrapping ErrSet.
+// wrapping ErrSet; and a result that holds only its failure with a
+// *FailedRunError, the document beside it.
 func ReadJSON(r io.Reader) (*Document, error) {
 	var d Document
 	if err := jsondoc.Decode(r, &d, func() string { return d.Schema }, "gcperf/", Schema, ErrNotResult); err != nil {
@@ -33,6 +34,9 @@ func ReadJSON(r io.Reader) (*Document, error) {
 			return nil, setError{}
 		}
 		return nil, err
+	}
+	if d.onlyFailure() {
+		return &d, &FailedRunError{Failure: *d.Failed}
 	}
 	return &d, nil
 }

@@ -467,7 +467,8 @@ func (r *Runner) gcperfChild(p Point, rep int, path string, ch *child) target.Co
 // or outgrew its cap), and adds the server's own last words to o's tail,
 // after gcperf's.
 func (r *Runner) serverFailed(o *Outcome, path string) {
-	if doc, err := report.ReadFile(path); err == nil {
+	var onlyFailure *report.FailedRunError
+	if doc, err := report.ReadFile(path); err == nil || errors.As(err, &onlyFailure) {
 		if f, ok := documentFailure(doc); ok {
 			o.Failed = f
 		}

@@ -47,6 +47,22 @@ type Session struct {
 	// Observe, when set, receives what the session has to say: what
 	// runs, where the files are, why a sweep failed (Event).
 	Observe func(Event)
+	// Label, when set, is what an error names a file by: field is "HTML"
+	// (the page) or "Dir" (Dir itself, or a file in it, path). Nil names
+	// it by the field ("HTML page.html", "Dir d: d/sweep.json"); gcperf
+	// names it by its flags.
+	Label func(field, path string) string
+}
+
+// label is what an error names path by (Label).
+func (s *Session) label(field, path string) string {
+	if s.Label != nil {
+		return s.Label(field, path)
+	}
+	if field == "Dir" && path != s.Dir {
+		return "Dir " + s.Dir + ": " + path
+	}
+	return field + " " + path
 }
 
 // A Bar is a progress bar of the points and repeats that their lines go
@@ -231,7 +247,7 @@ func (s *Session) Prepare() error {
 		}
 		s.ProfileDir = d
 	}
-	if err := checkOutputs("prepare", s.HTML, s.Overwrite, s.Dir, s.points(), s.Count); err != nil {
+	if err := s.checkOutputs("prepare", s.Dir, s.points(), s.Count); err != nil {
 		return err
 	}
 	dir, err := prepareDir("prepare", s.Dir, s.Resume || s.Overwrite)
@@ -368,18 +384,18 @@ func (s *Session) Repeats() int {
 
 // checkOutputs refuses an HTML file that could not be written at the end
 // or that is one of the files a sweep of points × count writes in dir.
-func checkOutputs(op, page string, overwrite bool, dir string, points []Point, count int) error {
+func (s *Session) checkOutputs(op, dir string, points []Point, count int) error {
 	var outs []safefile.Output
-	if page != "" && page != "-" {
-		outs = append(outs, safefile.Output{Label: "-html " + page, Path: page})
+	if page := s.HTML; page != "" && page != "-" {
+		outs = append(outs, safefile.Output{Label: s.label("HTML", page), Path: page})
 	}
 	if dir != "" {
 		for _, name := range Files(points, count) {
 			path := filepath.Join(dir, name)
-			outs = append(outs, safefile.Output{Label: "-out " + dir + ": " + path, Path: path, Replace: true})
+			outs = append(outs, safefile.Output{Label: s.label("Dir", path), Path: path, Replace: true})
 		}
 	}
-	if err := safefile.Check(outs, overwrite, safefile.Output{Label: "-out " + dir, Path: dir}); err != nil {
+	if err := safefile.Check(outs, s.Overwrite, safefile.Output{Label: s.label("Dir", dir), Path: dir}); err != nil {
 		return &UsageError{Op: op, Field: "Outputs", Err: err}
 	}
 	return nil
@@ -394,8 +410,6 @@ func prepareDir(op, dir string, keep bool) (string, error) {
 	switch {
 	case errors.Is(err, ErrNotEmpty):
 		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
-	case err != nil && dir == "":
-		return "", fmt.Errorf("%w (give -out)", err)
 	case err != nil:
 		return "", &UsageError{Op: op, Field: "Dir", Value: dir, Err: err}
 	}
@@ -545,7 +559,7 @@ func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, e
 	}
 	if s.HTML != "" && s.Page != nil {
 		if err := safefile.Write(s.HTML, stdout, s.Overwrite, func(w io.Writer) error { return s.Page(w, sum) }); err != nil {
-			errs = append(errs, fmt.Errorf("-html %s", safefile.WithOverwrite(err)))
+			errs = append(errs, fmt.Errorf("%s: %s", s.label("HTML", s.HTML), strings.TrimPrefix(safefile.WithOverwrite(err), s.HTML+": ")))
 		}
 	}
 	return written, errors.Join(errs...)
@@ -569,7 +583,7 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 			}
 		}
 	}
-	if err := checkOutputs("merge", s.HTML, s.Overwrite, out, nil, 0); err != nil {
+	if err := s.checkOutputs("merge", out, nil, 0); err != nil {
 		return true, err
 	}
 	sum, err := Merge(dirs...)

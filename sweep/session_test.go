@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,8 +20,8 @@ func TestSessionCheck(t *testing.T) {
 		want string // "" for none
 	}{
 		{"fine", Session{Grid: grid, Runner: Runner{Count: 1}}, ""},
-		{"no repeat", Session{Grid: grid}, "-count must be at least 1, got 0"},
-		{"too many repeats", Session{Grid: grid, Runner: Runner{Count: 1000000000}}, "-count must be at most 10000, got 1000000000"},
+		{"no repeat", Session{Grid: grid}, "Count \"0\": must be at least 1, got 0"},
+		{"too many repeats", Session{Grid: grid, Runner: Runner{Count: 1000000000}}, "Count \"1000000000\": must be at most 10000, got 1000000000"},
 		{"resume and overwrite", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true, Dir: "d"}, Overwrite: true}, "exclude each other"},
 		{"resume without dir", Session{Grid: grid, Runner: Runner{Count: 1, Resume: true}}, `Resume: resuming needs a Dir`},
 		{"too many shards", Session{Grid: grid, Runner: Runner{Count: 1, Shard: 0, Shards: 3}}, `Shard "0/3" (limit 2): more shards than points`},
@@ -121,5 +122,25 @@ func TestSessionRunCancelled(t *testing.T) {
 	}
 	if interrupted.Repeats != 0 || interrupted.Dir != s.Dir {
 		t.Errorf("the Interrupted event is %+v, want 0 repeats kept in %s", interrupted, s.Dir)
+	}
+}
+
+// Without a Label, a session's errors name its files by its own fields:
+// no flag of gcperf's.
+func TestSessionLabelsItsFiles(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(page, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Session{Grid: Grid{GOGC: gs("100")}, Runner: Runner{Count: 1, Dir: filepath.Join(dir, "sw")}, HTML: page,
+		Page: func(io.Writer, *Summary) error { return nil }}
+	err := s.Prepare()
+	if err == nil || !strings.Contains(err.Error(), "HTML "+page+": file exists") || strings.Contains(err.Error(), "-html") {
+		t.Errorf("Prepare: %v, want the page named by its field", err)
+	}
+	s.Label = func(field, path string) string { return "<" + field + ">" }
+	if err := s.Prepare(); err == nil || !strings.Contains(err.Error(), "<HTML>: file exists") {
+		t.Errorf("Prepare with a Label: %v, want the page named by it", err)
 	}
 }

@@ -190,7 +190,8 @@ type worker struct {
 	gcRuns     int64
 	scratch    RunRecord
 	scratchX   []Execution
-	mayWait    bool // a run may wait before an operation, or read the counters there
+	mayWait    bool      // a run may wait before an operation, or read the counters there
+	intended   time.Time // open loop: the operation in progress's scheduled start
 
 	// Open loop (Config.Rate > 0): how late the starts were.
 	maxLate time.Duration
@@ -544,11 +545,10 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 	}
 	timeout := e.cfg.Timeout
 	open := timed && e.interval > 0
-	var intended time.Time
 	p := &w.probe
 	for j, opi := range order {
 		if w.mayWait {
-			intended = w.wait(timed, open, i, j)
+			w.intended = w.wait(timed, open, i, j)
 		}
 		ctx := e.ctx
 		if timeout > 0 {
@@ -565,7 +565,7 @@ func (w *worker) runMix(phase Phase, i int) *RunRecord {
 			w.tctx.disarm()
 		}
 		if timed {
-			w.record(rec, &execs[j], execution{run: i, pos: j, op: opi, rt: rt, err: err, open: open, intended: intended})
+			w.record(rec, &execs[j], i, j, opi, rt, err)
 		}
 	}
 	if !timed {
@@ -635,46 +635,39 @@ func (w *worker) armTimeout(d time.Duration) context.Context {
 	return w.tctx
 }
 
-// execution is one timed call of an operation, as record takes it.
-type execution struct {
-	run, pos, op int // the run, the place in its order, the operation of the mix
-	rt           time.Duration
-	err          error
-	open         bool
-	intended     time.Time // open loop: the scheduled start
-}
-
-// record records execution x, which the probe describes, in its run's
-// record and its operation's state.
-func (w *worker) record(rec *RunRecord, out *Execution, x execution) {
+// record records the timed call of operation opi at place pos of run
+// run, which took rt and returned err (the probe holds the rest), in the
+// run's record and the operation's state.
+func (w *worker) record(rec *RunRecord, out *Execution, run, pos, opi int, rt time.Duration, err error) {
 	e := w.e
 	p := &w.probe
-	resp := x.rt
+	resp := rt
 	if p.responded {
 		resp = p.response
 	}
 	var cat uint8
-	if x.err != nil || (e.cfg.Timeout > 0 && x.rt >= e.cfg.Timeout) {
-		cat = w.fail(x.run, x.op, x.err)
+	if err != nil || (e.cfg.Timeout > 0 && rt >= e.cfg.Timeout) {
+		cat = w.fail(run, opi, err)
 	}
 	*out = Execution{
 		Start:    p.start.Sub(e.t0),
-		Runtime:  x.rt,
+		Runtime:  rt,
 		Response: resp,
 		Results:  p.results,
-		Run:      int32(x.run),
-		Op:       uint16(x.op),
+		Run:      int32(run),
+		Op:       uint16(opi),
 		Thread:   uint16(w.id),
 		Category: cat,
 	}
-	if x.pos == 0 {
+	if pos == 0 {
 		rec.Start = out.Start
 	}
+	open := e.interval > 0 // a timed run: the open loop's schedule
 	var late time.Duration
-	if x.open {
-		late = w.late(p.start, x.intended)
+	if open {
+		late = w.late(p.start, w.intended)
 	}
-	s := &w.ops[x.op]
+	s := &w.ops[opi]
 	s.runs++
 	if cat != 0 {
 		rec.Errors++
@@ -682,16 +675,16 @@ func (w *worker) record(rec *RunRecord, out *Execution, x execution) {
 		w.runFails = append(w.runFails, cat)
 		return
 	}
-	if x.open {
+	if open {
 		// From the intended start: the time the operation waited behind
 		// a stalled schedule counts. (A start ahead of the schedule
 		// happens only after a stop or a cancellation.)
-		s.cor.Record(max(late, 0) + x.rt)
+		s.cor.Record(max(late, 0) + rt)
 	}
 	w.responded = w.responded || p.responded
-	s.timings.record(x.rt, resp, p.responded)
+	s.timings.record(rt, resp, p.responded)
 	s.results += p.results
-	rec.Runtime += x.rt
+	rec.Runtime += rt
 	rec.Response += resp
 	rec.Results += p.results
 }

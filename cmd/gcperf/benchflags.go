@@ -248,7 +248,7 @@ func processName(k int) string {
 func (f *benchFlags) finishCount(given map[string]bool) error {
 	n := f.Count
 	if err := setting.CheckCount(n); err != nil {
-		return &usageError{msg: err.Error(), err: err}
+		return &usageError{msg: "-count " + err.Error(), err: err}
 	}
 	for _, ff := range bench.Formats {
 		p := f.files[ff.Name]

@@ -129,7 +129,7 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 		return nil, fail(stderr, usagef("exec: %v", err))
 	}
 	if err := setting.CheckCount(*count); err != nil {
-		return nil, fail(stderr, usagef("exec: %v", err))
+		return nil, fail(stderr, usagef("exec: -count %v", err))
 	}
 	o.n = *count
 	if o.quiet && o.logOut != "" {

@@ -350,6 +350,7 @@ func (sf *sweepFlags) benchmark(s *sweep.Session, set []*flag.Flag, server []str
 func (sf *sweepFlags) newSession(stderr io.Writer) (*sweep.Session, error) {
 	s := &sweep.Session{HTML: sf.o.File("html"), Overwrite: sf.o.Options.Overwrite, Page: html.Sweep,
 		Observe: func(e sweep.Event) { fmt.Fprintf(stderr, "gcperf: %s\n", sweepLine(e)) }}
+	s.Label = func(field, path string) string { return sweepFileLabel(s, field, path) }
 	if sf.slo != "" {
 		slo, err := sweep.ParseSLO(sf.slo)
 		if err != nil {
@@ -663,7 +664,7 @@ func inFlags(err error) error {
 	case "ProfileDir":
 		return &usageError{msg: fmt.Sprintf("-profile %s: %v", ue.Value, ue.Err), err: err}
 	case "Count":
-		return &usageError{msg: ue.Err.Error(), err: err}
+		return &usageError{msg: "-count " + ue.Err.Error(), err: err}
 	case "Outputs":
 		return &usageError{msg: safefile.WithOverwrite(ue.Err), err: err}
 	case "Resume":
@@ -785,6 +786,8 @@ func parseOne[T fmt.Stringer](flag, value string, parse func(string) ([]T, error
 // outDirText is what a UsageError about the session's Dir says of -out.
 func outDirText(ue *sweep.UsageError) string {
 	switch {
+	case ue.Value == "": // the temporary directory of a sweep without -out
+		return fmt.Sprintf("%v (give -out)", ue.Err)
 	case errors.Is(ue.Err, sweep.ErrDirStdout):
 		return "-out -: a sweep writes a directory of files"
 	case errors.Is(ue.Err, sweep.ErrMergeInto):
@@ -830,4 +833,16 @@ func (t *timeoutValue) Set(s string) error {
 	}
 	*t = timeoutValue(d)
 	return nil
+}
+
+// sweepFileLabel names a file of session s by the flag that set it, in
+// errors: "-html page.html", "-out d", "-out d: d/sweep.json".
+func sweepFileLabel(s *sweep.Session, field, path string) string {
+	switch {
+	case field == "HTML":
+		return "-html " + path
+	case path == s.Dir:
+		return "-out " + path
+	}
+	return "-out " + s.Dir + ": " + path
 }

@@ -434,6 +434,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"-size", "1073741824", "-base", "1"}, "gcperf: -size 1073741824 with -base 1 and -chunk 32 needs 33.0TiB live plus "},
 		{[]string{"-gcstats", "some"}, `gcperf: -gcstats must be run, total or off, got "some"`},
 		{[]string{"-json", "x"}, "gcperf: -json is not for a sweep: each point writes its JSON result to -out DIR"},
+		{[]string{"-html", file}, "gcperf: -html " + file + ": file exists (use -overwrite to replace it)"},
 		{[]string{"-bench", "x"}, "gcperf: -bench is not for a sweep: the sweep writes bench.txt"},
 		{[]string{"-v"}, "gcperf: -v is not for a sweep: the children's output goes to their .log files in -out DIR"},
 		{[]string{"-runlog", "x"}, "gcperf: -runlog is not for a sweep: every point would stream its runs to the same file"},

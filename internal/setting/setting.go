@@ -16,14 +16,15 @@ import (
 // a billion would exhaust the memory before anything ran.
 const MaxCount = 10000
 
-// CheckCount refuses a count of repeats (-count) below 1 or above
-// MaxCount, in words that name the flag.
+// CheckCount refuses a count of repeats below 1 or above MaxCount, in
+// words that name no flag: the caller names the count ("-count must be
+// at least 1, got 0").
 func CheckCount(n int) error {
 	switch {
 	case n < 1:
-		return fmt.Errorf("-count must be at least 1, got %d", n)
+		return fmt.Errorf("must be at least 1, got %d", n)
 	case n > MaxCount:
-		return fmt.Errorf("-count must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
+		return fmt.Errorf("must be at most %d, got %d (every process's result is kept for the report)", MaxCount, n)
 	}
 	return nil
 }
