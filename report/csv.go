@@ -486,11 +486,11 @@ func (c *csvDoc) causes() {
 		return
 	}
 	c.block(csvCauses)
-	head, _ := csvFields(&Cause{})
+	head, _ := csvFields(&Cause{}, causeLayout...)
 	c.row(append(head, "Scope", "Alpha")...)
 	for i := range t.Causes {
-		_, vals := csvFields(&t.Causes[i])
-		c.row(append(vals, t.Scope, strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
+		_, vals := csvFields(&t.Causes[i], causeLayout...)
+		c.row(append(vals, t.Scope.String(), strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
 	}
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding"
 	"reflect"
 	"slices"
 	"strconv"
@@ -125,6 +126,10 @@ var durationType = reflect.TypeFor[time.Duration]()
 
 // csvValue is one field's cell, as csvFields says.
 func csvValue(v reflect.Value, g bool) string {
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok && v.Kind() != reflect.Struct {
+		b, _ := m.MarshalText() // an enum's name (workload.Verdict)
+		return string(b)
+	}
 	switch {
 	case v.Type() == durationType:
 		return csvSecs(time.Duration(v.Int()))

@@ -221,60 +221,29 @@ type Process struct {
 	Machine *runstats.SystemCPU `json:"machine,omitempty"`
 }
 
-// Tail relates the worst runs to what can make a run slow. Worst,
-// WorstWithGC, Runs and RunsWithGC are GCPerfP99's dropped runs and the
-// runs that had the collector beside them, as the gc cause counts them (a
-// cycle ended, a stop-the-world pause fell in them, or a mark phase was in
-// progress when they began); Causes holds the evidence and the
-// verdict on each cause, over the slowest 1% of the successful runs (at
-// least 10).
+// Tail relates the worst runs to what can make a run slow, as the engine
+// judged it (workload.Tail): GCPerfP99's dropped runs and the runs that
+// had the collector beside them, whose page faults and context switches
+// were counted (Scope: process, or thread with -pin), and the evidence and
+// the verdict on each cause over the slowest 1% of the successful runs (at
+// least 10). Alpha is the significance level of the verdicts (Fisher's
+// exact test, one-sided).
 type Tail struct {
-	Worst       int `json:"worst"`
-	WorstWithGC int `json:"worst_with_gc"`
-	Runs        int `json:"runs"`
-	RunsWithGC  int `json:"runs_with_gc"`
-	// Scope is whose page faults and context switches were counted per
-	// run: "process" (every thread of gcperf's) or "thread" (-pin: the
-	// run's own).
-	Scope string `json:"scope,omitzero"`
-	// Alpha is the significance level of the verdicts (Fisher's exact
-	// test, one-sided).
-	Alpha  float64 `json:"alpha,omitzero"`
-	Causes []Cause `json:"causes,omitzero"`
+	workload.Tail
+	Alpha float64 `json:"alpha,omitzero"`
 }
 
-// Cause is the evidence on one cause of slow runs, and the verdict.
-type Cause struct {
-	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
-	// voluntary_switches or sched_waits.
-	Cause string `json:"cause" csv:"Cause"`
-	// Verdict is "explains", "explains part" (fewer than half of the
-	// slowest runs had it), "does not explain", "too few runs to tell",
-	// "never seen" or "in every run".
-	Verdict string `json:"verdict" csv:"Verdict"`
-	// Of the Worst slowest successful runs WorstWith had the cause, of
-	// all Runs that succeeded RunsWith.
-	Worst     int `json:"worst" csv:"Worst Runs"`
-	WorstWith int `json:"worst_with" csv:"Worst Runs With"`
-	Runs      int `json:"runs" csv:"Runs"`
-	RunsWith  int `json:"runs_with" csv:"Runs With"`
-	// Threshold is the amount from which a run counts as having the cause
-	// (stop-the-world nanoseconds for stw, a count for the others, 1 for
-	// gc): 1, any at all, unless more than half of the runs had some; then
-	// one more than the median run's, so that the question becomes
-	// whether the slowest runs had more of it than most runs.
-	Threshold uint64 `json:"threshold" csv:"Threshold"`
-	// P is Fisher's exact test's one-sided p-value: the chance that Worst
-	// runs drawn at random hold WorstWith or more with the cause. PFloor
-	// is the least p-value the counts allow (every worst run with it).
-	P      float64 `json:"p" csv:"P,g"`
-	PFloor float64 `json:"p_floor" csv:"P Floor,g"`
-	// The P99 runtime of the kept runs with the cause and without it, and
-	// how many runs each covers.
-	P99With     time.Duration `json:"p99_with_ns" csv:"P99 With"`
-	P99Without  time.Duration `json:"p99_without_ns" csv:"P99 Without"`
-	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
-	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
+// Cause is the evidence on one cause of slow runs, and the verdict, as the
+// engine judged it. The XML and the CSV name the cause and its verdict
+// first (causeLayout).
+type Cause = workload.CauseTail
+
+// causeLayout keeps a cause's name and verdict, then its counts and its
+// threshold, first in the XML and the CSV, as before the document
+// embedded workload.CauseTail.
+var causeLayout = layout{
+	{"Cause", "", ""}, {"Verdict", "", ""}, {"Worst", "", ""}, {"WorstWith", "", ""},
+	{"Runs", "", ""}, {"RunsWith", "", ""}, {"Threshold", "", ""},
 }
 
 // Config is the benchmark's configuration as run.
@@ -528,15 +497,7 @@ func gcOf(mode workload.GCStats, g *workload.GCSummary) *GC {
 }
 
 func tailOf(t *workload.Tail) *Tail {
-	x := &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
-		Scope: t.Scope.String(), Alpha: workload.TailAlpha}
-	for _, ct := range t.Causes {
-		x.Causes = append(x.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
-			Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
-			P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
-			KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
-	}
-	return x
+	return &Tail{Tail: *t, Alpha: workload.TailAlpha}
 }
 
 func operationsOf(ops []workload.OpResult) []Operation {

@@ -265,7 +265,7 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 	if !rv.IsValid() {
 		return
 	}
-	x.start(name, x.attrs(v, skip...)...)
+	x.start(name, x.laidOut(v, xmlLayouts[rv.Type()], skip...)...)
 	for _, f := range xmlFields(rv, skip) {
 		switch t := f.v.Type(); {
 		case xmlScalar(t):
@@ -283,6 +283,10 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 	}
 	x.end(name)
 }
+
+// xmlLayouts are the layouts of the engine's types that element writes
+// in an order of their own.
+var xmlLayouts = map[reflect.Type]layout{reflect.TypeFor[Cause](): causeLayout}
 
 // xmlItems names the element of one item of a list whose JSON key is a
 // plural (the others, such as "worst", name one item as well as many).

@@ -226,11 +226,15 @@ type GCSummary struct {
 // RunsWithGC of all Runs. Causes holds the evidence and the verdict on each Cause,
 // over the slowest 1% of the successful runs (at least MinTailRuns); Scope
 // says whose page faults and context switches were counted.
+//
+// Its tags name its figures in a report (package report embeds it).
 type Tail struct {
-	Worst, WorstWithGC int
-	Runs, RunsWithGC   int
-	Scope              runstats.Scope
-	Causes             []CauseTail
+	Worst       int            `json:"worst"`
+	WorstWithGC int            `json:"worst_with_gc"`
+	Runs        int            `json:"runs"`
+	RunsWithGC  int            `json:"runs_with_gc"`
+	Scope       runstats.Scope `json:"scope,omitzero"` // absent from older results, and where the OS counts nothing per run
+	Causes      []CauseTail    `json:"causes,omitzero"`
 }
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a
