@@ -422,21 +422,10 @@ func (c *csvDoc) timing() {
 	d := c.d
 	t, p := d.Timing, d.Process
 	c.block(csvTiming)
-	c.row("Started", t.Started.Format(time.RFC3339Nano))
-	c.row("Ended", t.Ended.Format(time.RFC3339Nano))
-	c.row("Elapsed", csvSecs(t.Elapsed))
-	c.row("Warmup Elapsed", csvSecs(t.WarmupElapsed))
-	c.row("Runs Done", csvInt(t.Done))
+	c.rows(&t)
 	c.row("Interrupted", csvBool(d.Interrupted))
 	c.row("Halted", d.Halted)
-	c.row("Timed Heap Alloc Bytes", csvUint(d.Harness.HeapAllocBytes))
-	c.row("Timed Heap Alloc Objects", csvUint(d.Harness.HeapAllocObjects))
-	if h := d.Harness; h.HarnessHeap > 0 {
-		c.row("Harness Live Heap Bytes", csvUint(h.HarnessHeap))
-	}
-	if n := d.Harness.RunsKept; n > 0 {
-		c.row("Runs Kept", csvInt(n))
-	}
+	c.rows(&d.Harness)
 	c.row("Peak RSS Bytes", csvUint(p.PeakRSSBytes))
 	for _, x := range []struct {
 		when string
@@ -456,10 +445,18 @@ func (c *csvDoc) timing() {
 		c.row("Machine Steal Time", csvSecs(m.Steal))
 	}
 	if tl := d.Tail; tl != nil {
-		c.row("Tail Worst Runs", csvInt(tl.Worst))
-		c.row("Tail Worst Runs with GC", csvInt(tl.WorstWithGC))
-		c.row("Tail Runs", csvInt(tl.Runs))
-		c.row("Tail Runs with GC", csvInt(tl.RunsWithGC))
+		c.rows(tl)
+	}
+}
+
+// rows writes v's columns (csvFields) as name,value rows, less the
+// figures not measured (empty: omitzero).
+func (c *csvDoc) rows(v any) {
+	head, vals := csvFields(v)
+	for i := range head {
+		if vals[i] != "" {
+			c.row(head[i], vals[i])
+		}
 	}
 }
 

@@ -18,8 +18,9 @@ import (
 // values. The tag names the column (`csv:"STW Max"`), so that a figure
 // added to a document's type is in the CSV with no change here. A
 // time.Duration is in seconds and a float a decimal, both without
-// exponent (option g: a float in strconv's shortest 'g' form); a list of
-// strings is joined by spaces; option omitzero leaves the cell of a zero
+// exponent (option g: a float in strconv's shortest 'g' form); a value
+// that marshals to text is its text (a time in RFC 3339 with its
+// nanoseconds, an enum its name); a list of strings is joined by spaces; option omitzero leaves the cell of a zero
 // value empty (a figure not measured).
 //
 // A layout, when given, orders the fields and names those its entries
@@ -126,8 +127,8 @@ var durationType = reflect.TypeFor[time.Duration]()
 
 // csvValue is one field's cell, as csvFields says.
 func csvValue(v reflect.Value, g bool) string {
-	if m, ok := v.Interface().(encoding.TextMarshaler); ok && v.Kind() != reflect.Struct {
-		b, _ := m.MarshalText() // an enum's name (workload.Verdict)
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		b, _ := m.MarshalText() // an enum's name (workload.Verdict), a time in RFC 3339 with its nanoseconds
 		return string(b)
 	}
 	switch {

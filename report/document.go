@@ -230,7 +230,7 @@ type Process struct {
 // exact test, one-sided).
 type Tail struct {
 	workload.Tail
-	Alpha float64 `json:"alpha,omitzero"`
+	Alpha float64 `json:"alpha,omitzero" csv:"-"` // in the causes' block
 }
 
 // Cause is the evidence on one cause of slow runs, and the verdict, as the
@@ -271,7 +271,7 @@ type Config struct {
 // (in UTC), and how many completed.
 type Timing struct {
 	workload.Timing
-	Done int `json:"runs_done"` // timed runs completed
+	Done int `json:"runs_done" csv:"Runs Done"` // timed runs completed
 }
 
 // Harness is what the harness adds to the heap it measures, as the engine
@@ -285,7 +285,7 @@ type Harness struct {
 	// RunsKept, when set, is how many runs kept their per-run records
 	// (runs below): the first RunsKept of Timing.Done. Every statistic
 	// covers all of them regardless.
-	RunsKept int `json:"runs_kept,omitzero"`
+	RunsKept int `json:"runs_kept,omitzero" csv:"Runs Kept,omitzero"`
 }
 
 // Distribution is the Summary of runtimes or response times, as latency

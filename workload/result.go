@@ -136,10 +136,10 @@ type Result struct {
 // Timing is when the timed runs happened. Its tags name its figures in a
 // report (package report embeds it).
 type Timing struct {
-	Started       time.Time     `json:"started"`           // wall clock when the timed runs began
-	Ended         time.Time     `json:"ended"`             // wall clock when they ended
-	Elapsed       time.Duration `json:"elapsed_ns"`        // monotonic wall time of the timed runs
-	WarmupElapsed time.Duration `json:"warmup_elapsed_ns"` // monotonic wall time of the warmups
+	Started       time.Time     `json:"started" csv:"Started"`                  // wall clock when the timed runs began
+	Ended         time.Time     `json:"ended" csv:"Ended"`                      // wall clock when they ended
+	Elapsed       time.Duration `json:"elapsed_ns" csv:"Elapsed"`               // monotonic wall time of the timed runs
+	WarmupElapsed time.Duration `json:"warmup_elapsed_ns" csv:"Warmup Elapsed"` // monotonic wall time of the warmups
 }
 
 // Harness is what the timed runs allocated on the heap, and what the
@@ -149,13 +149,13 @@ type Harness struct {
 	// Heap allocations during the timed runs (runtime/metrics
 	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
 	// together; with noop, this is what the harness itself allocates.
-	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
-	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
+	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes" csv:"Timed Heap Alloc Bytes"`
+	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects" csv:"Timed Heap Alloc Objects"`
 	// HarnessHeap is what the harness keeps on the Go heap while it
 	// measures (its histograms, accumulators and counters; its per-run
 	// records are outside the heap): it does not grow with the number of
 	// runs.
-	HarnessHeap uint64 `json:"live_heap_bytes,omitzero"`
+	HarnessHeap uint64 `json:"live_heap_bytes,omitzero" csv:"Harness Live Heap Bytes,omitzero"`
 }
 
 // MixResult holds the statistics of the whole mix, one value per run.
@@ -229,12 +229,12 @@ type GCSummary struct {
 //
 // Its tags name its figures in a report (package report embeds it).
 type Tail struct {
-	Worst       int            `json:"worst"`
-	WorstWithGC int            `json:"worst_with_gc"`
-	Runs        int            `json:"runs"`
-	RunsWithGC  int            `json:"runs_with_gc"`
-	Scope       runstats.Scope `json:"scope,omitzero"` // absent from older results, and where the OS counts nothing per run
-	Causes      []CauseTail    `json:"causes,omitzero"`
+	Worst       int            `json:"worst" csv:"Tail Worst Runs"`
+	WorstWithGC int            `json:"worst_with_gc" csv:"Tail Worst Runs with GC"`
+	Runs        int            `json:"runs" csv:"Tail Runs"`
+	RunsWithGC  int            `json:"runs_with_gc" csv:"Tail Runs with GC"`
+	Scope       runstats.Scope `json:"scope,omitzero" csv:"-"` // absent from older results, and where the OS counts nothing per run
+	Causes      []CauseTail    `json:"causes,omitzero" csv:"-"`
 }
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a
