@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/gcperf/gcperf/internal/safefile"
 )
@@ -58,12 +59,14 @@ type Plan struct {
 }
 
 // A Program identifies the program a sweep measures (the command, the
-// server, or gcperf's own executable) by its path and what a rebuild
-// changes: its size and modification time.
+// server, or gcperf's own executable) by what it is, not where: its size
+// and the SHA-256 of its bytes; its path is for a person to read. A
+// rebuild that changes it is another program; a copy, a touch or the same
+// source built again by go run is the same.
 type Program struct {
-	Path    string    `json:"path"`
-	Size    int64     `json:"size"`
-	ModTime time.Time `json:"mtime"`
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
 }
 
 // ProgramAt identifies the program at path, looked up in $PATH when it has
@@ -81,21 +84,31 @@ func ProgramAt(path string) (Program, error) {
 	if err != nil {
 		return Program{}, err
 	}
-	st, err := os.Stat(abs)
+	f, err := os.Open(abs)
 	if err != nil {
 		return Program{}, err
 	}
-	return Program{Path: abs, Size: st.Size(), ModTime: st.ModTime().UTC()}, nil
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return Program{}, err
+	}
+	return Program{Path: abs, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-// Same reports whether p and q are one program: the same path, size and
-// modification time.
+// Same reports whether p and q are one program: the same size and bytes,
+// wherever they are.
 func (p Program) Same(q Program) bool {
-	return p.Path == q.Path && p.Size == q.Size && p.ModTime.Equal(q.ModTime)
+	return p.Size == q.Size && p.SHA256 == q.SHA256
 }
 
 func (p Program) String() string {
-	return fmt.Sprintf("%s (%d bytes, modified %s)", p.Path, p.Size, p.ModTime.Format(time.RFC3339))
+	sum := p.SHA256
+	if len(sum) > 12 {
+		sum = sum[:12]
+	}
+	return fmt.Sprintf("%s (%d bytes, sha256 %s…)", p.Path, p.Size, sum)
 }
 
 // Diff names the first part of what p measures that differs from q ("" if

@@ -316,10 +316,6 @@ func checkResumed(dir string, plan, rec Plan) error {
 		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
 			Err: &PlanError{Part: d, Recorded: planPart(rec, d), Given: planPart(plan, d)}}
 	}
-	if plan.Program.Path != rec.Program.Path {
-		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
-			Err: &PlanError{Part: "program", Recorded: rec.Program.Path, Given: plan.Program.Path}}
-	}
 	if !plan.Program.Same(rec.Program) {
 		return &UsageError{Op: "prepare", Field: "Resume", Value: dir,
 			Err: &PlanError{Part: "program", Recorded: rec.Program.String(), Given: plan.Program.String(), Path: plan.Program.Path}}

@@ -420,6 +420,11 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		return fail(stderr, err)
 	}
 	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
+	if sf.resume {
+		if err := sf.adoptCommand(s, set, argv); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	return runSession(s, o.Quiet, began, stdout, stderr, sig)
 }
 
@@ -482,6 +487,41 @@ func (sf *sweepFlags) adopt(s *sweep.Session, set []*flag.Flag, ops []string) er
 	return nil
 }
 
+// adoptCommand is adopt for a -resume command line that gives the command
+// after --: it finishes the sweep of that command, and refuses one of
+// another command or of gcperf's own benchmark.
+func (sf *sweepFlags) adoptCommand(s *sweep.Session, set []*flag.Flag, argv []string) error {
+	dir := sf.o.Dir
+	rec, err := sweep.ReadPlan(dir)
+	if err != nil {
+		return resumeError(dir, err)
+	}
+	given := quote.Clip(strings.Join(argv, " "))
+	switch {
+	case len(rec.Command) == 0:
+		return usagef("-resume: the command %s differs from the benchmark (%s) that the sweep in %s records (-resume -out %s alone finishes it with its own flags)",
+			given, quote.Clip(recordedOps(rec)), dir, dir)
+	case !slices.Equal(argv, rec.Command):
+		return usagef("-resume: the command %s differs from the command (%s) that the sweep in %s records (-resume -out %s alone finishes it with its own flags)",
+			given, quote.Clip(strings.Join(rec.Command, " ")), dir, dir)
+	}
+	return sf.adopt(s, set, nil)
+}
+
+// recordedOps is what the sweep recorded as rec runs, as a person reads
+// it: its command, its operations (and server), or gcperf's alloc.list.
+func recordedOps(rec sweep.Plan) string {
+	switch {
+	case len(rec.Command) > 0:
+		return "the command " + strings.Join(rec.Command, " ")
+	case rec.Server != nil:
+		return strings.Join(slices.Concat(rec.Ops, []string{"--"}, rec.Server), " ")
+	case len(rec.Ops) > 0:
+		return strings.Join(rec.Ops, " ")
+	}
+	return "gcperf's alloc.list"
+}
+
 // resumeError says why -resume cannot read the plan of dir.
 func resumeError(dir string, err error) error {
 	switch {
@@ -527,12 +567,8 @@ func (sf *sweepFlags) resumeDiff(s *sweep.Session, set []*flag.Flag, ops []strin
 	if rec.Server != nil {
 		recOps = slices.Concat(rec.Ops, []string{"--"}, rec.Server)
 	}
-	if (sf.fs.NArg() > 0 || sf.mix != "") && !slices.Equal(ops, recOps) {
-		what := "gcperf's alloc.list"
-		if len(recOps) > 0 {
-			what = strings.Join(recOps, " ")
-		}
-		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(what))
+	if (sf.fs.NArg() > 0 || sf.mix != "") && (len(rec.Command) > 0 || !slices.Equal(ops, recOps)) {
+		return fmt.Sprintf("the operations %s differ from the operations (%s) that", quote.Clip(strings.Join(ops, " ")), quote.Clip(recordedOps(rec)))
 	}
 	return ""
 }
@@ -674,8 +710,8 @@ func inFlags(err error) error {
 		case errors.Is(ue.Err, sweep.ErrResumeNoDir):
 			return usagef("-resume needs -out, the directory of the sweep to finish")
 		case errors.As(ue.Err, &pe) && pe.Part == "program" && pe.Path != "":
-			return usagef("-resume -out %s: the sweep there measured %s; %s is now another program, %s: run it again with -overwrite",
-				ue.Value, pe.Recorded, pe.Path, pe.Given)
+			return usagef("-resume -out %s: the sweep there measured %s; the program it runs is now another, %s: run it again with -overwrite",
+				ue.Value, pe.Recorded, pe.Given)
 		case errors.As(ue.Err, &pe):
 			return usagef("-resume -out %s: the sweep there records another %s: %s, not %s", ue.Value, pe.Part,
 				quote.Clip(pe.Recorded), quote.Clip(pe.Given))

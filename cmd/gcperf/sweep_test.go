@@ -675,11 +675,31 @@ func TestSweepResumeAnotherProgram(t *testing.T) {
 	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir); code != 0 {
 		t.Fatalf("-resume of the same program: exit %d\n%s", code, stderr)
 	}
+	// The same bytes touched, and the command given again: the same sweep.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(prog, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir, "--", prog); code != 0 {
+		t.Fatalf("-resume of the same program, touched, given again: exit %d\n%s", code, stderr)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--", prog, "x"}, "the command " + prog + " x differs from the command (" + prog + ") that the sweep in " + dir + " records"},
+		{[]string{"noop"}, "the operations noop differ from the operations (the command " + prog + ") that"},
+	} {
+		code, _, stderr := gcperf(t, nil, slices.Concat([]string{"sweep", "-q", "-resume", "-out", dir}, tt.args)...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("-resume %q: exit %d, stderr %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0 # rebuilt\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir)
-	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, prog+" is now another program") {
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "the program it runs is now another, "+prog) {
 		t.Errorf("-resume of a rebuilt program: exit %d, stderr %q", code, stderr)
 	}
 }
