@@ -246,25 +246,21 @@ var causeLayout = layout{
 	{"Runs", "", ""}, {"RunsWith", "", ""}, {"Threshold", "", ""},
 }
 
-// Config is the benchmark's configuration as run.
+// Config is the benchmark's configuration as run (workload.Config), with its -gcstats mode and halt policy by name: a command's
+// document has neither (its GCStats is empty, where workload's zero is
+// "run"). The XML keeps the order of before (configLayout).
 type Config struct {
-	Runs     int           `json:"runs"`
-	Warmups  int           `json:"warmups"`
-	Outliers int           `json:"outliers"`
-	Threads  int           `json:"threads"`
-	Seed     int64         `json:"seed"`
-	Random   bool          `json:"random"`
-	Sample   int           `json:"sample,omitempty"`
-	Repeats  bool          `json:"repeats,omitempty"`
-	MaxDelay time.Duration `json:"delay_ns"`
-	Timeout  time.Duration `json:"timeout_ns"`
-	Halt     []string      `json:"halt,omitempty"`
-	GCStats  string        `json:"gcstats"`
-	Rate     float64       `json:"rate,omitempty"` // operations per second, open loop; absent closed loop
-	// Duration bounds the timed runs by time (runs then 0: no count, or
-	// the most), WarmupDuration the warmups; absent when not set.
-	Duration       time.Duration `json:"duration_ns,omitzero"`
-	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero"`
+	workload.Config
+	GCStats string   `json:"gcstats"`
+	Halt    []string `json:"halt,omitempty"`
+}
+
+// configLayout is the order of the configuration's properties in the XML,
+// as before the document embedded workload.Config.
+var configLayout = layout{
+	{"Runs", "", ""}, {"Warmups", "", ""}, {"Outliers", "", ""}, {"Threads", "", ""}, {"Seed", "", ""},
+	{"Random", "", ""}, {"Sample", "", ""}, {"Repeats", "", ""}, {"MaxDelay", "", ""}, {"Timeout", "", ""},
+	{"Halt", "", ""}, {"GCStats", "", ""}, {"Rate", "", ""}, {"Duration", "", ""}, {"WarmupDuration", "", ""},
 }
 
 // Timing says when the timed runs happened, as the engine measured it
@@ -419,16 +415,10 @@ func (d *Document) CorrectedLatency() *Percentiles {
 func New(res *workload.Result, meta Meta) *Document {
 	c := res.Config
 	d := &Document{
-		Schema: Schema,
-		Tool:   Tool{Name: "gcperf", Version: meta.Version, Command: meta.Command},
-		Env:    meta.Env,
-		Config: Config{
-			Runs: c.Runs, Warmups: c.Warmups, Outliers: c.Outliers, Threads: c.Threads,
-			Seed: c.Seed, Random: c.Random, Sample: c.Sample, Repeats: c.Repeats,
-			MaxDelay: c.MaxDelay, Timeout: c.Timeout, Halt: haltNames(c.Halt),
-			GCStats: c.GCStats.String(), Rate: c.Rate,
-			Duration: c.Duration, WarmupDuration: c.WarmupDuration,
-		},
+		Schema:  Schema,
+		Tool:    Tool{Name: "gcperf", Version: meta.Version, Command: meta.Command},
+		Env:     meta.Env,
+		Config:  Config{Config: c, GCStats: c.GCStats.String(), Halt: haltNames(c.Halt)},
 		Timing:  Timing{Timing: res.Timing, Done: res.Done},
 		Harness: Harness{Harness: res.Harness},
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,

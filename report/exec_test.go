@@ -206,8 +206,8 @@ func TestInterruptedDuration(t *testing.T) {
 		c    Config
 		want string
 	}{
-		{Config{Runs: 100}, "Interrupted: 40 of 100 timed runs completed;"},
-		{Config{Duration: 10 * time.Second}, "Interrupted: 40 timed runs completed, in 2.00s of the 10.0s asked;"},
+		{Config{Config: workload.Config{Runs: 100}}, "Interrupted: 40 of 100 timed runs completed;"},
+		{Config{Config: workload.Config{Duration: 10 * time.Second}}, "Interrupted: 40 timed runs completed, in 2.00s of the 10.0s asked;"},
 	} {
 		var b strings.Builder
 		p := &printer{w: &b}

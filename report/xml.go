@@ -91,7 +91,7 @@ func (x *xmlWriter) document(d *Document) {
 	}
 	x.end("tool")
 	x.start("configuration")
-	for _, p := range x.attrs(d.Config, "Rate") { // -rate is not in the XML yet
+	for _, p := range x.laidOut(&d.Config, configLayout, "Rate") { // -rate is not in the XML yet
 		x.start("property", xmlAttr("name", p.Name.Local), xmlAttr("value", p.Value))
 		x.end("property")
 	}
@@ -374,7 +374,7 @@ type xmlField struct {
 
 // xmlFields lists the exported fields of the struct v in order, less those
 // that skip names and those the JSON leaves out, with the fields of an
-// embedded struct in its place.
+// embedded struct in its place (less those that skip names too).
 func xmlFields(v reflect.Value, skip []string) []xmlField {
 	var fields []xmlField
 	for i := range v.NumField() {
@@ -385,7 +385,7 @@ func xmlFields(v reflect.Value, skip []string) []xmlField {
 		}
 		if sf.Anonymous && key == "" {
 			if fv = reflect.Indirect(fv); fv.Kind() == reflect.Struct {
-				fields = append(fields, xmlFields(fv, nil)...)
+				fields = append(fields, xmlFields(fv, skip)...)
 			}
 			continue
 		}

@@ -86,7 +86,7 @@ func testDoc(p Point, f fig) *report.Document {
 		Schema:     report.Schema,
 		Tool:       report.Tool{Name: "gcperf", Version: "0.1.0"},
 		Env:        env.Env{Host: env.Host{CPUModel: "Test CPU"}, Go: g},
-		Config:     report.Config{Runs: 100, Seed: 7},
+		Config:     report.Config{Config: workload.Config{Runs: 100, Seed: 7}},
 		Process:    report.Process{PeakRSSBytes: f.rss},
 		Operations: []report.Operation{op},
 		Mix:        report.Mix{Operation: op, OpsPerRun: 1},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // The runner's tests run this test binary as the child: with
@@ -99,7 +100,7 @@ func fakeChild(args []string) int {
 		Schema: report.Schema,
 		Tool:   report.Tool{Name: "gcperf", Command: append([]string{"gcperf"}, args...)},
 		Env:    report.Env{Go: env.ReadGo()},
-		Config: report.Config{Runs: runs, Duration: duration},
+		Config: report.Config{Config: workload.Config{Runs: runs, Duration: duration}},
 		Timing: report.Timing{Done: done},
 	}
 	d.Mix.Runtime.P99 = time.Millisecond
