@@ -140,15 +140,6 @@ func csvIf(ok bool, s func() string) string {
 	return s()
 }
 
-// csvOr is a setting's value when it is set, else the word that says what
-// it does unset ("disabled", "all", "none").
-func csvOr(set bool, value, unset string) string {
-	if !set {
-		return unset
-	}
-	return value
-}
-
 // csvCol is one column of the summary: its header and its value.
 type csvCol struct{ name, value string }
 
@@ -228,21 +219,13 @@ func gcCols(g *GC) []csvCol {
 	return cols
 }
 
+// options writes the settings, one setting,value row each.
 func (c *csvDoc) options() {
-	cf := c.d.Config
 	c.block(csvOptions)
-	c.row("Warmups", csvInt(cf.Warmups))
-	c.row("Runs", csvInt(cf.Runs))
-	c.row("Random Operation Order", csvBool(cf.Random))
-	c.row("Outliers", csvInt(cf.Outliers))
-	c.row("Timeout", csvOr(cf.Timeout > 0, csvSecs(cf.Timeout), "disabled"))
-	c.row("Max Delay between Operations", csvSecs(cf.MaxDelay))
-	c.row("Parallel Threads", csvInt(cf.Threads))
-	c.row("Seed", csvInt(cf.Seed))
-	c.row("Operations Sampled per Run", csvOr(cf.Sample > 0, csvInt(cf.Sample), "all"))
-	c.row("Sample with Repeats", csvBool(cf.Repeats))
-	c.row("Halt On", csvOr(len(cf.Halt) > 0, strings.Join(cf.Halt, " "), "none"))
-	c.row("GC Stats", cf.GCStats)
+	head, vals := csvFields(&c.d.Config, optionsLayout...)
+	for i := range head {
+		c.row(head[i], vals[i])
+	}
 }
 
 func (c *csvDoc) runs() {

@@ -325,7 +325,7 @@ func TestCSVHasEveryField(t *testing.T) {
 	for _, v := range []struct {
 		v any
 		l layout
-	}{{GC{}, gcLayout}, {P99{}, nil}, {Worst{}, nil}, {Cause{}, nil}, {Hiccup{}, nil}, {Run{}, runLayout}, {Timing{}, nil}, {Harness{}, nil}, {Tail{}, nil}} {
+	}{{GC{}, gcLayout}, {P99{}, nil}, {Worst{}, nil}, {Cause{}, nil}, {Hiccup{}, nil}, {Run{}, runLayout}, {Timing{}, nil}, {Harness{}, nil}, {Tail{}, nil}, {Config{}, optionsLayout}} {
 		check(reflect.TypeOf(v.v), v.l)
 	}
 }

@@ -20,8 +20,10 @@ import (
 // time.Duration is in seconds and a float a decimal, both without
 // exponent (option g: a float in strconv's shortest 'g' form); a value
 // that marshals to text is its text (a time in RFC 3339 with its
-// nanoseconds, an enum its name); a list of strings is joined by spaces; option omitzero leaves the cell of a zero
-// value empty (a figure not measured).
+// nanoseconds, an enum its name); a list of strings is joined by spaces.
+// Option omitzero leaves the cell of a zero value empty (a figure not
+// measured), option zero=WORD writes WORD for it (what a setting does
+// unset: "disabled", "none").
 //
 // A layout, when given, orders the fields and names those its entries
 // name (see layout); a field without a csv tag that it gives a column is
@@ -34,7 +36,10 @@ func csvFields(v any, l ...laidOut) (head, vals []string) {
 			continue // under a nil pointer: not in this CSV
 		}
 		val := ""
-		if !c.omitZero || !f.IsZero() {
+		switch {
+		case c.zero != "" && f.IsZero():
+			val = c.zero
+		case !c.omitZero || !f.IsZero():
 			val = csvValue(f, c.g)
 		}
 		head, vals = append(head, c.name), append(vals, val)
@@ -48,6 +53,7 @@ type csvColumn struct {
 	index       []int
 	name        string
 	omitZero, g bool
+	zero        string // the word a zero value is written as (option zero=WORD)
 }
 
 // csvPlans holds each type's columns under each layout, so that a CSV of
@@ -82,7 +88,13 @@ func csvPlanOf(t reflect.Type, l layout) []csvColumn {
 		}
 		name, opts, _ := strings.Cut(f.tag, ",")
 		o := strings.Split(opts, ",")
-		cols = append(cols, csvColumn{f.index, name, slices.Contains(o, "omitzero"), slices.Contains(o, "g")})
+		col := csvColumn{f.index, name, slices.Contains(o, "omitzero"), slices.Contains(o, "g"), ""}
+		for _, opt := range o {
+			if w, ok := strings.CutPrefix(opt, "zero="); ok {
+				col.zero = w
+			}
+		}
+		cols = append(cols, col)
 	}
 	csvPlans.Store(k, cols)
 	return cols

@@ -251,8 +251,8 @@ var causeLayout = layout{
 // "run"). The XML keeps the order of before (configLayout).
 type Config struct {
 	workload.Config
-	GCStats string   `json:"gcstats"`
-	Halt    []string `json:"halt,omitempty"`
+	GCStats string   `json:"gcstats" csv:"GC Stats"`
+	Halt    []string `json:"halt,omitempty" csv:"Halt On,zero=none"`
 }
 
 // configLayout is the order of the configuration's properties in the XML,
@@ -261,6 +261,14 @@ var configLayout = layout{
 	{"Runs", "", ""}, {"Warmups", "", ""}, {"Outliers", "", ""}, {"Threads", "", ""}, {"Seed", "", ""},
 	{"Random", "", ""}, {"Sample", "", ""}, {"Repeats", "", ""}, {"MaxDelay", "", ""}, {"Timeout", "", ""},
 	{"Halt", "", ""}, {"GCStats", "", ""}, {"Rate", "", ""}, {"Duration", "", ""}, {"WarmupDuration", "", ""},
+}
+
+// optionsLayout is the order of the settings in the CSV's Options
+// Summary, as before the document embedded workload.Config.
+var optionsLayout = layout{
+	{"Warmups", "", ""}, {"Runs", "", ""}, {"Random", "", ""}, {"Outliers", "", ""}, {"Timeout", "", ""},
+	{"MaxDelay", "", ""}, {"Threads", "", ""}, {"Seed", "", ""}, {"Sample", "", ""}, {"Repeats", "", ""},
+	{"Halt", "", ""}, {"GCStats", "", ""},
 }
 
 // Timing says when the timed runs happened, as the engine measured it

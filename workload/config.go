@@ -26,19 +26,19 @@ const (
 // report (package report embeds it); the controls (Stop) and the settings
 // a report shows elsewhere (Pin, Hiccup, KeepRuns) are not in it.
 type Config struct {
-	Warmups  int `json:"warmups"`  // runs of the mix before the timed runs, not recorded
-	Runs     int `json:"runs"`     // timed runs of the mix (with Duration: at most; 0 for no limit)
-	Outliers int `json:"outliers"` // best and worst runs discarded before the mean-based statistics
-	Threads  int `json:"threads"`  // goroutines running whole mixes from one shared pool of runs
+	Warmups  int `json:"warmups" csv:"Warmups"`          // runs of the mix before the timed runs, not recorded
+	Runs     int `json:"runs" csv:"Runs"`                // timed runs of the mix (with Duration: at most; 0 for no limit)
+	Outliers int `json:"outliers" csv:"Outliers"`        // best and worst runs discarded before the mean-based statistics
+	Threads  int `json:"threads" csv:"Parallel Threads"` // goroutines running whole mixes from one shared pool of runs
 
 	// Order. By default every operation runs once per run, in a random order
 	// drawn from Seed. Random=false runs them in mix order. Sample > 0 runs
 	// Sample operations per run instead of all of them, drawn with
 	// repetition when Repeats is set (in order, it walks the mix cyclically).
-	Random  bool  `json:"random"`
-	Sample  int   `json:"sample,omitempty"`
-	Repeats bool  `json:"repeats,omitempty"`
-	Seed    int64 `json:"seed"` // seeds every random choice: the same seed gives the same orders and delays
+	Random  bool  `json:"random" csv:"Random Operation Order"`
+	Sample  int   `json:"sample,omitempty" csv:"Operations Sampled per Run,zero=all"`
+	Repeats bool  `json:"repeats,omitempty" csv:"Sample with Repeats"`
+	Seed    int64 `json:"seed" csv:"Seed"` // seeds every random choice: the same seed gives the same orders and delays
 
 	// GCStats says how closely the collector is followed: per run (the
 	// default), for the timed runs as a whole, or not at all. Per run, the
@@ -46,20 +46,20 @@ type Config struct {
 	// (RunRecord.GC and RunRecord.Causes): one runtime/metrics read and
 	// one getrusage, about 2µs, and relates them to the slowest runs
 	// (Result.Tail).
-	GCStats GCStats `json:"-"` // a report names it (report.Config)
+	GCStats GCStats `json:"-" csv:"-"` // a report names it (report.Config)
 
 	// Pin locks each goroutine running the mix to its own OS thread
 	// (runtime.LockOSThread) for the whole benchmark, so that the page
 	// faults and context switches of each run are read for its thread
 	// alone (getrusage RUSAGE_THREAD) instead of for the whole process.
-	Pin bool `json:"-"`
+	Pin bool `json:"-" csv:"-"`
 
 	// Hiccup, when positive, runs a hiccup meter during the timed runs: a
 	// goroutine that sleeps for Hiccup and records how late it wakes, what
 	// any goroutine of the process would have suffered (jHiccup's idea).
 	// It wakes 1/Hiccup times a second, for about a microsecond each; 0 is
 	// none, and the shortest interval is 100µs.
-	Hiccup time.Duration `json:"-"`
+	Hiccup time.Duration `json:"-" csv:"-"`
 
 	// Rate, when positive, runs the timed runs open loop: operation number
 	// s (run i, position j: s = i*OpsPerRun + j) is scheduled to start at
@@ -68,7 +68,7 @@ type Config struct {
 	// from the actual one (see OpResult.Corrected). 0 runs them closed loop,
 	// each operation starting as soon as the previous one ends. Warmups
 	// always run closed loop.
-	Rate float64 `json:"rate,omitempty"` // operations per second across all threads; absent closed loop
+	Rate float64 `json:"rate,omitempty" csv:"-"` // operations per second across all threads; absent closed loop
 
 	// Duration, when positive, bounds the timed runs by time: they go on
 	// until Duration has passed since they began (a run in progress then
@@ -76,8 +76,8 @@ type Config struct {
 	// schedule is Duration long: the runs whose first operation is
 	// scheduled within it. WarmupDuration bounds the warmups likewise
 	// (Warmups then at most, 0 for no limit).
-	Duration       time.Duration `json:"duration_ns,omitzero"`
-	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero"`
+	Duration       time.Duration `json:"duration_ns,omitzero" csv:"-"`
+	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero" csv:"-"`
 
 	// KeepRuns is how many timed runs keep their records (RunRecord and
 	// Executions: Result.Runs, the per-run JSON and CSV, the timeline):
@@ -86,16 +86,16 @@ type Config struct {
 	// state (latency.Accumulator, the histograms), the slowest runs are
 	// kept whole (Result.Worst), and the records are held outside the Go
 	// heap, so that they do not change the collector's pacing.
-	KeepRuns int `json:"-"`
+	KeepRuns int `json:"-" csv:"-"`
 
-	MaxDelay time.Duration `json:"delay_ns"`   // a random delay of 0..MaxDelay between operations, never timed
-	Timeout  time.Duration `json:"timeout_ns"` // per operation; 0 means none
-	Halt     HaltPolicy    `json:"-"`          // a report names it (report.Config)
+	MaxDelay time.Duration `json:"delay_ns" csv:"Max Delay between Operations"` // a random delay of 0..MaxDelay between operations, never timed
+	Timeout  time.Duration `json:"timeout_ns" csv:"Timeout,zero=disabled"`      // per operation; 0 means none
+	Halt     HaltPolicy    `json:"-" csv:"-"`                                   // a report names it (report.Config)
 
 	// Stop, when closed, ends the benchmark after the runs in progress: what
 	// was measured is kept and the Result is marked Interrupted. Cancelling
 	// the context passed to Run also cancels the operations in progress.
-	Stop <-chan struct{} `json:"-"`
+	Stop <-chan struct{} `json:"-" csv:"-"`
 }
 
 // GCStats is how closely a benchmark follows the collector.
