@@ -99,7 +99,7 @@ func (c *csvDoc) hiccup() {
 		return
 	}
 	c.block(csvHiccup)
-	head, vals := csvFields(h)
+	head, vals := csvFields(h, hiccupLayout...)
 	c.row(head...)
 	c.row(vals...)
 }
@@ -220,7 +220,7 @@ func mixCols(d *Document) []csvCol {
 
 // gcCols are the summary's columns of what the collector did.
 func gcCols(g *GC) []csvCol {
-	head, vals := csvFields(g)
+	head, vals := csvFields(g, gcLayout...)
 	cols := make([]csvCol, len(head))
 	for i := range head {
 		cols[i] = csvCol{head[i], vals[i]}
@@ -248,33 +248,46 @@ func (c *csvDoc) options() {
 func (c *csvDoc) runs() {
 	d := c.d
 	gc := hasRunGC(d)
-	c.block(csvRuns)
-	head := []string{"Run", "Thread", "Start", "Total Response Time", "Total Runtime", "Results", "Errors"}
-	if gc {
-		head = append(head, "GC Cycles", "STW Pauses", "STW", "STW Max", "GC Assist CPU", "GC CPU",
-			"Alloc Bytes", "Alloc Objects", "Heap Live Bytes", "Heap Goal Bytes")
-	}
 	causes := gc && len(d.Runs) > 0 && d.Runs[0].RunDelta != nil
-	if causes {
-		head = append(head, "Mark At Start", "Minor Faults", "Major Faults", "Voluntary Switches",
-			"Involuntary Switches", "Sched Waits", "Sched Max")
+	// shape gives a run the columns the block has: the collector's with
+	// -gcstats run, and the other causes' when the first run has them.
+	var row Run // one for every row: a run has thousands
+	shape := func(r *Run) *Run {
+		row = *r
+		switch {
+		case !gc:
+			row.GCDelta = nil
+		case row.GCDelta == nil:
+			row.GCDelta = &runstats.GCDelta{}
+		}
+		if !causes {
+			row.RunDelta = nil
+		}
+		return &row
 	}
+	c.block(csvRuns)
+	head, _ := csvFields(shape(&Run{RunDelta: &runstats.RunDelta{}}), runLayout...)
 	c.row(head...)
-	for _, r := range d.Runs {
-		cells := []string{csvInt(r.Run), csvInt(r.Thread), csvSecs(r.Start), csvSecs(r.Response), csvSecs(r.Runtime),
-			csvInt(r.Results), csvInt(r.Errors)}
-		if gc {
-			g := r.GCDelta
-			cells = append(cells, csvUint(g.Cycles), csvUint(g.Pauses), csvSecs(g.STW), csvSecs(g.STWMax),
-				csvSecs(g.AssistCPU), csvSecs(g.GCCPU), csvUint(g.AllocBytes), csvUint(g.AllocObjects),
-				csvIf(g.HeapLive > 0, func() string { return csvUint(g.HeapLive) }), csvUint(g.HeapGoal))
-		}
-		if x := r.RunDelta; causes && x != nil {
-			cells = append(cells, csvBool(x.MarkAtStart), csvUint(x.MinorFaults), csvUint(x.MajorFaults),
-				csvUint(x.VoluntarySwitches), csvUint(x.InvoluntarySwitches), csvUint(x.SchedWaits), csvSecs(x.SchedMax))
-		}
-		c.row(cells...)
+	for i := range d.Runs {
+		_, vals := csvFields(shape(&d.Runs[i]), runLayout...)
+		c.row(vals...)
 	}
+}
+
+// runLayout is the columns of the Run Summary: a run's own, its response
+// time before its runtime, then what the collector did (runstats.GCDelta,
+// less the CPU figures of the summary's) and what else happened during it
+// (runstats.RunDelta).
+var runLayout = layout{
+	{"Run", "", ""}, {"Thread", "", ""}, {"Start", "", ""}, {"Response", "", ""}, {"Runtime", "", ""},
+	{"Results", "", ""}, {"Errors", "", ""},
+	{"Cycles", "", "GC Cycles"}, {"Pauses", "", "STW Pauses"}, {"STW", "", "STW"}, {"STWMax", "", "STW Max"},
+	{"AssistCPU", "", "GC Assist CPU"}, {"GCCPU", "", "GC CPU"}, {"AllocBytes", "", "Alloc Bytes"},
+	{"AllocObjects", "", "Alloc Objects"}, {"HeapLive", "", "Heap Live Bytes,omitzero"},
+	{"HeapGoal", "", "Heap Goal Bytes"},
+	{"MarkAtStart", "", "Mark At Start"}, {"MinorFaults", "", "Minor Faults"}, {"MajorFaults", "", "Major Faults"},
+	{"VoluntarySwitches", "", "Voluntary Switches"}, {"InvoluntarySwitches", "", "Involuntary Switches"},
+	{"SchedWaits", "", "Sched Waits"}, {"SchedMax", "", "Sched Max"},
 }
 
 func (c *csvDoc) operations() {
@@ -409,21 +422,10 @@ func (c *csvDoc) timing() {
 	d := c.d
 	t, p := d.Timing, d.Process
 	c.block(csvTiming)
-	c.row("Started", t.Started.Format(time.RFC3339Nano))
-	c.row("Ended", t.Ended.Format(time.RFC3339Nano))
-	c.row("Elapsed", csvSecs(t.Elapsed))
-	c.row("Warmup Elapsed", csvSecs(t.Warmup))
-	c.row("Runs Done", csvInt(t.Done))
+	c.rows(&t)
 	c.row("Interrupted", csvBool(d.Interrupted))
 	c.row("Halted", d.Halted)
-	c.row("Timed Heap Alloc Bytes", csvUint(d.Harness.HeapAllocBytes))
-	c.row("Timed Heap Alloc Objects", csvUint(d.Harness.HeapAllocObjects))
-	if h := d.Harness; h.LiveHeap > 0 {
-		c.row("Harness Live Heap Bytes", csvUint(h.LiveHeap))
-	}
-	if n := d.Harness.RunsKept; n > 0 {
-		c.row("Runs Kept", csvInt(n))
-	}
+	c.rows(&d.Harness)
 	c.row("Peak RSS Bytes", csvUint(p.PeakRSSBytes))
 	for _, x := range []struct {
 		when string
@@ -443,10 +445,18 @@ func (c *csvDoc) timing() {
 		c.row("Machine Steal Time", csvSecs(m.Steal))
 	}
 	if tl := d.Tail; tl != nil {
-		c.row("Tail Worst Runs", csvInt(tl.Worst))
-		c.row("Tail Worst Runs with GC", csvInt(tl.WorstWithGC))
-		c.row("Tail Runs", csvInt(tl.Runs))
-		c.row("Tail Runs with GC", csvInt(tl.RunsWithGC))
+		c.rows(tl)
+	}
+}
+
+// rows writes v's columns (csvFields) as name,value rows, less the
+// figures not measured (empty: omitzero).
+func (c *csvDoc) rows(v any) {
+	head, vals := csvFields(v)
+	for i := range head {
+		if vals[i] != "" {
+			c.row(head[i], vals[i])
+		}
 	}
 }
 
@@ -473,11 +483,11 @@ func (c *csvDoc) causes() {
 		return
 	}
 	c.block(csvCauses)
-	head, _ := csvFields(&Cause{})
+	head, _ := csvFields(&Cause{}, causeLayout...)
 	c.row(append(head, "Scope", "Alpha")...)
 	for i := range t.Causes {
-		_, vals := csvFields(&t.Causes[i])
-		c.row(append(vals, t.Scope, strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
+		_, vals := csvFields(&t.Causes[i], causeLayout...)
+		c.row(append(vals, t.Scope.String(), strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
 	}
 }
 

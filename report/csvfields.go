@@ -1,10 +1,12 @@
 package report
 
 import (
+	"encoding"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gcperf/gcperf/internal/figure"
@@ -16,38 +18,119 @@ import (
 // values. The tag names the column (`csv:"STW Max"`), so that a figure
 // added to a document's type is in the CSV with no change here. A
 // time.Duration is in seconds and a float a decimal, both without
-// exponent (option g: a float in strconv's shortest 'g' form); a list of
-// strings is joined by spaces; option omitzero leaves the cell of a zero
+// exponent (option g: a float in strconv's shortest 'g' form); a value
+// that marshals to text is its text (a time in RFC 3339 with its
+// nanoseconds, an enum its name); a list of strings is joined by spaces; option omitzero leaves the cell of a zero
 // value empty (a figure not measured).
-func csvFields(v any) (head, vals []string) {
+//
+// A layout, when given, orders the fields and names those its entries
+// name (see layout); a field without a csv tag that it gives a column is
+// in the CSV.
+func csvFields(v any, l ...laidOut) (head, vals []string) {
 	rv := reflect.Indirect(reflect.ValueOf(v))
-	for i := range rv.NumField() {
-		sf := rv.Type().Field(i)
-		tag, ok := sf.Tag.Lookup("csv")
-		if sf.Anonymous && !ok && rv.Field(i).Kind() == reflect.Struct {
-			h, v := csvFields(rv.Field(i).Interface()) // an embedded struct's fields in its place
-			head, vals = append(head, h...), append(vals, v...)
-			continue
+	for _, c := range csvPlanOf(rv.Type(), l) {
+		f, err := rv.FieldByIndexErr(c.index)
+		if err != nil {
+			continue // under a nil pointer: not in this CSV
 		}
-		if !ok || tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		o := strings.Split(opts, ",")
-		f := rv.Field(i)
 		val := ""
-		if !slices.Contains(o, "omitzero") || !f.IsZero() {
-			val = csvValue(f, slices.Contains(o, "g"))
+		if !c.omitZero || !f.IsZero() {
+			val = csvValue(f, c.g)
 		}
-		head, vals = append(head, name), append(vals, val)
+		head, vals = append(head, c.name), append(vals, val)
 	}
 	return head, vals
+}
+
+// csvColumn is one column of a type's CSV: where its field is, its header
+// and its tag's options.
+type csvColumn struct {
+	index       []int
+	name        string
+	omitZero, g bool
+}
+
+// csvPlans holds each type's columns under each layout, so that a CSV of
+// many runs reads the tags once.
+var csvPlans sync.Map // csvPlanKey → []csvColumn
+
+type csvPlanKey struct {
+	t reflect.Type
+	l *laidOut // the layout's first entry, nil for none
+}
+
+// csvPlanOf is the columns of the struct type t under the layout l.
+func csvPlanOf(t reflect.Type, l layout) []csvColumn {
+	k := csvPlanKey{t: t}
+	if len(l) > 0 {
+		k.l = &l[0]
+	}
+	if p, ok := csvPlans.Load(k); ok {
+		return p.([]csvColumn)
+	}
+	fields := apply(l, csvFieldsOf(t, nil),
+		func(f *csvField) string { return f.name },
+		func(f *csvField, e laidOut) {
+			if e.csv != "" {
+				f.tag, f.tagged = e.csv, true
+			}
+		})
+	var cols []csvColumn
+	for _, f := range fields {
+		if !f.tagged || f.tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.tag, ",")
+		o := strings.Split(opts, ",")
+		cols = append(cols, csvColumn{f.index, name, slices.Contains(o, "omitzero"), slices.Contains(o, "g")})
+	}
+	csvPlans.Store(k, cols)
+	return cols
+}
+
+// csvField is one field of a struct type: its Go name, its csv tag
+// (tagged when it has one) and where it is.
+type csvField struct {
+	name   string
+	tag    string
+	tagged bool
+	index  []int
+}
+
+// csvFieldsOf is the exported fields of the struct type t in field order,
+// an embedded struct's (or pointer's) without a csv tag in its place;
+// index is where t is in the value csvFields reads.
+func csvFieldsOf(t reflect.Type, index []int) []csvField {
+	var fields []csvField
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag, ok := sf.Tag.Lookup("csv")
+		if !sf.IsExported() {
+			continue
+		}
+		at := append(slices.Clip(index), i)
+		if ft := sf.Type; sf.Anonymous && !ok && (ft.Kind() == reflect.Struct || ft.Kind() == reflect.Pointer) {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				fields = append(fields, csvFieldsOf(ft, at)...) // an embedded struct's fields in its place
+			}
+			continue
+		}
+		fields = append(fields, csvField{sf.Name, tag, ok, at})
+	}
+	return fields
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
 
 // csvValue is one field's cell, as csvFields says.
 func csvValue(v reflect.Value, g bool) string {
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		b, _ := m.MarshalText() // an enum's name (workload.Verdict), a time in RFC 3339 with its nanoseconds
+		return string(b)
+	}
 	switch {
 	case v.Type() == durationType:
 		return csvSecs(time.Duration(v.Int()))

@@ -23,9 +23,15 @@
 // histograms, GCPerfP99's figures ([P99]), every timed run ([Run], [RunOp]),
 // the hiccup meter's figures ([Hiccup]) and the profiles taken
 // ([Profiling]). Where the engine's values have the document's shape they
-// are embedded, not copied: an operation's [Distribution] is a
-// latency.Summary, [Percentiles] hold latency.Percentiles, [P99] holds
-// latency.P99Figures. [Document.Kind] says what the document is the result
+// are embedded, not copied, and their own tags name their figures in the
+// JSON and the CSV: an operation's [Distribution] is a latency.Summary,
+// [Percentiles] hold latency.Percentiles, [P99] holds latency.P99Figures,
+// and [GC], [Timing], [Harness], [Hiccup], [OpenLoop] and [Tail] embed
+// workload's GCSummary, Timing, Harness, Hiccup, OpenLoop and Tail (a
+// [Cause] is a workload.CauseTail), adding only what the document derives.
+// The XML and the CSV keep the order and the names they had before the
+// document embedded them (a layout per type); a figure added to one of
+// those types reaches every format after the others. [Document.Kind] says what the document is the result
 // of: a benchmark, a benchmark against a server under test ([Document].Server),
 // or a user's command ([Exec], gcperf exec), which has no operations.
 //

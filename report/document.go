@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -118,26 +119,40 @@ func (d *Document) Kind() DocumentKind {
 	return BenchmarkDocument
 }
 
-// Hiccup is what the hiccup meter saw: how late a goroutine sleeping
-// Interval at a time woke, each time, during the timed runs.
+// Hiccup is what the hiccup meter saw, as the engine measured it: how
+// late a goroutine sleeping Interval at a time woke, each time, during the
+// timed runs, the percentiles of the lateness, and how many times the
+// meter woke. Its Recorder is nil in a document read back: Histogram holds
+// the values.
 type Hiccup struct {
-	Interval time.Duration `json:"interval_ns" csv:"Interval"`
-	// Percentiles of the lateness, and how many times the meter woke.
-	Percentiles
+	workload.Hiccup
+	Count     int64            `json:"count" csv:"Count"`
 	Histogram []latency.Bucket `json:"histogram" csv:"-"`
 }
 
-// OpenLoop is how an open-loop benchmark (-rate) kept its schedule: the
-// rate asked and achieved, the largest lateness of an actual start behind
-// its intended one, and how many started more than one interval late.
-// KeptUp is false when the achieved rate is below 95% of the rate asked.
+// hiccupLayout keeps the meter's count after its interval in the XML and
+// the CSV, as before the document embedded workload.Hiccup.
+var hiccupLayout = layout{{"Interval", "", ""}, {"Count", "", ""}}
+
+// OpenLoop is how an open-loop benchmark (-rate) kept its schedule, as
+// the engine measured it: the rate asked and achieved, the largest
+// lateness of an actual start behind its intended one, and how many
+// started more than one interval late. KeptUp, the converse of Behind, is
+// what the document says: false when the achieved rate is below 95% of the
+// rate asked.
 type OpenLoop struct {
-	Rate        float64       `json:"rate"`
-	Interval    time.Duration `json:"interval_ns"`
-	Achieved    float64       `json:"achieved_rate"`
-	MaxLateness time.Duration `json:"max_lateness_ns"`
-	LateStarts  int64         `json:"late_starts"`
-	KeptUp      bool          `json:"kept_up"`
+	workload.OpenLoop
+	KeptUp bool `json:"kept_up"`
+}
+
+// UnmarshalJSON reads an OpenLoop, its Behind from KeptUp.
+func (o *OpenLoop) UnmarshalJSON(data []byte) error {
+	type plain OpenLoop // without this method
+	if err := json.Unmarshal(data, (*plain)(o)); err != nil {
+		return err
+	}
+	o.Behind = !o.KeptUp
+	return nil
 }
 
 // Percentiles are the standard percentiles of a distribution kept as an
@@ -186,33 +201,13 @@ type Tool struct {
 // Env is the environment of the measurement.
 type Env = env.Env
 
-// GC is what the collector did during the timed runs (runstats.GCDelta over
-// the whole timed phase, with the pause percentiles and rates).
+// GC is what the collector did during the timed runs, as the engine
+// summarised it (runstats.GCDelta over the whole timed phase, with the
+// pause percentiles and rates), and the -gcstats mode that measured it.
+// The XML and the CSV keep the order and names of before (gcLayout).
 type GC struct {
-	Mode            string        `json:"mode" csv:"GC Stats"`                    // -gcstats: run or total
-	Cycles          uint64        `json:"gc_cycles" xml:"cycles" csv:"GC Cycles"` // as each run's (v1: "cycles", kept in the XML)
-	Pauses          uint64        `json:"stw_pauses" csv:"STW Pauses"`
-	STW             time.Duration `json:"stw_ns" csv:"STW Total"`
-	Stopping        time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"` // of STW, stopping the world (until every P stopped), the rest stopped; absent from older results
-	STWMax          time.Duration `json:"stw_max_ns" csv:"STW Max"`
-	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
-	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
-	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
-	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
-	AssistCPU       time.Duration `json:"assist_cpu_ns" csv:"GC Assist CPU"`
-	DedicatedCPU    time.Duration `json:"dedicated_cpu_ns" csv:"GC Dedicated CPU"`
-	IdleCPU         time.Duration `json:"idle_cpu_ns" csv:"GC Idle CPU"`
-	PauseCPU        time.Duration `json:"pause_cpu_ns" csv:"GC Pause CPU"`
-	GCCPU           time.Duration `json:"gc_cpu_ns" csv:"GC CPU"`
-	TotalCPU        time.Duration `json:"total_cpu_ns" csv:"Total CPU"`
-	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"` // GCCPU / TotalCPU: of the CPU available to Go (GOMAXPROCS × wall), runtime estimates updated at each cycle's end
-	AllocBytes      uint64        `json:"alloc_bytes" csv:"Alloc Bytes"`
-	AllocObjects    uint64        `json:"alloc_objects" csv:"Alloc Objects"`
-	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`
-	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"`
-	HeapLive        uint64        `json:"heap_live_bytes,omitzero" csv:"Heap Live Bytes,omitzero"`       // at the end; absent (unknown, not 0) when no GC cycle had marked the heap since the process started
-	HeapObjects     uint64        `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"` // at the end: live and dead objects (allocated, not yet freed); absent from older results
-	HeapGoal        uint64        `json:"heap_goal_bytes" csv:"Heap Goal Bytes"`                         // at the end
+	Mode string `json:"mode" csv:"GC Stats"` // -gcstats: run or total
+	workload.GCSummary
 }
 
 // Process holds the process's counters around the timed runs.
@@ -226,60 +221,29 @@ type Process struct {
 	Machine *runstats.SystemCPU `json:"machine,omitempty"`
 }
 
-// Tail relates the worst runs to what can make a run slow. Worst,
-// WorstWithGC, Runs and RunsWithGC are GCPerfP99's dropped runs and the
-// runs that had the collector beside them, as the gc cause counts them (a
-// cycle ended, a stop-the-world pause fell in them, or a mark phase was in
-// progress when they began); Causes holds the evidence and the
-// verdict on each cause, over the slowest 1% of the successful runs (at
-// least 10).
+// Tail relates the worst runs to what can make a run slow, as the engine
+// judged it (workload.Tail): GCPerfP99's dropped runs and the runs that
+// had the collector beside them, whose page faults and context switches
+// were counted (Scope: process, or thread with -pin), and the evidence and
+// the verdict on each cause over the slowest 1% of the successful runs (at
+// least 10). Alpha is the significance level of the verdicts (Fisher's
+// exact test, one-sided).
 type Tail struct {
-	Worst       int `json:"worst"`
-	WorstWithGC int `json:"worst_with_gc"`
-	Runs        int `json:"runs"`
-	RunsWithGC  int `json:"runs_with_gc"`
-	// Scope is whose page faults and context switches were counted per
-	// run: "process" (every thread of gcperf's) or "thread" (-pin: the
-	// run's own).
-	Scope string `json:"scope,omitzero"`
-	// Alpha is the significance level of the verdicts (Fisher's exact
-	// test, one-sided).
-	Alpha  float64 `json:"alpha,omitzero"`
-	Causes []Cause `json:"causes,omitzero"`
+	workload.Tail
+	Alpha float64 `json:"alpha,omitzero" csv:"-"` // in the causes' block
 }
 
-// Cause is the evidence on one cause of slow runs, and the verdict.
-type Cause struct {
-	// Cause is gc, stw, minor_faults, major_faults, involuntary_switches,
-	// voluntary_switches or sched_waits.
-	Cause string `json:"cause" csv:"Cause"`
-	// Verdict is "explains", "explains part" (fewer than half of the
-	// slowest runs had it), "does not explain", "too few runs to tell",
-	// "never seen" or "in every run".
-	Verdict string `json:"verdict" csv:"Verdict"`
-	// Of the Worst slowest successful runs WorstWith had the cause, of
-	// all Runs that succeeded RunsWith.
-	Worst     int `json:"worst" csv:"Worst Runs"`
-	WorstWith int `json:"worst_with" csv:"Worst Runs With"`
-	Runs      int `json:"runs" csv:"Runs"`
-	RunsWith  int `json:"runs_with" csv:"Runs With"`
-	// Threshold is the amount from which a run counts as having the cause
-	// (stop-the-world nanoseconds for stw, a count for the others, 1 for
-	// gc): 1, any at all, unless more than half of the runs had some; then
-	// one more than the median run's, so that the question becomes
-	// whether the slowest runs had more of it than most runs.
-	Threshold uint64 `json:"threshold" csv:"Threshold"`
-	// P is Fisher's exact test's one-sided p-value: the chance that Worst
-	// runs drawn at random hold WorstWith or more with the cause. PFloor
-	// is the least p-value the counts allow (every worst run with it).
-	P      float64 `json:"p" csv:"P,g"`
-	PFloor float64 `json:"p_floor" csv:"P Floor,g"`
-	// The P99 runtime of the kept runs with the cause and without it, and
-	// how many runs each covers.
-	P99With     time.Duration `json:"p99_with_ns" csv:"P99 With"`
-	P99Without  time.Duration `json:"p99_without_ns" csv:"P99 Without"`
-	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
-	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
+// Cause is the evidence on one cause of slow runs, and the verdict, as the
+// engine judged it. The XML and the CSV name the cause and its verdict
+// first (causeLayout).
+type Cause = workload.CauseTail
+
+// causeLayout keeps a cause's name and verdict, then its counts and its
+// threshold, first in the XML and the CSV, as before the document
+// embedded workload.CauseTail.
+var causeLayout = layout{
+	{"Cause", "", ""}, {"Verdict", "", ""}, {"Worst", "", ""}, {"WorstWith", "", ""},
+	{"Runs", "", ""}, {"RunsWith", "", ""}, {"Threshold", "", ""},
 }
 
 // Config is the benchmark's configuration as run.
@@ -303,29 +267,25 @@ type Config struct {
 	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero"`
 }
 
-// Timing says when the timed runs happened.
+// Timing says when the timed runs happened, as the engine measured it
+// (in UTC), and how many completed.
 type Timing struct {
-	Started time.Time     `json:"started"`
-	Ended   time.Time     `json:"ended"`
-	Elapsed time.Duration `json:"elapsed_ns"`        // wall time of the timed runs
-	Warmup  time.Duration `json:"warmup_elapsed_ns"` // wall time of the warmups
-	Done    int           `json:"runs_done"`         // timed runs completed
+	workload.Timing
+	Done int `json:"runs_done" csv:"Runs Done"` // timed runs completed
 }
 
-// Harness is what the harness adds to the heap it measures: the heap
-// allocations during the timed runs (runtime/metrics), which include the
-// operations' own.
+// Harness is what the harness adds to the heap it measures, as the engine
+// measured it: the heap allocations during the timed runs
+// (runtime/metrics), which include the operations' own, and what the
+// harness kept on the Go heap while it measured (HarnessHeap: histograms,
+// accumulators, counters), independent of the number of runs; its per-run
+// records are outside the Go heap.
 type Harness struct {
-	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes"`
-	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects"`
-	// LiveHeap is what the harness kept on the Go heap while it measured
-	// (histograms, accumulators, counters), independent of the number of
-	// runs; its per-run records are outside the Go heap.
-	LiveHeap uint64 `json:"live_heap_bytes,omitzero"`
+	workload.Harness
 	// RunsKept, when set, is how many runs kept their per-run records
 	// (runs below): the first RunsKept of Timing.Done. Every statistic
 	// covers all of them regardless.
-	RunsKept int `json:"runs_kept,omitzero"`
+	RunsKept int `json:"runs_kept,omitzero" csv:"Runs Kept,omitzero"`
 }
 
 // Distribution is the Summary of runtimes or response times, as latency
@@ -407,13 +367,13 @@ type Worst struct {
 
 // Run is one timed run of the mix.
 type Run struct {
-	Run      int           `json:"run"`
-	Thread   int           `json:"thread"`
-	Start    time.Duration `json:"start_ns"` // since the timed runs began
-	Runtime  time.Duration `json:"runtime_ns"`
-	Response time.Duration `json:"response_ns"`
-	Results  int64         `json:"results"`
-	Errors   int           `json:"errors"`
+	Run      int           `json:"run" csv:"Run"`
+	Thread   int           `json:"thread" csv:"Thread"`
+	Start    time.Duration `json:"start_ns" csv:"Start"` // since the timed runs began
+	Runtime  time.Duration `json:"runtime_ns" csv:"Total Runtime"`
+	Response time.Duration `json:"response_ns" csv:"Total Response Time"`
+	Results  int64         `json:"results" csv:"Results"`
+	Errors   int           `json:"errors" csv:"Errors"`
 	// What the collector did during the run (gc_cycles, stw_ns,
 	// alloc_bytes...): with -gcstats run only, absent otherwise, as nothing
 	// was measured per run.
@@ -424,10 +384,10 @@ type Run struct {
 	*runstats.RunDelta
 	// Error is the failure's category when the run is one operation of a
 	// one-operation mix (otherwise each of Ops says its own).
-	Error string `json:"error,omitempty"`
+	Error string `json:"error,omitempty" csv:"-"`
 	// Ops are the run's operations in the order they ran, when the mix holds
 	// more than one (with one, the run's own figures are the operation's).
-	Ops []RunOp `json:"ops,omitempty"`
+	Ops []RunOp `json:"ops,omitempty" csv:"-"`
 }
 
 // RunOp is one operation of a run, in run order.
@@ -469,12 +429,8 @@ func New(res *workload.Result, meta Meta) *Document {
 			GCStats: c.GCStats.String(), Rate: c.Rate,
 			Duration: c.Duration, WarmupDuration: c.WarmupDuration,
 		},
-		Timing: Timing{
-			Started: res.Started.UTC(), Ended: res.Ended.UTC(),
-			Elapsed: res.Elapsed, Warmup: res.WarmupElapsed, Done: res.Done,
-		},
-		Harness: Harness{HeapAllocBytes: res.HeapAllocBytes, HeapAllocObjects: res.HeapAllocObjects,
-			LiveHeap: res.HarnessHeap},
+		Timing:  Timing{Timing: res.Timing, Done: res.Done},
+		Harness: Harness{Harness: res.Harness},
 		Process: Process{Before: res.ProcessBefore, After: res.ProcessAfter,
 			PeakRSSBytes: max(res.ProcessBefore.PeakRSSBytes, res.ProcessAfter.PeakRSSBytes),
 			Machine:      res.Machine},
@@ -491,6 +447,7 @@ func New(res *workload.Result, meta Meta) *Document {
 	if c.GCStats == workload.GCStatsRun {
 		d.Tail = tailOf(&res.Tail)
 	}
+	d.Timing.Started, d.Timing.Ended = res.Started.UTC(), res.Ended.UTC()
 	if res.Summarised() {
 		d.Harness.RunsKept = len(res.Runs)
 	}
@@ -508,16 +465,14 @@ func hiccupOf(h *workload.Hiccup) *Hiccup {
 	if h == nil {
 		return nil
 	}
-	return &Hiccup{Interval: h.Interval, Percentiles: Percentiles{Count: h.Recorder.Count(), Percentiles: h.Percentiles},
-		Histogram: h.Recorder.Buckets()}
+	return &Hiccup{Hiccup: *h, Count: h.Recorder.Count(), Histogram: h.Recorder.Buckets()}
 }
 
 func openLoopOf(ol *workload.OpenLoop) *OpenLoop {
 	if ol == nil {
 		return nil
 	}
-	return &OpenLoop{Rate: ol.Rate, Interval: ol.Interval, Achieved: ol.Achieved,
-		MaxLateness: ol.MaxLateness, LateStarts: ol.LateStarts, KeptUp: !ol.Behind}
+	return &OpenLoop{OpenLoop: *ol, KeptUp: !ol.Behind}
 }
 
 // profilingOf is the profiles of meta, nil without one.
@@ -538,24 +493,11 @@ func profilingOf(meta Meta) *Profiling {
 }
 
 func gcOf(mode workload.GCStats, g *workload.GCSummary) *GC {
-	return &GC{Mode: mode.String(), Cycles: g.Cycles, Pauses: g.Pauses, STW: g.STW, Stopping: g.Stopping, STWMax: g.STWMax,
-		PauseP50: g.PauseP50, PauseP90: g.PauseP90, PauseP99: g.PauseP99, PauseP999: g.PauseP999,
-		AssistCPU: g.AssistCPU, DedicatedCPU: g.DedicatedCPU, IdleCPU: g.IdleCPU, PauseCPU: g.PauseCPU,
-		GCCPU: g.GCCPU, TotalCPU: g.TotalCPU, CPUFraction: g.CPUFraction,
-		AllocBytes: g.AllocBytes, AllocObjects: g.AllocObjects, AllocRate: g.AllocRate,
-		AllocBytesPerOp: g.AllocBytesPerOp, HeapLive: g.HeapLive, HeapObjects: g.HeapObjects, HeapGoal: g.HeapGoal}
+	return &GC{Mode: mode.String(), GCSummary: *g}
 }
 
 func tailOf(t *workload.Tail) *Tail {
-	x := &Tail{Worst: t.Worst, WorstWithGC: t.WorstWithGC, Runs: t.Runs, RunsWithGC: t.RunsWithGC,
-		Scope: t.Scope.String(), Alpha: workload.TailAlpha}
-	for _, ct := range t.Causes {
-		x.Causes = append(x.Causes, Cause{Cause: ct.Cause.String(), Verdict: ct.Verdict.String(),
-			Worst: ct.Worst, WorstWith: ct.WorstWith, Runs: ct.Runs, RunsWith: ct.RunsWith, Threshold: ct.Threshold,
-			P: ct.P, PFloor: ct.Floor, P99With: ct.P99With, P99Without: ct.P99Without,
-			KeptWith: ct.KeptWith, KeptWithout: ct.KeptWithout})
-	}
-	return x
+	return &Tail{Tail: *t, Alpha: workload.TailAlpha}
 }
 
 func operationsOf(ops []workload.OpResult) []Operation {

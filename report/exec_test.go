@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
+	"github.com/gcperf/gcperf/runstats"
+	"github.com/gcperf/gcperf/workload"
 	"golang.org/x/perf/benchfmt"
 	"strings"
 	"testing"
@@ -143,9 +145,9 @@ func TestClientGC(t *testing.T) {
 		want string
 	}{
 		{"no GC", Document{}, "was not measured (-gcstats off)"},
-		{"closed loop, small", Document{GC: &GC{STWMax: 50 * time.Microsecond}, Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: 10 * ms}}}}},
+		{"closed loop, small", Document{GC: &GC{GCSummary: workload.GCSummary{GCDelta: runstats.GCDelta{STWMax: 50 * time.Microsecond}}}, Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: 10 * ms}}}}},
 			"its longest pause, 50.0µs, is 0.5% of the P99 (10.0ms): the tail is the server's."},
-		{"open loop, corrected", Document{GC: &GC{STWMax: 500 * time.Microsecond}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: ms}}}}},
+		{"open loop, corrected", Document{GC: &GC{GCSummary: workload.GCSummary{GCDelta: runstats.GCDelta{STWMax: 500 * time.Microsecond}}}, Operations: open(20 * ms), Mix: Mix{Operation: Operation{Runtime: Distribution{Percentiles: latency.Percentiles{P99: ms}}}}},
 			"paused up to 500µs, 2.5% of the P99 (20.0ms): part of the tail may be the client's"},
 	} {
 		got := clientGC(&tc.d)
@@ -209,7 +211,7 @@ func TestInterruptedDuration(t *testing.T) {
 	} {
 		var b strings.Builder
 		p := &printer{w: &b}
-		p.footer(&Document{Config: tc.c, Interrupted: true, Timing: Timing{Done: 40, Elapsed: 2 * time.Second}})
+		p.footer(&Document{Config: tc.c, Interrupted: true, Timing: Timing{Done: 40, Timing: workload.Timing{Elapsed: 2 * time.Second}}})
 		if !strings.Contains(b.String(), tc.want) {
 			t.Errorf("%+v: %q, want %q in it", tc.c, b.String(), tc.want)
 		}

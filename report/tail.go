@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -46,7 +47,7 @@ func (p *printer) tail(d *Document) {
 	}
 	c0 := t.Causes[0]
 	scope := "the whole process's (every thread's; -pin counts each run's own thread)"
-	if t.Scope == "thread" {
+	if t.Scope == runstats.ScopeThread {
 		scope = "each run's own thread's (-pin)"
 	}
 	if c0.Worst == 0 {
@@ -65,7 +66,7 @@ func (p *printer) tail(d *Document) {
 	}
 	if d.Config.Threads > 1 {
 		what := "the collector, the scheduler, the page faults and the context switches are the process's"
-		if t.Scope == "thread" {
+		if t.Scope == runstats.ScopeThread {
 			what = "the collector and the scheduler are the process's"
 		}
 		p.f("   With %d threads, %s: what they do counts in every run in progress on any thread.\n", d.Config.Threads, what)
@@ -95,9 +96,9 @@ const statTick = 10 * time.Millisecond
 //
 // Alpha is the verdicts' significance level (Tail.Alpha).
 func CauseSentence(c Cause, alpha float64) string {
-	w, ok := causeWords[c.Cause]
+	w, ok := causeWords[c.Cause.String()]
 	if !ok {
-		w.subject, w.plural, w.had = c.Cause, true, c.Cause
+		w.subject, w.plural, w.had = c.Cause.String(), true, c.Cause.String()
 	}
 	verb := func(sing, plur string) string {
 		if w.plural {
@@ -106,7 +107,7 @@ func CauseSentence(c Cause, alpha float64) string {
 		return sing
 	}
 	if c.Threshold > 1 {
-		if c.Cause == "stw" {
+		if c.Cause == workload.CauseSTW {
 			w.had = fmt.Sprintf("%s of %s or more in all", w.many, dur(time.Duration(c.Threshold)))
 		} else {
 			w.had = fmt.Sprintf("%d or more %s", c.Threshold, w.many)
@@ -116,31 +117,31 @@ func CauseSentence(c Cause, alpha float64) string {
 	counts := fmt.Sprintf("%d of the %d slowest runs had %s", c.WorstWith, c.Worst, w.had)
 	var b strings.Builder
 	switch c.Verdict {
-	case "explains":
+	case workload.VerdictExplains:
 		fmt.Fprintf(&b, "%s %s the tail: %s against %s of all runs (p = %s)", w.subject, verb("explains", "explain"), counts, all, pval(c.P))
-	case "explains part":
+	case workload.VerdictPart:
 		fmt.Fprintf(&b, "%s %s part of the tail: %s against %s of all runs (p = %s), fewer than half of them", w.subject, verb("explains", "explain"), counts, all, pval(c.P))
-	case "does not explain":
+	case workload.VerdictNot:
 		fmt.Fprintf(&b, "%s %s the tail: %s, ", w.subject, verb("does not explain", "do not explain"), counts)
 		if float64(c.WorstWith)/float64(max(c.Worst, 1)) <= float64(c.RunsWith)/float64(max(c.Runs, 1)) {
 			fmt.Fprintf(&b, "no more often than all runs (%s; p = %s)", all, pval(c.P))
 		} else {
 			fmt.Fprintf(&b, "more often than all runs (%s), but chance could explain that (p = %s)", all, pval(c.P))
 		}
-	case "too few runs to tell":
+	case workload.VerdictTooFew:
 		if c.Worst == 0 {
 			return fmt.Sprintf("%s: too few runs to tell.", w.subject)
 		}
-		if c.WorstWith == 1 && c.PFloor < alpha {
+		if c.WorstWith == 1 && c.Floor < alpha {
 			fmt.Fprintf(&b, "%s: too few runs to tell: only %s against %s of all runs (p = %s), and one run is an anecdote",
 				w.subject, counts, all, pval(c.P))
 			break
 		}
 		fmt.Fprintf(&b, "%s: too few runs to tell: %s against %s of all runs (p = %s; even all %d would give p = %s)",
-			w.subject, counts, all, pval(c.P), c.Worst, pval(c.PFloor))
-	case "never seen":
+			w.subject, counts, all, pval(c.P), c.Worst, pval(c.Floor))
+	case workload.VerdictNever:
 		return fmt.Sprintf("%s: no run had %s.", w.subject, w.had)
-	case "in every run":
+	case workload.VerdictAlways:
 		return fmt.Sprintf("%s: every run had %s, so %s cannot set the slowest apart.", w.subject, w.had, verb("it", "they"))
 	default:
 		fmt.Fprintf(&b, "%s: %s: %s against %s of all runs", w.subject, c.Verdict, counts, all)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcperf/gcperf/runstats"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -21,29 +22,29 @@ func TestCauseSentence(t *testing.T) {
 		c    Cause
 		want string
 	}{
-		{Cause{Cause: "gc", Verdict: "explains", Worst: 10, WorstWith: 10, Runs: 1000, RunsWith: 120, Threshold: 1,
-			P: 4.4e-10, PFloor: 4.4e-10, P99With: 41 * ms, P99Without: 9 * ms, KeptWith: 120, KeptWithout: 880},
+		{Cause{Cause: workload.CauseGC, Verdict: workload.VerdictExplains, Worst: 10, WorstWith: 10, Runs: 1000, RunsWith: 120, Threshold: 1,
+			P: 4.4e-10, Floor: 4.4e-10, P99With: 41 * ms, P99Without: 9 * ms, KeptWith: 120, KeptWithout: 880},
 			"GC explains the tail: 10 of the 10 slowest runs had a GC cycle against 12% of all runs (p = 4.4e-10); runs with it: P99 41.0ms, without: P99 9.00ms."},
-		{Cause{Cause: "minor_faults", Verdict: "explains part", Worst: 10, WorstWith: 3, Runs: 1000, RunsWith: 20, Threshold: 1,
-			P: 0.0008, PFloor: 1e-17, P99With: 5 * ms, P99Without: 2 * ms, KeptWith: 20, KeptWithout: 980},
+		{Cause{Cause: workload.CauseMinorFaults, Verdict: workload.VerdictPart, Worst: 10, WorstWith: 3, Runs: 1000, RunsWith: 20, Threshold: 1,
+			P: 0.0008, Floor: 1e-17, P99With: 5 * ms, P99Without: 2 * ms, KeptWith: 20, KeptWithout: 980},
 			"Minor page faults explain part of the tail: 3 of the 10 slowest runs had minor page faults against 2% of all runs (p = 0.0008), fewer than half of them; runs with them: P99 5.00ms, without: P99 2.00ms."},
-		{Cause{Cause: "involuntary_switches", Verdict: "does not explain", Worst: 10, WorstWith: 4, Runs: 1000, RunsWith: 470, Threshold: 5,
-			P: 0.6, PFloor: 5e-4, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 470, KeptWithout: 530},
+		{Cause{Cause: workload.CauseInvoluntarySwitches, Verdict: workload.VerdictNot, Worst: 10, WorstWith: 4, Runs: 1000, RunsWith: 470, Threshold: 5,
+			P: 0.6, Floor: 5e-4, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 470, KeptWithout: 530},
 			"Involuntary context switches do not explain the tail: 4 of the 10 slowest runs had 5 or more involuntary context switches, no more often than all runs (47%; p = 0.6); runs with them: P99 5.00ms, without: P99 4.00ms."},
-		{Cause{Cause: "stw", Verdict: "does not explain", Worst: 10, WorstWith: 6, Runs: 1000, RunsWith: 400, Threshold: 123000,
-			P: 0.17, PFloor: 1e-4, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 400, KeptWithout: 600},
+		{Cause{Cause: workload.CauseSTW, Verdict: workload.VerdictNot, Worst: 10, WorstWith: 6, Runs: 1000, RunsWith: 400, Threshold: 123000,
+			P: 0.17, Floor: 1e-4, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 400, KeptWithout: 600},
 			"Stop-the-world pauses do not explain the tail: 6 of the 10 slowest runs had stop-the-world pauses of 123µs or more in all, more often than all runs (40%), but chance could explain that (p = 0.17); runs with them: P99 5.00ms, without: P99 4.00ms."},
-		{Cause{Cause: "gc", Verdict: "too few runs to tell", Worst: 10, WorstWith: 8, Runs: 1000, RunsWith: 800, Threshold: 1,
-			P: 0.68, PFloor: 0.11, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 800, KeptWithout: 200},
+		{Cause{Cause: workload.CauseGC, Verdict: workload.VerdictTooFew, Worst: 10, WorstWith: 8, Runs: 1000, RunsWith: 800, Threshold: 1,
+			P: 0.68, Floor: 0.11, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 800, KeptWithout: 200},
 			"GC: too few runs to tell: 8 of the 10 slowest runs had a GC cycle against 80% of all runs (p = 0.68; even all 10 would give p = 0.11); runs with it: P99 5.00ms, without: P99 4.00ms."},
-		{Cause{Cause: "major_faults", Verdict: "too few runs to tell", Worst: 10, WorstWith: 1, Runs: 2000, RunsWith: 1, Threshold: 1,
-			P: 0.005, PFloor: 0.005, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 1, KeptWithout: 1999},
+		{Cause{Cause: workload.CauseMajorFaults, Verdict: workload.VerdictTooFew, Worst: 10, WorstWith: 1, Runs: 2000, RunsWith: 1, Threshold: 1,
+			P: 0.005, Floor: 0.005, P99With: 5 * ms, P99Without: 4 * ms, KeptWith: 1, KeptWithout: 1999},
 			"Major page faults: too few runs to tell: only 1 of the 10 slowest runs had major page faults against 0.05% of all runs (p = 0.005), and one run is an anecdote; runs with them: P99 5.00ms, without: P99 4.00ms."},
-		{Cause{Cause: "sched_waits", Verdict: "never seen", Worst: 10, Runs: 1000},
+		{Cause{Cause: workload.CauseSched, Verdict: workload.VerdictNever, Worst: 10, Runs: 1000},
 			"Scheduling waits: no run had a goroutine waiting 100µs or more to run."},
-		{Cause{Cause: "voluntary_switches", Verdict: "in every run", Worst: 10, WorstWith: 10, Runs: 1000, RunsWith: 1000},
+		{Cause{Cause: workload.CauseVoluntarySwitches, Verdict: workload.VerdictAlways, Worst: 10, WorstWith: 10, Runs: 1000, RunsWith: 1000},
 			"Voluntary context switches: every run had voluntary context switches, so they cannot set the slowest apart."},
-		{Cause{Cause: "gc", Verdict: "too few runs to tell", Runs: 5},
+		{Cause{Cause: workload.CauseGC, Verdict: workload.VerdictTooFew, Runs: 5},
 			"GC: too few runs to tell."},
 	}
 	for _, tt := range tests {
@@ -92,15 +93,15 @@ func TestWorstCausesAsVerdicts(t *testing.T) {
 			for _, c := range d.Tail.Causes {
 				var amount uint64
 				switch c.Cause {
-				case "minor_faults":
+				case workload.CauseMinorFaults:
 					amount = r.MinorFaults
-				case "major_faults":
+				case workload.CauseMajorFaults:
 					amount = r.MajorFaults
-				case "involuntary_switches":
+				case workload.CauseInvoluntarySwitches:
 					amount = r.InvoluntarySwitches
-				case "voluntary_switches":
+				case workload.CauseVoluntarySwitches:
 					amount = r.VoluntarySwitches
-				case "sched_waits":
+				case workload.CauseSched:
 					amount = r.SchedWaits
 				default:
 					continue
@@ -108,7 +109,7 @@ func TestWorstCausesAsVerdicts(t *testing.T) {
 				if amount > 0 && amount < c.Threshold {
 					below++
 				}
-				if had := slices.Contains(w.Causes, c.Cause); had != (amount >= c.Threshold) {
+				if had := slices.Contains(w.Causes, c.Cause.String()); had != (amount >= c.Threshold) {
 					t.Fatalf("run %d: %d %s against a threshold of %d, listed with it: %v (%v)", w.Run, amount, c.Cause, c.Threshold, had, w.Causes)
 				}
 			}
@@ -131,10 +132,10 @@ func (f opFunc) Run(context.Context, *workload.Probe) error {
 // TestTailTooFewRuns: with fewer runs than twice the tail, the text says
 // so instead of comparing "the slowest 0 of 15" runs, or 10 of 15.
 func TestTailTooFewRuns(t *testing.T) {
-	d := &Document{Tail: &Tail{Scope: "process", Alpha: 0.01, Causes: []Cause{
-		{Cause: "gc", Verdict: "too few runs to tell", Runs: 15, P: 1, PFloor: 1},
-		{Cause: "minor_faults", Verdict: "too few runs to tell", Runs: 15, RunsWith: 2, P: 1, PFloor: 1},
-	}}}
+	d := &Document{Tail: &Tail{Alpha: 0.01, Tail: workload.Tail{Scope: runstats.ScopeProcess, Causes: []Cause{
+		{Cause: workload.CauseGC, Verdict: workload.VerdictTooFew, Runs: 15, P: 1, Floor: 1},
+		{Cause: workload.CauseMinorFaults, Verdict: workload.VerdictTooFew, Runs: 15, RunsWith: 2, P: 1, Floor: 1},
+	}}}}
 	var b bytes.Buffer
 	p := &printer{w: &b}
 	p.tail(d)
@@ -152,10 +153,11 @@ func TestTailTooFewRuns(t *testing.T) {
 // the process's, and so shared by the runs in progress, by scope.
 func TestTailThreads(t *testing.T) {
 	for _, tt := range []struct {
-		scope, want string
+		scope runstats.Scope
+		want  string
 	}{
-		{"process", "With 2 threads, the collector, the scheduler, the page faults and the context switches are the process's"},
-		{"thread", "With 2 threads, the collector and the scheduler are the process's"},
+		{runstats.ScopeProcess, "With 2 threads, the collector, the scheduler, the page faults and the context switches are the process's"},
+		{runstats.ScopeThread, "With 2 threads, the collector and the scheduler are the process's"},
 	} {
 		d, _ := readFixture(t, "tail.json")
 		d.Config.Threads, d.Tail.Scope = 2, tt.scope

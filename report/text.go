@@ -63,11 +63,11 @@ func (p *printer) header(d *Document) {
 		of = ""
 	}
 	p.f("Timed runs: %d%s in %s (warmups %s); heap allocated during timed runs: %s in %d objects (operations and harness together)\n",
-		d.Timing.Done, of, dur(d.Timing.Elapsed), dur(d.Timing.Warmup),
+		d.Timing.Done, of, dur(d.Timing.Elapsed), dur(d.Timing.WarmupElapsed),
 		env.Bytes(int64(d.Harness.HeapAllocBytes)), d.Harness.HeapAllocObjects)
-	if h := d.Harness; h.LiveHeap > 0 {
+	if h := d.Harness; h.HarnessHeap > 0 {
 		p.f("Harness: %s live on the Go heap while it measured (histograms and counters, whatever the number of runs; per-run records outside the Go heap)\n",
-			env.Bytes(int64(h.LiveHeap)))
+			env.Bytes(int64(h.HarnessHeap)))
 	}
 	if n := d.Harness.RunsKept; n > 0 {
 		p.f("Per-run records: the first %d of the %d runs (-keep-runs); every statistic covers all of them, and %d spans of the JSON timeline the rest\n", n, d.Timing.Done, len(d.Timeline))

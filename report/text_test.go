@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/runstats"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // The GC paragraph says what is known: the pauses' stopping time beside
@@ -13,9 +15,10 @@ import (
 // the live heap only when a GC cycle has marked it. Each line ends a
 // sentence or a clause: none breaks mid-sentence.
 func TestGCText(t *testing.T) {
-	paused := GC{Mode: "run", Cycles: 2, Pauses: 4, STW: 10 * time.Millisecond, Stopping: 4 * time.Millisecond,
-		STWMax: 4 * time.Millisecond, GCCPU: 30 * time.Millisecond, PauseCPU: 16 * time.Millisecond,
-		HeapLive: 64 << 20, HeapObjects: 80 << 20, HeapGoal: 128 << 20}
+	paused := GC{Mode: "run", GCSummary: workload.GCSummary{GCDelta: runstats.GCDelta{Cycles: 2, Pauses: 4,
+		STW: 10 * time.Millisecond, STWMax: 4 * time.Millisecond, GCCPU: 30 * time.Millisecond,
+		PauseCPU: 16 * time.Millisecond, HeapLive: 64 << 20, HeapGoal: 128 << 20},
+		Stopping: 4 * time.Millisecond, HeapObjects: 80 << 20}}
 	tests := []struct {
 		name      string
 		gc        GC
@@ -31,15 +34,17 @@ func TestGCText(t *testing.T) {
 		{"older result: no stopping time", func() GC { g := paused; g.Stopping = 0; return g }(), 100,
 			[]string{"4 stop-the-world pauses totalling 10.0ms", "The pause CPU is not GOMAXPROCS × the pauses"},
 			[]string{"stopping the world (", "restarting."}},
-		{"GOGC=off: no cycle has marked the heap", GC{Mode: "run", AllocBytes: 50 << 20, HeapObjects: 84 << 20, HeapGoal: 1 << 63}, -1,
+		{"GOGC=off: no cycle has marked the heap", GC{Mode: "run", GCSummary: workload.GCSummary{
+			GCDelta: runstats.GCDelta{AllocBytes: 50 << 20, HeapGoal: 1 << 63}, HeapObjects: 84 << 20}}, -1,
 			[]string{"0 cycles, 0 stop-the-world pauses.", "GC CPU 0ns.",
 				"Heap live unknown: no GC cycle has marked the heap since the process started (GOGC=off).",
 				"At the end: heap objects 84MiB, live and dead (none freed yet); goal none"},
 			[]string{"heap live 0B", "totalling", "The pause CPU"}},
-		{"no cycle yet, an older result without heap objects", GC{Mode: "total", HeapGoal: 4 << 20}, 100,
+		{"no cycle yet, an older result without heap objects", GC{Mode: "total", GCSummary: workload.GCSummary{GCDelta: runstats.GCDelta{HeapGoal: 4 << 20}}}, 100,
 			[]string{"Heap live unknown: no GC cycle has marked the heap since the process started.", "At the end: goal 4MiB;"},
 			[]string{"heap live 0B", "GOGC=off", "heap objects"}},
-		{"no cycle in the timed runs, one before", GC{Mode: "run", HeapLive: 3 << 20, HeapObjects: 5 << 20, HeapGoal: 6 << 20}, 100,
+		{"no cycle in the timed runs, one before", GC{Mode: "run", GCSummary: workload.GCSummary{
+			GCDelta: runstats.GCDelta{HeapLive: 3 << 20, HeapGoal: 6 << 20}, HeapObjects: 5 << 20}}, 100,
 			[]string{"heap live 3MiB (marked before the timed runs: no cycle ended in them); goal 6MiB"},
 			[]string{"unknown"}},
 	}

@@ -114,7 +114,10 @@ func (x *xmlWriter) document(d *Document) {
 	x.end("environment")
 	x.element("timing", d.Timing)
 	x.element("harness", d.Harness)
-	x.element("gc", d.GC)
+	if d.GC != nil {
+		x.start("gc", x.laidOut(d.GC, gcLayout)...)
+		x.end("gc")
+	}
 	x.element("process", d.Process)
 	x.element("tail", d.Tail)
 	x.runs(d)
@@ -145,7 +148,7 @@ func (x *xmlWriter) hiccup(h *Hiccup) {
 	if h == nil {
 		return
 	}
-	a := x.attrs(h, "Histogram")
+	a := x.laidOut(h, hiccupLayout, "Histogram")
 	for i := range a {
 		if a[i].Name.Local == "pmax_ns" {
 			a[i].Name.Local = "max_ns"
@@ -262,7 +265,7 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 	if !rv.IsValid() {
 		return
 	}
-	x.start(name, x.attrs(v, skip...)...)
+	x.start(name, x.laidOut(v, xmlLayouts[rv.Type()], skip...)...)
 	for _, f := range xmlFields(rv, skip) {
 		switch t := f.v.Type(); {
 		case xmlScalar(t):
@@ -281,6 +284,10 @@ func (x *xmlWriter) element(name string, v any, skip ...string) {
 	x.end(name)
 }
 
+// xmlLayouts are the layouts of the engine's types that element writes
+// in an order of their own.
+var xmlLayouts = map[reflect.Type]layout{reflect.TypeFor[Cause](): causeLayout}
+
 // xmlItems names the element of one item of a list whose JSON key is a
 // plural (the others, such as "worst", name one item as well as many).
 var xmlItems = map[string]string{"causes": "cause", "points": "point", "metrics": "metric", "heap_goal": "goal"}
@@ -290,8 +297,30 @@ var xmlItems = map[string]string{"causes": "cause", "points": "point", "metrics"
 // nil pointer is left out, and so is an empty string with omitempty and a
 // zero value with omitzero; a zero number is otherwise written.
 func (x *xmlWriter) attrs(v any, skip ...string) []xml.Attr {
+	return x.attrsOf(xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip))
+}
+
+// laidOut is the attributes of v, a pointer to a struct, less the fields
+// that skip names, in the order and under the names of l (see layout); nil
+// for a nil pointer.
+func (x *xmlWriter) laidOut(v any, l layout, skip ...string) []xml.Attr {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	if !rv.IsValid() {
+		return nil
+	}
+	return x.attrsOf(apply(l, xmlFields(rv, skip),
+		func(f *xmlField) string { return f.name },
+		func(f *xmlField, e laidOut) {
+			if e.xml != "" {
+				f.key = e.xml
+			}
+		}))
+}
+
+// attrsOf is the scalar fields of fields as attrs says.
+func (x *xmlWriter) attrsOf(fields []xmlField) []xml.Attr {
 	var attrs []xml.Attr
-	for _, f := range xmlFields(reflect.Indirect(reflect.ValueOf(v)), skip) {
+	for _, f := range fields {
 		if !xmlScalar(f.v.Type()) || f.v.Kind() == reflect.Pointer && f.v.IsNil() {
 			continue
 		}
@@ -336,6 +365,7 @@ func (x *xmlWriter) text(name, s string) {
 
 // xmlField is a field of a document struct under its JSON key.
 type xmlField struct {
+	name      string // the Go field's
 	key       string
 	v         reflect.Value
 	omitEmpty bool
@@ -366,7 +396,7 @@ func xmlFields(v reflect.Value, skip []string) []xmlField {
 			key = x // a name the XML kept when the JSON's changed
 		}
 		o := strings.Split(opts, ",")
-		fields = append(fields, xmlField{key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})
+		fields = append(fields, xmlField{sf.Name, key, fv, slices.Contains(o, "omitempty"), slices.Contains(o, "omitzero")})
 	}
 	return fields
 }

@@ -1,6 +1,7 @@
 package runstats
 
 import (
+	"fmt"
 	"math"
 	"runtime/metrics"
 	"time"
@@ -29,6 +30,25 @@ func (s Scope) String() string {
 		return "thread"
 	}
 	return "none"
+}
+
+// MarshalText is the scope's name (String), as reports write it.
+func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a scope's name, as MarshalText writes it; an empty
+// one is ScopeNone.
+func (s *Scope) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "process":
+		*s = ScopeProcess
+	case "thread":
+		*s = ScopeThread
+	case "none", "":
+		*s = ScopeNone
+	default:
+		return fmt.Errorf("runstats: unknown scope %q", b)
+	}
+	return nil
 }
 
 // A RunSampler reads, between two runs, every counter that can explain why

@@ -15,6 +15,7 @@ import (
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/target/benchout"
 	"github.com/gcperf/gcperf/target/gctrace"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // RunCommand runs a user's command once, as gcperf exec runs it and as each
@@ -157,7 +158,7 @@ func (r *Running) finish() (*report.Document, error) {
 		Schema: report.Schema,
 		Tool:   report.Tool{Name: "gcperf", Version: r.meta.Version, Command: slices.Clone(r.meta.Command)},
 		Env:    r.meta.Env,
-		Timing: report.Timing{Started: r.started.UTC(), Ended: ended.UTC(), Elapsed: res.Wall},
+		Timing: report.Timing{Timing: workload.Timing{Started: r.started.UTC(), Ended: ended.UTC(), Elapsed: res.Wall}},
 		Exec:   execSection(append([]string{c.Path}, c.Args...), res, r.z.Summary(), n.Cycles+unread, unread),
 	}
 	d.Interrupted = res.Interrupted

@@ -13,6 +13,8 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/runstats"
+	"github.com/gcperf/gcperf/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -92,8 +94,9 @@ func testDoc(p Point, f fig) *report.Document {
 	}
 	d.Mix.Name, d.Mix.Params = "mix", ""
 	if !f.noGC {
-		d.GC = &report.GC{Mode: "total", Cycles: f.cycles, CPUFraction: f.cpu, STWMax: f.stw, STW: 4 * f.stw,
-			HeapGoal: f.goal, AllocBytesPerOp: 4096}
+		d.GC = &report.GC{Mode: "total", GCSummary: workload.GCSummary{
+			GCDelta:     runstats.GCDelta{Cycles: f.cycles, STWMax: f.stw, STW: 4 * f.stw, HeapGoal: f.goal},
+			CPUFraction: f.cpu, AllocBytesPerOp: 4096}}
 	}
 	return d
 }

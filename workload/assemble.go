@@ -11,17 +11,12 @@ import (
 // timed runs, so it may allocate and sort freely.
 func (e *engine) result(names []string) *Result {
 	res := &Result{
-		Config:           e.cfg,
-		Started:          e.started,
-		Ended:            e.ended,
-		Elapsed:          e.elapsed,
-		WarmupElapsed:    e.warmElapsed,
-		HeapAllocBytes:   e.allocBytes,
-		HeapAllocObjects: e.allocObjs,
-		HarnessHeap:      e.harnessHeap,
-		Interrupted:      e.interrupted.Load() && !e.allDone(),
-		Halted:           e.halted,
-		Categories:       e.cats,
+		Config:      e.cfg,
+		Timing:      Timing{Started: e.started, Ended: e.ended, Elapsed: e.elapsed, WarmupElapsed: e.warmElapsed},
+		Harness:     Harness{HeapAllocBytes: e.allocBytes, HeapAllocObjects: e.allocObjs, HarnessHeap: e.harnessHeap},
+		Interrupted: e.interrupted.Load() && !e.allDone(),
+		Halted:      e.halted,
+		Categories:  e.cats,
 	}
 	e.takeRecords(res)
 	res.Worst = e.worst.sorted()

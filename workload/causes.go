@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -53,6 +54,20 @@ func (c Cause) String() string {
 	return "cause?"
 }
 
+// MarshalText is the cause's name (String), as reports write it.
+func (c Cause) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads a cause's name, as MarshalText writes it.
+func (c *Cause) UnmarshalText(b []byte) error {
+	for i, n := range causeNames {
+		if n == string(b) {
+			*c = Cause(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("workload: unknown cause %q", b)
+}
+
 // Has reports whether the run had cause c: any of it (its Amount is not
 // 0). It does not allocate.
 func (r *RunRecord) Has(c Cause) bool { return r.Amount(c) > 0 }
@@ -92,6 +107,19 @@ func (v Verdict) String() string {
 	return "verdict?"
 }
 
+// MarshalText is the verdict's name (String), as reports write it.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText reads a verdict's name, as MarshalText writes it.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	i := slices.Index(verdictNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("workload: unknown verdict %q", b)
+	}
+	*v = Verdict(i)
+	return nil
+}
+
 // Amount is how much of cause c the run had: 1 or 0 for CauseGC (the
 // collector ran beside it or not), the stop-the-world time in nanoseconds
 // for CauseSTW, and the count of faults, switches or slow scheduling
@@ -128,24 +156,29 @@ func (r *RunRecord) Amount(c Cause) uint64 {
 // comparison asks whether the slowest runs had more of it than most runs,
 // and a tail of ten runs can answer.
 type CauseTail struct {
-	Cause     Cause
-	Threshold uint64
+	Cause     Cause  `json:"cause" csv:"Cause"`
+	Threshold uint64 `json:"threshold" csv:"Threshold"`
 	// Of the Worst slowest successful runs, WorstWith had the cause; of
 	// all Runs that succeeded, RunsWith did. Both among the kept runs
 	// (Result.Runs).
-	Worst, WorstWith int
-	Runs, RunsWith   int
+	Worst     int `json:"worst" csv:"Worst Runs"`
+	WorstWith int `json:"worst_with" csv:"Worst Runs With"`
+	Runs      int `json:"runs" csv:"Runs"`
+	RunsWith  int `json:"runs_with" csv:"Runs With"`
 	// P is the one-sided Fisher exact test's p-value (fisher.Enrichment):
 	// the chance that Worst runs drawn at random from all of them hold
 	// WorstWith or more with the cause. Floor is the least P these counts
 	// allow; when it is not below TailAlpha, too few runs were seen.
-	P, Floor float64
+	P     float64 `json:"p" csv:"P,g"`
+	Floor float64 `json:"p_floor" csv:"P Floor,g"`
 	// P99With and P99Without are the nearest-rank P99 runtimes of the runs
 	// with the cause and without it, over KeptWith and KeptWithout runs; 0
 	// for none.
-	P99With, P99Without   time.Duration
-	KeptWith, KeptWithout int
-	Verdict               Verdict
+	P99With     time.Duration `json:"p99_with_ns" csv:"P99 With"`
+	P99Without  time.Duration `json:"p99_without_ns" csv:"P99 Without"`
+	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
+	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
+	Verdict     Verdict       `json:"verdict" csv:"Verdict"`
 }
 
 // attribute fills Result.Tail: for each cause, its rate among the slowest

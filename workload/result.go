@@ -106,21 +106,8 @@ type Result struct {
 	P99  latency.P99Figures
 	Unit string
 
-	Started       time.Time     // wall clock when the timed runs began
-	Ended         time.Time     // wall clock when they ended
-	Elapsed       time.Duration // monotonic wall time of the timed runs
-	WarmupElapsed time.Duration // monotonic wall time of the warmups
-
-	// Heap allocations during the timed runs (runtime/metrics
-	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
-	// together; with noop, this is what the harness itself allocates.
-	HeapAllocBytes   uint64
-	HeapAllocObjects uint64
-	// HarnessHeap is what the harness keeps on the Go heap while it
-	// measures (its histograms, accumulators and counters; its per-run
-	// records are outside the heap): it does not grow with the number of
-	// runs.
-	HarnessHeap uint64
+	Timing  // when the timed runs happened, and how long they and the warmups took
+	Harness // what the timed runs allocated, and what the harness kept while it measured
 
 	// Hiccup is what the hiccup meter saw (Config.Hiccup), nil without one.
 	Hiccup *Hiccup
@@ -144,6 +131,31 @@ type Result struct {
 
 	Interrupted bool   // stopped early (Config.Stop or a cancelled context)
 	Halted      string // why a halt policy stopped the benchmark, if one did
+}
+
+// Timing is when the timed runs happened. Its tags name its figures in a
+// report (package report embeds it).
+type Timing struct {
+	Started       time.Time     `json:"started" csv:"Started"`                  // wall clock when the timed runs began
+	Ended         time.Time     `json:"ended" csv:"Ended"`                      // wall clock when they ended
+	Elapsed       time.Duration `json:"elapsed_ns" csv:"Elapsed"`               // monotonic wall time of the timed runs
+	WarmupElapsed time.Duration `json:"warmup_elapsed_ns" csv:"Warmup Elapsed"` // monotonic wall time of the warmups
+}
+
+// Harness is what the timed runs allocated on the heap, and what the
+// harness kept on it while it measured. Its tags name its figures in a
+// report (package report embeds it).
+type Harness struct {
+	// Heap allocations during the timed runs (runtime/metrics
+	// /gc/heap/allocs:bytes and :objects), by the operations and the harness
+	// together; with noop, this is what the harness itself allocates.
+	HeapAllocBytes   uint64 `json:"timed_heap_alloc_bytes" csv:"Timed Heap Alloc Bytes"`
+	HeapAllocObjects uint64 `json:"timed_heap_alloc_objects" csv:"Timed Heap Alloc Objects"`
+	// HarnessHeap is what the harness keeps on the Go heap while it
+	// measures (its histograms, accumulators and counters; its per-run
+	// records are outside the heap): it does not grow with the number of
+	// runs.
+	HarnessHeap uint64 `json:"live_heap_bytes,omitzero" csv:"Harness Live Heap Bytes,omitzero"`
 }
 
 // MixResult holds the statistics of the whole mix, one value per run.
@@ -179,19 +191,30 @@ func (r *Result) Complete() bool {
 
 // GCSummary is what the collector did during the timed runs, from
 // runtime/metrics read just before the first and just after the last.
+//
+// Its tags name each figure in a report (package report embeds it): the
+// JSON key (durations in integer nanoseconds, keys ending in _ns) and the
+// CSV column (times in seconds; omitzero leaves a figure not measured
+// empty).
 type GCSummary struct {
 	runstats.GCDelta
-	PauseP50, PauseP90, PauseP99, PauseP999 time.Duration // of the stop-the-world pauses, bucket upper bounds
-	CPUFraction                             float64       // GC CPU time / all CPU time of the process (runtime estimates)
-	AllocRate                               float64       // bytes allocated per second of the timed runs
-	AllocBytesPerOp                         float64       // bytes allocated per operation executed
+	// Of the stop-the-world pauses, bucket upper bounds.
+	PauseP50        time.Duration `json:"stw_p50_ns" csv:"STW P50"`
+	PauseP90        time.Duration `json:"stw_p90_ns" csv:"STW P90"`
+	PauseP99        time.Duration `json:"stw_p99_ns" csv:"STW P99"`
+	PauseP999       time.Duration `json:"stw_p999_ns" csv:"STW P99.9"`
+	CPUFraction     float64       `json:"cpu_fraction" csv:"GC CPU Fraction"`                 // GC CPU time / all CPU time of the process (runtime estimates)
+	AllocRate       float64       `json:"alloc_bytes_per_sec" csv:"Alloc Bytes per Second"`   // bytes allocated per second of the timed runs
+	AllocBytesPerOp float64       `json:"alloc_bytes_per_op" csv:"Alloc Bytes per Operation"` // bytes allocated per operation executed
 	// Stopping is the part of STW spent stopping the world
 	// (runstats.GCSampler.Stopping); the rest of STW the world was stopped.
-	Stopping time.Duration
+	// Absent from older results.
+	Stopping time.Duration `json:"stw_stopping_ns,omitzero" csv:"STW Stopping,omitzero"`
 	// HeapObjects is the bytes of the heap's objects at the end, live and
 	// dead (runstats.GCReading.HeapObjects): what is known of the heap when
-	// HeapLive is 0 because no GC cycle has marked it.
-	HeapObjects uint64
+	// HeapLive is 0 because no GC cycle has marked it. Absent from older
+	// results.
+	HeapObjects uint64 `json:"heap_objects_bytes,omitzero" csv:"Heap Objects Bytes,omitzero"`
 }
 
 // Tail relates the slowest runs to what can make a run slow. Zero unless
@@ -203,33 +226,41 @@ type GCSummary struct {
 // RunsWithGC of all Runs. Causes holds the evidence and the verdict on each Cause,
 // over the slowest 1% of the successful runs (at least MinTailRuns); Scope
 // says whose page faults and context switches were counted.
+//
+// Its tags name its figures in a report (package report embeds it).
 type Tail struct {
-	Worst, WorstWithGC int
-	Runs, RunsWithGC   int
-	Scope              runstats.Scope
-	Causes             []CauseTail
+	Worst       int            `json:"worst" csv:"Tail Worst Runs"`
+	WorstWithGC int            `json:"worst_with_gc" csv:"Tail Worst Runs with GC"`
+	Runs        int            `json:"runs" csv:"Tail Runs"`
+	RunsWithGC  int            `json:"runs_with_gc" csv:"Tail Runs with GC"`
+	Scope       runstats.Scope `json:"scope,omitzero" csv:"-"` // absent from older results, and where the OS counts nothing per run
+	Causes      []CauseTail    `json:"causes,omitzero" csv:"-"`
 }
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a
 // goroutine sleeping Interval at a time woke up, each time.
+//
+// Its tags name its figures in a report (package report embeds it).
 type Hiccup struct {
-	Interval    time.Duration
-	Recorder    *latency.Recorder // one value per wake-up: the lateness
-	Percentiles latency.Percentiles
+	Interval            time.Duration     `json:"interval_ns" csv:"Interval"`
+	Recorder            *latency.Recorder `json:"-" csv:"-"` // one value per wake-up: the lateness
+	latency.Percentiles                   // of the lateness
 }
 
 // OpenLoop is how an open-loop benchmark (Config.Rate) kept its schedule.
+// Its tags name its figures in a report (package report embeds it, and
+// says the converse of Behind).
 type OpenLoop struct {
-	Rate     float64       // operations per second asked for
-	Interval time.Duration // between scheduled starts: 1/Rate
-	Achieved float64       // operations started per second: n starts over the n-1 intervals from the first to the last
+	Rate     float64       `json:"rate"`          // operations per second asked for
+	Interval time.Duration `json:"interval_ns"`   // between scheduled starts: 1/Rate
+	Achieved float64       `json:"achieved_rate"` // operations started per second: n starts over the n-1 intervals from the first to the last
 	// MaxLateness is the furthest behind its intended start an operation
 	// started; LateStarts counts those that started more than one
 	// Interval late.
-	MaxLateness time.Duration
-	LateStarts  int64
+	MaxLateness time.Duration `json:"max_lateness_ns"`
+	LateStarts  int64         `json:"late_starts"`
 	// Behind is set when the achieved rate is below 95% of the rate asked:
 	// the system could not keep up, and the corrected latencies include
 	// the growing backlog.
-	Behind bool
+	Behind bool `json:"-"`
 }

@@ -63,7 +63,7 @@ func causesPlot(d *report.Document) (*plot.Plot, error) {
 		if c.Runs > 0 {
 			all[i] = 100 * float64(c.RunsWith) / float64(c.Runs)
 		}
-		names[i] = wrap(reportparts.CauseLabel(c.Cause), 14) + "\n" + wrap(c.Verdict, 14)
+		names[i] = wrap(reportparts.CauseLabel(c.Cause.String()), 14) + "\n" + wrap(c.Verdict.String(), 14)
 	}
 	p := newPlot("Causes of the slowest runs", "", "share of runs with it (%)")
 	width := vg.Points(28)

@@ -541,7 +541,7 @@ func causeThresholds(d *report.Document) map[string]uint64 {
 	}
 	if d.Tail != nil {
 		for _, c := range d.Tail.Causes {
-			t[c.Cause] = max(c.Threshold, 1)
+			t[c.Cause.String()] = max(c.Threshold, 1)
 		}
 	}
 	return t

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/sweep"
+	"github.com/gcperf/gcperf/workload"
 )
 
 // embeddedFont is a font vgsvg embeds in an SVG, as base64.
@@ -91,7 +92,7 @@ func TestPlotCauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range d.Tail.Causes {
-		for _, word := range strings.Fields(c.Verdict) {
+		for _, word := range strings.Fields(c.Verdict.String()) {
 			if !bytes.Contains(b.Bytes(), []byte(word)) {
 				t.Errorf("%s: its verdict's word %q is not in the chart", c.Cause, word)
 			}
@@ -108,7 +109,7 @@ func TestPlotCauses(t *testing.T) {
 	few, _ := readFixture(t, "tail.json")
 	for i := range few.Tail.Causes {
 		c := &few.Tail.Causes[i]
-		c.Worst, c.WorstWith, c.Runs, c.Verdict = 0, 0, 15, "too few runs to tell"
+		c.Worst, c.WorstWith, c.Runs, c.Verdict = 0, 0, 15, workload.VerdictTooFew
 	}
 	if err := Causes(new(bytes.Buffer), few, SVG); !errors.Is(err, ErrTooFewRuns) {
 		t.Errorf("15 runs: %v, want ErrTooFewRuns", err)
