@@ -427,7 +427,7 @@ func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (f
 	s.Announce()
 	r := &s.Runner
 	if s.Bar != nil {
-		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
+		r.Progress = s.Bar.Progress // the lines go through it when Runner.Observe writes them there
 		s.Bar.Start()
 	}
 	outs, err := r.Run(ctx, s.Points())
