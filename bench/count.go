@@ -28,16 +28,16 @@ type Count struct {
 	Dir string
 	// ProfileDir, when set, gives each process -profile ProfileDir/process-N.
 	ProfileDir string
-	// Log receives a line per process as it ends (nil: none); Bar, when
-	// set, draws the progress of the processes and takes their lines.
-	Log io.Writer
-	Bar Bar
+	// Observe, when set, is told of each process as it starts and ends
+	// (the sweep's RepeatEvent; sweep.ProgressWriter writes them as
+	// lines); Bar, when set, draws the progress of the processes.
+	Observe func(sweep.RepeatEvent)
+	Bar     Bar
 }
 
-// A Bar is a progress bar of RunCount's processes that their lines go
-// through (gcperf's internal/progress.Sweep).
+// A Bar is a progress bar of RunCount's processes (gcperf's
+// internal/progress.Sweep).
 type Bar interface {
-	io.Writer
 	Start()
 	End()
 	Progress(done, total int)
@@ -135,9 +135,9 @@ func (c *Count) runner() (r *sweep.Runner, temp bool, err error) {
 // stops the running process, the second gives up at once with
 // ErrAborted, the runner's temporary files removed.
 func (c *Count) run(ctx context.Context, r *sweep.Runner, stop, abort <-chan struct{}) ([]sweep.Outcome, error) {
-	r.Stderr, r.Stop = c.Log, stop
+	r.Observe, r.Stop = c.Observe, stop
 	if c.Bar != nil {
-		r.Stderr, r.Progress = c.Bar, c.Bar.Progress
+		r.Progress = c.Bar.Progress
 		c.Bar.Start()
 	}
 	outs, err, ok := interrupt.Unless(abort, func() ([]sweep.Outcome, error) { return r.Run(ctx, []sweep.Point{sweep.Inherited}) })

@@ -144,9 +144,30 @@ func (p Plan) Diff(q Plan) string {
 var ErrNoPlan = errors.New("no sweep plan")
 
 // ErrOldPlan is wrapped by ReadPlan's error when the directory's plan was
-// written by a gcperf before this one (its arguments, not a plan): its
-// sweep is run again, not resumed.
+// written by a gcperf before this one (its arguments, not a plan): a
+// program rebuilds the sweep from OldPlanArgs to resume it.
 var ErrOldPlan = errors.New("a sweep plan of an earlier gcperf")
+
+// OldPlanArgs are the arguments that dir's plan, written by a gcperf
+// before PlanSchema (ErrOldPlan), records: the sweep's command line but
+// where its files go, canonical (each flag as -name=value, then the
+// operations, or -- and the command or the server). A program rebuilds
+// the sweep from them and resumes it with Session.FromOldPlan.
+func OldPlanArgs(dir string) ([]string, error) {
+	path := filepath.Join(dir, PlanFile)
+	data, err := safefile.Read(path, safefile.MiB)
+	if err != nil {
+		return nil, err
+	}
+	var p struct {
+		Schema string   `json:"schema"`
+		Args   []string `json:"args"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil || p.Schema != planSchemaV1 {
+		return nil, fmt.Errorf("%s: not a plan of schema %s", path, planSchemaV1)
+	}
+	return p.Args, nil
+}
 
 // WritePlan writes p into dir (replacing an earlier plan).
 func WritePlan(dir string, p Plan) error {

@@ -15,10 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gcperf/gcperf/env"
-	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/safefile"
-	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 )
@@ -76,11 +73,13 @@ type Runner struct {
 	// Inherited). Should it hold them anyway, the point's own come after
 	// and win, as os/exec keeps the last of duplicated keys.
 	Env []string
-	// Stderr receives one progress line per point and repeat (nil: none).
-	Stderr io.Writer
+	// Observe, when set, is told of each point and repeat as it starts,
+	// ends, is resumed or interrupted (RepeatEvent), from the goroutine
+	// that called Run; ProgressWriter writes them as lines.
+	Observe func(RepeatEvent)
 	// Progress, when set, is called after each point and repeat of the
-	// shard is done (run, failed or resumed), once its line is written to
-	// Stderr, with the number done and the total (the shard's points times
+	// shard is done (run, failed or resumed), once Observe was told, with
+	// the number done and the total (the shard's points times
 	// Count). It is called in the parent between two children, never while
 	// one runs; not for a point that was interrupted.
 	Progress func(done, total int)
@@ -179,9 +178,9 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 			mine = append(mine, p)
 		}
 	}
-	w := r.Stderr
-	if w == nil {
-		w = io.Discard
+	observe := r.Observe
+	if observe == nil {
+		observe = func(RepeatEvent) {}
 	}
 	if r.Resume {
 		if err := r.conflicts(mine); err != nil {
@@ -208,47 +207,30 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 			if err := r.stopped(ctx); err != nil {
 				return outs, err
 			}
-			head, what := fmt.Sprintf("gcperf: sweep: point %d/%d %s rep %d/%d", i+1, len(mine), p.Name(), rep, r.Count), "point"
-			if p.inherits() {
-				head, what = fmt.Sprintf("gcperf: process %d/%d", rep, r.Count), "process"
-			}
+			e := RepeatEvent{Point: p, Rep: rep, Count: r.Count, Index: i + 1, Of: len(mine)}
 			if r.Resume {
 				if o, ok := r.resume(p, rep); ok {
-					fmt.Fprintf(w, "%s: complete in %s, not run again\n", head, o.File)
+					e.Kind, e.Outcome = RepeatResumed, &o
+					observe(e)
 					outs = append(outs, o)
 					progress()
 					continue
 				}
 			}
-			fmt.Fprintf(w, "%s ... ", head)
+			observe(e)
 			o, err := r.runPoint(ctx, p, rep, r.timeout(outs))
 			if err != nil {
-				fmt.Fprintf(w, "interrupted: the %s was stopped and is not kept\n", what)
+				e.Kind = RepeatInterrupted
+				observe(e)
 				return outs, err
 			}
-			r.writeOutcome(w, o)
+			e.Kind, e.Outcome, e.Log = RepeatDone, &o, filepath.Join(r.Dir, logName(o.Point, o.Rep))
+			observe(e)
 			outs = append(outs, o)
 			progress()
 		}
 	}
 	return outs, nil
-}
-
-// writeOutcome ends the progress line of a repeat that ran: ok, or why it
-// failed with the last lines of its stderr.
-func (r *Runner) writeOutcome(w io.Writer, o Outcome) {
-	if o.Failed.IsZero() {
-		fmt.Fprintf(w, "ok in %s%s\n", latency.FormatDuration(o.Wall), progressFigures(o.Doc))
-		if o.LogError != "" {
-			fmt.Fprintf(w, "    warning: %s\n", o.LogError)
-		}
-		return
-	}
-	fmt.Fprintf(w, "FAILED in %s: %s\n", latency.FormatDuration(o.Wall), o.Failed)
-	for _, l := range o.StderrTail[max(0, len(o.StderrTail)-5):] {
-		fmt.Fprintf(w, "    | %s\n", l)
-	}
-	fmt.Fprintf(w, "    (the whole output: %s)\n", filepath.Join(r.Dir, logName(o.Point, o.Rep)))
 }
 
 // stopped returns the error Run returns once Stop is closed or ctx is done.
@@ -259,28 +241,6 @@ func (r *Runner) stopped(ctx context.Context) error {
 	default:
 	}
 	return ctx.Err()
-}
-
-// progressFigures summarizes a result for the progress line.
-func progressFigures(d *report.Document) string {
-	if d == nil {
-		return ""
-	}
-	if x := d.Exec; d.Kind() == report.CommandDocument {
-		gc := "GC figures unavailable"
-		if x.GC != nil {
-			gc = fmt.Sprintf("%d GC %s", x.GC.Cycles, figure.Plural(x.GC.Cycles, "cycle", "cycles"))
-		}
-		return fmt.Sprintf(": wall %s, peak RSS %s, %s", latency.FormatDuration(x.Wall), env.Bytes(x.PeakRSS()), gc)
-	}
-	if sv := d.Server; d.Kind() == report.ServerDocument {
-		p99 := d.Mix.Runtime.P99
-		if c := d.CorrectedLatency(); c != nil {
-			p99 = c.P99
-		}
-		return fmt.Sprintf(": P99 %s, the server's peak RSS %s", latency.FormatDuration(p99), env.Bytes(sv.PeakRSS()))
-	}
-	return fmt.Sprintf(": P99 %s, peak RSS %s", latency.FormatDuration(d.Mix.Runtime.P99), env.Bytes(int64(d.Process.PeakRSSBytes)))
 }
 
 // logName is the file a child's output goes to.

@@ -130,8 +130,8 @@ func testRunner(t *testing.T, behave string) (*Runner, *syncBuilder) {
 		Count: 1,
 		Env: append(os.Environ(), "SWEEP_TEST_CHILD=1", "SWEEP_TEST_BEHAVE="+behave,
 			"SWEEP_TEST_COUNTER="+filepath.Join(dir, "counter")),
-		Stderr: progress,
-		Poll:   20 * time.Millisecond,
+		Observe: ProgressWriter(progress, "gcperf: "),
+		Poll:    20 * time.Millisecond,
 	}, progress
 }
 

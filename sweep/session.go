@@ -47,6 +47,10 @@ type Session struct {
 	// Observe, when set, receives what the session has to say: what
 	// runs, where the files are, why a sweep failed (Event).
 	Observe func(Event)
+	// FromOldPlan says that the caller rebuilt this resumed session from
+	// the plan a gcperf before this one wrote in Dir (OldPlanArgs):
+	// Prepare replaces that plan with this session's.
+	FromOldPlan bool
 	// Label, when set, is what an error names a file by: field is "HTML"
 	// (the page) or "Dir" (Dir itself, or a file in it, path). Nil names
 	// it by the field ("HTML page.html", "Dir d: d/sweep.json"); gcperf
@@ -269,6 +273,7 @@ func (s *Session) Prepare() error {
 				s.SLO = rec.SLO // the sweep's advice is that of its SLO
 			}
 			return checkResumed(dir, plan, rec)
+		case errors.Is(err, ErrOldPlan) && s.FromOldPlan:
 		case !errors.Is(err, ErrNoPlan):
 			return &UsageError{Op: "prepare", Field: "Resume", Value: dir, Err: err}
 		}
@@ -422,7 +427,7 @@ func (s *Session) Run(ctx context.Context, began time.Time, stdout io.Writer) (f
 	s.Announce()
 	r := &s.Runner
 	if s.Bar != nil {
-		r.Stderr, r.Progress = s.Bar, s.Bar.Progress
+		r.Progress = s.Bar.Progress // the lines go through it when Runner.Observe writes them there
 		s.Bar.Start()
 	}
 	outs, err := r.Run(ctx, s.Points())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/safefile"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -52,10 +53,13 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 	var out bench.Outcome
 	var err error
 	if f.Count > 1 {
-		c := bench.Count{N: f.Count, Args: args, Ops: ops, Dir: f.Dir, ProfileDir: f.ProfileDir, Log: stderr}
+		c := bench.Count{N: f.Count, Args: args, Ops: ops, Dir: f.Dir, ProfileDir: f.ProfileDir,
+			Observe: sweep.ProgressWriter(stderr, "gcperf: ")}
 		// The bar of the processes, as a sweep's: their lines go through it.
 		if !f.Quiet {
-			c.Bar = newSweepProgress(stderr, f.Count, "gcperf: processes", stderrIsTerminal)
+			if bar := newSweepProgress(stderr, f.Count, "gcperf: processes", stderrIsTerminal); bar != nil {
+				c.Bar, c.Observe = bar, sweep.ProgressWriter(bar, "gcperf: ")
+			}
 		}
 		out, err = bench.RunCount(ctx, *o, mix, c)
 	} else {

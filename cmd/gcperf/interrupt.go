@@ -161,12 +161,12 @@ var errAborted = errors.New("sweep: given up at the third interrupt")
 // (phaseWriting) until the caller closes the returned watcher.
 func runPoints(r *sweep.Runner, points []sweep.Point, sig <-chan os.Signal, stderr io.Writer, bar sweep.Bar) ([]sweep.Outcome, *watcher, error) {
 	stop := make(chan struct{})
-	r.Stderr, r.Stop = stderr, stop
+	r.Observe, r.Stop = sweep.ProgressWriter(stderr, "gcperf: "), stop
 	// The runner says so on its progress line when it stops a point; there
 	// is nothing more to cancel after that.
 	in := watchInterrupts(sig, stderr, func() { close(stop) }, nil, true)
 	if bar != nil {
-		r.Stderr, r.Progress = bar, bar.Progress
+		r.Observe, r.Progress = sweep.ProgressWriter(bar, "gcperf: "), bar.Progress
 		bar.Start()
 	}
 	outs, err, ok := interrupt.Unless(in.Abort(), func() ([]sweep.Outcome, error) { return r.Run(context.Background(), points) })

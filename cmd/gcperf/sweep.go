@@ -184,7 +184,7 @@ var sweepUsage string
 
 // sweepCmd is gcperf sweep.
 func sweepCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
-	return sweepWith(time.Now(), args, stdout, stderr, sig)
+	return sweepWith(time.Now(), args, false, stdout, stderr, sig)
 }
 
 // parseSweep parses gcperf sweep's command line. The run flags are gcperf's
@@ -205,7 +205,9 @@ func parseSweep(args []string, stdout, stderr io.Writer) (sf *sweepFlags, code i
 }
 
 // sweepWith is gcperf sweep.
-func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+// fromOldPlan is set when args were rebuilt from the plan of an earlier
+// gcperf (resumeOldPlan): the sweep resumes in -out and replaces that plan.
+func sweepWith(began time.Time, args []string, fromOldPlan bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	var server []string // the server after -- that the operations load, nil without one
 	if i := slices.Index(args, "--"); i >= 0 {
 		pre, code := parseSweep(args[:i], stdout, stderr)
@@ -213,7 +215,7 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 			return code
 		}
 		if pre.fs.NArg() == 0 && pre.mix == "" {
-			return sweepCommand(began, args[:i], args[i+1:], stdout, stderr, sig)
+			return sweepCommand(began, args[:i], args[i+1:], fromOldPlan, stdout, stderr, sig)
 		}
 		args, server = args[:i], append([]string{}, args[i+1:]...)
 		if len(server) == 0 || server[0] == "" {
@@ -244,8 +246,15 @@ func sweepWith(began time.Time, args []string, stdout, stderr io.Writer, sig <-c
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if sf.resume {
-		if err := sf.adopt(s, set, ops); err != nil {
+	switch {
+	case fromOldPlan:
+		s.FromOldPlan = true
+	case sf.resume:
+		err := sf.adopt(s, set, ops)
+		if errors.Is(err, sweep.ErrOldPlan) {
+			return sf.resumeOldPlan(began, set, sf.fs.NArg() > 0 || sf.mix != "" || server != nil, stdout, stderr, sig)
+		}
+		if err != nil {
 			return fail(stderr, err)
 		}
 		return runSession(s, sf.o.Quiet, began, stdout, stderr, sig)
@@ -386,7 +395,7 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 // operations before -- (sweepWith sends those to a server's sweep): the
 // grid applies to CMD, which every point runs afresh (see
 // sweep.Runner.Command).
-func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+func sweepCommand(began time.Time, args, argv []string, fromOldPlan bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	sf := newSweepFlags(true)
 	if code := parseFlags(sf.fs, args, stdout, stderr); code >= 0 {
 		return code
@@ -420,8 +429,15 @@ func sweepCommand(began time.Time, args, argv []string, stdout, stderr io.Writer
 		return fail(stderr, err)
 	}
 	s.Meta = report.Meta{Version: version, Command: slices.Concat([]string{"gcperf", "sweep"}, args, []string{"--"}, argv)}
-	if sf.resume {
-		if err := sf.adoptCommand(s, set, argv); err != nil {
+	switch {
+	case fromOldPlan:
+		s.FromOldPlan = true
+	case sf.resume:
+		err := sf.adoptCommand(s, set, argv)
+		if errors.Is(err, sweep.ErrOldPlan) {
+			return sf.resumeOldPlan(began, set, true, stdout, stderr, sig)
+		}
+		if err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -522,11 +538,35 @@ func recordedOps(rec sweep.Plan) string {
 	return "gcperf's alloc.list"
 }
 
+// resumeOldPlan finishes the sweep in -out whose plan an earlier gcperf
+// wrote as the sweep's arguments: the sweep they give, with this command
+// line's loose flags (-resume, -out, -q, -slo...), resumes there and
+// records its plan anew. A flag or operation given beside -resume would
+// have to be compared with those arguments: it is refused.
+func (sf *sweepFlags) resumeOldPlan(began time.Time, set []*flag.Flag, more bool, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	dir := sf.o.Dir
+	old, err := sweep.OldPlanArgs(dir)
+	if err != nil {
+		return fail(stderr, usagef("-resume: %v", err))
+	}
+	var own []string
+	for _, f := range set {
+		if sf.loose.Lookup(f.Name) == nil || f.Name == "mix" {
+			return fail(stderr, usagef("-resume -out %s: the sweep there was planned by an earlier gcperf: -resume -out %s alone finishes it with its own flags", dir, dir))
+		}
+		own = append(own, "-"+f.Name+"="+f.Value.String())
+	}
+	if more {
+		return fail(stderr, usagef("-resume -out %s: the sweep there was planned by an earlier gcperf: -resume -out %s alone finishes it with its own flags", dir, dir))
+	}
+	return sweepWith(began, slices.Concat(own, old), true, stdout, stderr, sig)
+}
+
 // resumeError says why -resume cannot read the plan of dir.
 func resumeError(dir string, err error) error {
 	switch {
 	case errors.Is(err, sweep.ErrOldPlan):
-		return usagef("-resume -out %s: the sweep there was planned by an earlier gcperf, which recorded its flags, not its plan: run it again with -overwrite", dir)
+		return err // resumeOldPlan's
 	case !errors.Is(err, sweep.ErrNoPlan):
 		return usagef("-resume: %v", err)
 	}

@@ -620,20 +620,34 @@ func TestSweepResumeTypedPlan(t *testing.T) {
 		})
 	}
 
+	// A sweep an earlier gcperf planned, its plan its arguments, resumes
+	// from them: what it finished is kept, the rest runs, and its plan is
+	// recorded anew; flags beside -resume are refused, not compared.
 	t.Run("plan of an earlier gcperf", func(t *testing.T) {
-		sweepTest(t)
+		counter := sweepTest(t)
 		dir := filepath.Join(t.TempDir(), "rr")
 		if code, _, stderr := gcperf(t, nil, sweepArgs(append([]string{"-q", "-gogc", "100", "-out", dir}, tiny...)...)...); code != 0 {
 			t.Fatalf("the sweep: exit %d\n%s", code, stderr)
 		}
-		v1 := `{"schema": "gcperf-sweep-plan/v1", "args": ["-gogc=100", "-runs=20", "-size=8", "-warmup=2"]}`
+		v1 := `{"schema": "gcperf-sweep-plan/v1", "args": ["-gogc=50,100", "-runs=20", "-size=8", "-warmup=2"]}`
 		if err := os.WriteFile(filepath.Join(dir, sweep.PlanFile), []byte(v1), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, stderr := gcperf(t, nil, "sweep", "-resume", "-out", dir)
-		want := "gcperf: -resume -out " + dir + ": the sweep there was planned by an earlier gcperf, which recorded its flags, not its plan: run it again with -overwrite\n"
+		code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-runs", "7", "-out", dir)
+		want := "gcperf: -resume -out " + dir + ": the sweep there was planned by an earlier gcperf: -resume -out " + dir + " alone finishes it with its own flags\n"
 		if code != exitUsage || stderr != want {
-			t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, exitUsage, want)
+			t.Errorf("with -runs: exit %d, stderr %q; want %d, %q", code, stderr, exitUsage, want)
+		}
+		n := len(ran(t, counter))
+		if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", dir); code != 0 {
+			t.Fatalf("-resume: exit %d\n%s", code, stderr)
+		}
+		if got := ran(t, counter)[n:]; len(got) != 1 || !strings.Contains(got[0], "gogc=50,") {
+			t.Errorf("-resume ran %q, want gogc=50's point alone", got)
+		}
+		rec, err := sweep.ReadPlan(dir)
+		if err != nil || len(rec.Grid.GOGC) != 2 {
+			t.Errorf("the plan after -resume: %+v, %v; want the sweep's, recorded anew", rec, err)
 		}
 	})
 }
