@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // mainChildEnv makes this test binary gcperf itself: init calls main with
@@ -58,9 +59,8 @@ type mainProc struct {
 	done           chan struct{}
 }
 
-// startMain starts gcperf with args in dir, its TMPDIR tmp, its stdout and
-// stderr as the modes say.
-func startMain(t *testing.T, dir, tmp string, stdout, stderr streamMode, args ...string) *mainProc {
+// newMainProc is gcperf with args in dir, its TMPDIR tmp, not started.
+func newMainProc(t *testing.T, dir, tmp string, args ...string) *mainProc {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -70,6 +70,39 @@ func startMain(t *testing.T, dir, tmp string, stdout, stderr streamMode, args ..
 	p.cmd = exec.Command(exe, args...)
 	p.cmd.Dir = dir
 	p.cmd.Env = append(os.Environ(), mainChildEnv+"=1", "TMPDIR="+tmp)
+	return p
+}
+
+// start starts p, closes this process's copies of the child's ends
+// (parentCopies) and, at the end of the test, kills what is left of p.
+func (p *mainProc) start(t *testing.T, parentCopies ...*os.File) {
+	t.Helper()
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range parentCopies {
+		f.Close()
+	}
+	go func() {
+		p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			<-p.done
+		}
+		p.hangUp()
+	})
+}
+
+// startMain starts gcperf with args in dir, its TMPDIR tmp, its stdout and
+// stderr as the modes say.
+func startMain(t *testing.T, dir, tmp string, stdout, stderr streamMode, args ...string) *mainProc {
+	t.Helper()
+	p := newMainProc(t, dir, tmp, args...)
 	// Its own process group: the hang guard kills what it started too.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var writers []*os.File
@@ -101,28 +134,10 @@ func startMain(t *testing.T, dir, tmp string, stdout, stderr streamMode, args ..
 	}
 	p.cmd.Stdout = stream(stdout, p.stdout)
 	p.cmd.Stderr = stream(stderr, p.stderr)
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range writers {
-		w.Close()
-	}
+	p.start(t, writers...)
 	for _, f := range wg {
 		go f()
 	}
-	go func() {
-		p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-			<-p.done
-		}
-		p.hangUp()
-	})
 	return p
 }
 
@@ -352,4 +367,54 @@ func TestClosedPipeKeepsResults(t *testing.T) {
 			checkKept(t, p, p.wait(t, 60*time.Second), dir, tmp, c.files...)
 		})
 	}
+}
+
+// A closed terminal, as the kernel closes it: gcperf runs on a
+// pseudo-terminal that is its controlling terminal (a session of its
+// own), whose other end this test then closes. The kernel sends SIGHUP,
+// and the terminal's writes fail (EIO); nothing here sends a signal.
+func TestSignalTerminalClosed(t *testing.T) {
+	master, tty := openPty(t)
+	dir, tmp := t.TempDir(), t.TempDir()
+	p := newMainProc(t, dir, tmp, "run", "-v", "-duration", "30s", "-runlog", "rl.csv", "-out", "o", "sleep", "-d", "1ms")
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = tty, tty, tty
+	// A session of its own (its process group's id its pid, for the hang
+	// guard) whose controlling terminal is tty (its fd 0).
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	p.readers = []*os.File{master}
+	p.start(t, tty)
+	go io.Copy(p.stderr, master)
+	p.waitFor(t, false, regexp.MustCompile(`(?m)^\[.*\] Run end 20:`), 60*time.Second)
+	p.hangUp()
+	checkKept(t, p, p.wait(t, 60*time.Second), dir, tmp, "rl.csv", "o/result.json", "o/report.txt")
+}
+
+// openPty opens a pseudo-terminal: its master, and the terminal.
+func openPty(t *testing.T) (master, tty *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	sc, err := m.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, unlock uint32
+	var errno syscall.Errno
+	sc.Control(func(fd uintptr) {
+		if _, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno == 0 {
+			_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n)))
+		}
+	})
+	if errno != 0 {
+		m.Close()
+		t.Skipf("no pseudo-terminal: %v", errno)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	return m, tty
 }
