@@ -339,14 +339,22 @@ func (e *Error) Category() string { return e.Cat }
 // ParseHeader reads request headers written as 'Key: value', several
 // separated by a newline or by the two characters \n (a command-line
 // argument or a mix file's line holds no newline). Blank entries are
-// skipped. A key must be an HTTP token; a value may be empty.
+// skipped. A key must be an HTTP token; a value may be empty and holds no
+// control character but HTAB (RFC 9110's field-value): a CR or a NUL is
+// refused, with the header it is in, not sent.
 func ParseHeader(s string) (http.Header, error) {
 	if s == "" {
 		return nil, nil
 	}
 	h := http.Header{}
 	for _, line := range strings.Split(strings.ReplaceAll(s, `\n`, "\n"), "\n") {
-		line = strings.TrimSpace(line)
+		// Checked before any trimming: a CR typed into one -header (a CR
+		// LF, a header injected after it) is refused, not trimmed away.
+		if i := strings.IndexFunc(line, isCTL); i >= 0 {
+			k, _, _ := strings.Cut(line, ":")
+			return nil, fmt.Errorf("%q: header %q holds the control character %q", quote.Clip(line), quote.Clip(strings.Trim(k, ows)), line[i:i+1])
+		}
+		line = strings.Trim(line, ows)
 		if line == "" {
 			continue
 		}
@@ -354,17 +362,21 @@ func ParseHeader(s string) (http.Header, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q: not Key: value", quote.Clip(line))
 		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		k, v = strings.Trim(k, ows), strings.Trim(v, ows)
 		if !isToken(k) {
 			return nil, fmt.Errorf("%q: %q is not a header name", quote.Clip(line), quote.Clip(k))
-		}
-		if strings.ContainsAny(v, "\r\x00") {
-			return nil, fmt.Errorf("%q: the value holds a control character", quote.Clip(line))
 		}
 		h.Add(k, v)
 	}
 	return h, nil
 }
+
+// ows is RFC 9110's optional whitespace around a field value.
+const ows = " \t"
+
+// isCTL reports whether r is a control character RFC 9110 allows in no
+// header name or value (HTAB apart, the whitespace of a value).
+func isCTL(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }
 
 // isToken reports whether s is an RFC 9110 token: a header name.
 func isToken(s string) bool {

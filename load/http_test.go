@@ -258,6 +258,17 @@ func TestParseHeader(t *testing.T) {
 		{": v", nil, true},
 		{"X A: v", nil, true},
 		{"X-A: v\rX-B: w", nil, true},
+		// A CR, NUL or other control byte anywhere is refused, before any
+		// trimming: a CR LF typed into one -header does not add another.
+		{"X-A:\r\nEvil:1", nil, true},
+		{"X-A: 1\r", nil, true},
+		{"X-A\r: 1", nil, true},
+		{"X-A: a\x00b", nil, true},
+		{"X-A: a\x0bb", nil, true},
+		{"X-A: a\x7fb", nil, true},
+		{"X-A: \x0c1", nil, true},
+		{"X-A: a\tb", http.Header{"X-A": {"a\tb"}}, false},
+		{"X-A: caf\xc3\xa9", http.Header{"X-A": {"caf\xc3\xa9"}}, false},
 	} {
 		got, err := load.ParseHeader(tc.in)
 		if (err != nil) != tc.err {
@@ -266,6 +277,17 @@ func TestParseHeader(t *testing.T) {
 		}
 		if !tc.err && !equalHeader(got, tc.want) {
 			t.Errorf("ParseHeader(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestParseHeaderInjection: a CR LF in one -header names the header in
+// the error, and adds none.
+func TestParseHeaderInjection(t *testing.T) {
+	for _, in := range []string{"X-A:\r\nEvil:1", "X-A: 1\r\nEvil: 1", "X-A: 1\x00Evil: 1"} {
+		h, err := load.ParseHeader(in)
+		if err == nil || !strings.Contains(err.Error(), `"X-A"`) || h != nil {
+			t.Errorf("ParseHeader(%q) = %v, %v; want nothing and an error naming X-A", in, h, err)
 		}
 	}
 }
