@@ -73,7 +73,7 @@ func init() {
 				return nil, err
 			}
 			// As given, the empty ones left out; a body by its file or its size.
-			op.desc = "url=" + c.URL + " method=" + c.Method
+			op.desc = "url=" + op.shown + " method=" + c.Method
 			if strings.HasPrefix(body, "@") {
 				op.desc += " body=" + body
 			} else if body != "" {
@@ -112,11 +112,12 @@ type HTTPConfig struct {
 // times nothing: it marks the response's first byte (Probe.Respond) and
 // counts one result per successful request.
 type HTTP struct {
-	cfg  HTTPConfig
-	desc string
-	tmpl *http.Request // the request without a context or a body
-	tr   *http.Transport
-	buf  []byte
+	cfg   HTTPConfig
+	shown string // the URL as shown: its password, if any, as xxxxx
+	desc  string
+	tmpl  *http.Request // the request without a context or a body
+	tr    *http.Transport
+	buf   []byte
 
 	// The request reused from one execution to the next, while the
 	// transport is done with it: built for ctx, with its trace and body.
@@ -149,11 +150,11 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	u, err := url.Parse(c.URL)
 	switch {
 	case err != nil:
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", c.URL, unwrapURL(err))}
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", redactText(c.URL), unwrapURL(err))}
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", c.URL)}
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", u.Redacted())}
 	case u.Host == "":
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: has no host", c.URL)}
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: has no host", u.Redacted())}
 	}
 	tmpl, err := http.NewRequest(c.Method, c.URL, nil)
 	if err != nil {
@@ -168,9 +169,35 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 			tmpl.Header.Add(k, v)
 		}
 	}
-	h := &HTTP{cfg: c, tmpl: tmpl}
+	if u.User != nil && tmpl.Header.Get("Authorization") == "" {
+		// What http.Client would send for the URL's userinfo.
+		pw, _ := u.User.Password()
+		tmpl.SetBasicAuth(u.User.Username(), pw)
+	}
+	h := &HTTP{cfg: c, shown: u.Redacted(), tmpl: tmpl}
 	h.init()
 	return h, nil
+}
+
+// redactText hides the password of a URL url.Parse refuses, as
+// url.URL.Redacted does: what lies between the userinfo's first colon and
+// the last @ before the path.
+func redactText(s string) string {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	auth := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		auth = rest[:i]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	colon := strings.IndexByte(auth, ':')
+	if at < 0 || colon < 0 || colon > at {
+		return s
+	}
+	start := len(s) - len(rest) + colon + 1
+	return s[:start] + "xxxxx" + s[start+at-colon-1:]
 }
 
 func unwrapURL(err error) error {
@@ -207,7 +234,7 @@ func (h *HTTP) Describe() string {
 	if h.desc != "" {
 		return h.desc
 	}
-	s := "url=" + h.cfg.URL + " method=" + h.cfg.Method + " expect=" + strconv.Itoa(h.cfg.Expect)
+	s := "url=" + h.shown + " method=" + h.cfg.Method + " expect=" + strconv.Itoa(h.cfg.Expect)
 	if len(h.cfg.Body) > 0 {
 		s += " body=" + strconv.Itoa(len(h.cfg.Body)) + "B"
 	}
@@ -219,7 +246,7 @@ func (h *HTTP) Config() HTTPConfig { return h.cfg }
 
 // Clone gives a goroutine its own copy: its own transport and connection.
 func (h *HTTP) Clone() workload.Operation {
-	c := &HTTP{cfg: h.cfg, desc: h.desc, tmpl: h.tmpl}
+	c := &HTTP{cfg: h.cfg, shown: h.shown, desc: h.desc, tmpl: h.tmpl}
 	c.init()
 	return c
 }
@@ -301,7 +328,7 @@ func (h *HTTP) do(ctx context.Context, p *workload.Probe) error {
 		return h.fail(ctx, err)
 	}
 	if resp.StatusCode != h.cfg.Expect {
-		return &Error{Cat: CategoryStatus, Method: h.cfg.Method, URL: h.cfg.URL, Status: resp.StatusCode,
+		return &Error{Cat: CategoryStatus, Method: h.cfg.Method, URL: h.shown, Status: resp.StatusCode,
 			Err: fmt.Errorf("unexpected status %s, expected %d", resp.Status, h.cfg.Expect)}
 	}
 	p.Results(1)
@@ -313,14 +340,14 @@ func (h *HTTP) do(ctx context.Context, p *workload.Probe) error {
 // for the engine to categorise.
 func (h *HTTP) fail(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
-		return fmt.Errorf("%s %s: %w", h.cfg.Method, h.cfg.URL, cerr)
+		return fmt.Errorf("%s %s: %w", h.cfg.Method, h.shown, cerr)
 	}
 	cat := CategoryConnection
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		cat = CategoryTimeout
 	}
-	return &Error{Cat: cat, Method: h.cfg.Method, URL: h.cfg.URL, Err: err}
+	return &Error{Cat: cat, Method: h.cfg.Method, URL: h.shown, Err: err}
 }
 
 // Error is a failed request: its category (CategoryConnection,
