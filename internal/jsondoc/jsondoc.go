@@ -21,13 +21,21 @@ var ErrSchema = errors.New("unsupported schema")
 // schema reads the decoded document's schema. An error wraps notIt for
 // what is not such a document at all (truncated or malformed JSON, no
 // "schema" key, a schema of another family than family, such as
-// "gcperf/"), ErrSchema for another version than want.
+// "gcperf/", anything but whitespace after the document), ErrSchema for
+// another version than want.
 func Decode(r io.Reader, v any, schema func() string, family, want string, notIt error) error {
-	if err := json.NewDecoder(r).Decode(v); err != nil {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return fmt.Errorf("%w: truncated JSON", notIt)
 		}
 		return fmt.Errorf("%w: %s", notIt, quote.Line(err.Error()))
+	}
+	// One document and nothing after it but whitespace: a second document
+	// or garbage appended is not read as if it were not there.
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%w: more data after the document (at byte %d)", notIt, end)
 	}
 	switch s := schema(); {
 	case s == "":
