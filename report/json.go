@@ -3,7 +3,9 @@ package report
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/gcperf/gcperf/internal/jsondoc"
@@ -37,6 +39,11 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	}
 	if d.onlyFailure() {
 		return &d, &FailedRunError{Failure: *d.Failed}
+	}
+	if d.Failed == nil && d.Operations == nil && d.Exec == nil && d.Server == nil &&
+		reflect.ValueOf(d.Config).IsZero() && reflect.ValueOf(d.Timing).IsZero() {
+		// A schema alone would render as a result of zeros ("GOGC 0").
+		return nil, fmt.Errorf("%w: it holds no measurement (no config, timing, operations, command, server or failure)", ErrNotResult)
 	}
 	return &d, nil
 }
