@@ -170,8 +170,12 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 	index := map[[2]string]int{}
 	names := map[string]bool{}
 	results := 0
-	br := benchfmt.NewReader(r, file)
+	lim := newLineLimit(r, maxBenchLine)
+	br := benchfmt.NewReader(lim, file)
 	for br.Scan() {
+		if lim.long > 0 {
+			break
+		}
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
 			return nil, fmt.Errorf("line %d: %s", rec.Line, quote.Line(rec.Msg))
@@ -199,6 +203,9 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 				s.Metrics[i].Values = append(s.Metrics[i].Values, val)
 			}
 		}
+	}
+	if lim.long > 0 {
+		return nil, fmt.Errorf("line %d: longer than %d bytes: not a Go benchmark line", lim.long, maxBenchLine)
 	}
 	if err := br.Err(); err != nil {
 		return nil, err

@@ -180,6 +180,10 @@ func FuzzReadSet(f *testing.F) {
 func FuzzReadJSON(f *testing.F) {
 	fuzzResultSeeds(f)
 	fuzzSetSeeds(f)
+	// Refused: a schema alone, two documents, garbage after one.
+	f.Add([]byte(`{"schema":"gcperf/v2"}`))
+	f.Add([]byte(`{"schema":"gcperf/v1"}{"schema":"gcperf/v1"}`))
+	f.Add([]byte("{\"schema\":\"gcperf/v2\",\"failed\":{\"reason\":\"r\",\"text\":\"t\"}}\n]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer fuzzcheck.Watchdog(10 * time.Second)()
 		d, err := ReadJSON(bytes.NewReader(data))
@@ -288,6 +292,8 @@ func FuzzReadBench(f *testing.F) {
 	// Not values, but read as such (see FuzzReadSamples).
 	f.Add([]byte("BenchmarkA 1 NaN ns/op\nBenchmarkA 1 NaN ns/op\n"))
 	f.Add([]byte("BenchmarkA 1 +Inf ns/op\nBenchmarkA 1 -Inf ns/op\n"))
+	// A line past what the format's reader takes, refused by its number.
+	f.Add([]byte("BenchmarkA 1 1 ns/op\nBenchmarkX 1 " + strings.Repeat("7", 70<<10) + " ns/op\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer fuzzcheck.Watchdog(10 * time.Second)()
 		s, err := ReadBench(bytes.NewReader(data), "x.txt")
