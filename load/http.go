@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/redact"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -150,7 +151,7 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	u, err := url.Parse(c.URL)
 	switch {
 	case err != nil:
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", redactText(c.URL), unwrapURL(err))}
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", redact.URL(c.URL), unwrapURL(err))}
 	case u.Scheme != "http" && u.Scheme != "https":
 		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", u.Redacted())}
 	case u.Host == "":
@@ -177,27 +178,6 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	h := &HTTP{cfg: c, shown: u.Redacted(), tmpl: tmpl}
 	h.init()
 	return h, nil
-}
-
-// redactText hides the password of a URL url.Parse refuses, as
-// url.URL.Redacted does: what lies between the userinfo's first colon and
-// the last @ before the path.
-func redactText(s string) string {
-	_, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		return s
-	}
-	auth := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		auth = rest[:i]
-	}
-	at := strings.LastIndexByte(auth, '@')
-	colon := strings.IndexByte(auth, ':')
-	if at < 0 || colon < 0 || colon > at {
-		return s
-	}
-	start := len(s) - len(rest) + colon + 1
-	return s[:start] + "xxxxx" + s[start+at-colon-1:]
 }
 
 func unwrapURL(err error) error {

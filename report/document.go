@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/redact"
 	"github.com/gcperf/gcperf/latency"
 	"github.com/gcperf/gcperf/profiles/profinfo"
 	"github.com/gcperf/gcperf/runstats"
@@ -424,7 +425,7 @@ func New(res *workload.Result, meta Meta) *Document {
 	c := res.Config
 	d := &Document{
 		Schema:  Schema,
-		Tool:    Tool{Name: "gcperf", Version: meta.Version, Command: meta.Command},
+		Tool:    Tool{Name: "gcperf", Version: meta.Version, Command: redact.Args(meta.Command)},
 		Env:     meta.Env,
 		Config:  Config{Config: c, GCStats: c.GCStats.String(), Halt: haltNames(c.Halt)},
 		Timing:  Timing{Timing: res.Timing, Done: res.Done},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gcperf/gcperf/internal/redact"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
 
@@ -265,6 +266,7 @@ func gridString(g Grid) string {
 // -server-memlimit: the point's; -server-memory: the machine's).
 func benchCommand(cmd []string) []string {
 	out := make([]string, 0, len(cmd))
+	cmd = redact.Args(cmd) // as the result recorded it (report.New)
 	for i, a := range cmd {
 		if i > 0 && (cmd[i-1] == "-json" || cmd[i-1] == "-profile") {
 			out = append(out, "…")
