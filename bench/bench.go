@@ -18,8 +18,10 @@
 //
 // Before anything runs, Run checks that the mix and the engine's records
 // fit in memory (with those of a separate profiled pass), that every
-// output can be written at the end, and that the HTTP address is one it
-// may serve; then it captures the environment, starts the server under
+// output can be written at the end (a server's log with them), and that
+// the HTTP address is one it may serve; it locks the output directories
+// asked to be (File.Lock: one gcperf at a time writes into -out DIR)
+// until it returns; then it captures the environment, starts the server under
 // test if there is one, runs the mix (workload.Run), profiles a separate
 // pass, and writes the report in every format asked for. A long benchmark
 // is never lost to an output that cannot be written.
