@@ -621,6 +621,11 @@ func (o *Options) checkOutputs() (locks dirLocks, err error) {
 		outs = append(outs, safefile.Output{Label: s.Log.name(), Path: s.Log.Path})
 	}
 	if err := safefile.Check(outs, o.Overwrite, dirs...); err != nil {
+		for _, d := range o.Dirs {
+			if lerr := locks.lock(d); lerr != nil {
+				return locks, lerr // another gcperf created it since, and is using it
+			}
+		}
 		return locks, &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
 	}
 	for _, d := range o.Dirs {

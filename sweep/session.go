@@ -297,6 +297,9 @@ func (s *Session) Prepare() (err error) {
 	}
 	dir, err := prepareDir("prepare", s.Dir, s.Resume || s.Overwrite)
 	if err != nil {
+		if lerr := s.lockDir("prepare"); lerr != nil {
+			return lerr // another gcperf created it since, and is using it
+		}
 		return err
 	}
 	s.Dir = dir
