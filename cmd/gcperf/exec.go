@@ -67,9 +67,7 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 			code = exitFail
 		}
 	}
-	if c, fatal := writeExecReports(o, set, stdout, stderr); fatal {
-		return c
-	} else if c != exitOK {
+	if c := writeExecReports(o, set, stdout, stderr); c != exitOK {
 		code = c
 	}
 	if set.Interrupted || set.Failed() > 0 {
@@ -264,9 +262,11 @@ func runForwarding(c target.Command, meta report.Meta, sig <-chan os.Signal) (*r
 
 // writeExecReports writes the text report to stderr, as time(1) does (the
 // command's stdout stays its own, to pipe or redirect), and the output
-// files; it returns exitFail when one could not be written, and gcperf's
-// exit status at once (fatal) when the text report could not be.
-func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer) (code int, fatal bool) {
+// files; it returns exitFail when one could not be written. A text report
+// that could not be written (stderr closed or full) does not keep the
+// files from being written: they hold the measurement, the terminal only
+// shows it.
+func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer) (code int) {
 	var err error
 	var one *report.Document
 	if o.n == 1 {
@@ -275,10 +275,10 @@ func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer)
 	} else {
 		err = report.SetText(stderr, set)
 	}
-	if err != nil {
-		return fail(stderr, err), true
-	}
 	code = exitOK
+	if err != nil {
+		code = fail(stderr, err)
+	}
 	for _, out := range o.outputs {
 		write := func(w io.Writer) error { return out.format.Write(w, one) }
 		if o.n > 1 {
@@ -289,7 +289,7 @@ func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer)
 			code = exitFail
 		}
 	}
-	return code, false
+	return code
 }
 
 // interrupted reports whether a signal is waiting on sig, taking it.

@@ -1,12 +1,14 @@
 // The meaning of the signals of one gcperf command (Ctrl-C, SIGTERM,
-// SIGHUP), the same for gcperf, gcperf run and gcperf sweep: the first
-// stops the runs and reports what finished, the second cancels the
-// operations in progress, the third gives up at once (exit status
-// exitAborted, nothing written); once the reports are being written,
-// nothing is given up. The signal channel is passed in, so that the
-// commands' tests send interrupts without signals. The libraries offer
-// the controls (bench.Options' Config.Stop, Abort, Abandon; sweep's
-// Runner.Stop); this file gives them their meaning on a terminal.
+// SIGHUP: a closed terminal or a dropped ssh session is one interrupt),
+// the same for gcperf, gcperf run and gcperf sweep (exec forwards them to
+// the command it runs, as a terminal would): the first stops the runs and
+// reports what finished, the second cancels the operations in progress,
+// the third gives up at once (exit status exitAborted, nothing written);
+// once the reports are being written, nothing is given up. The signal
+// channel is passed in, so that the commands' tests send interrupts
+// without signals. The libraries offer the controls (bench.Options'
+// Config.Stop, Abort, Abandon; sweep's Runner.Stop); this file gives them
+// their meaning on a terminal.
 
 package main
 
@@ -36,8 +38,9 @@ const (
 	phaseWriting                // the reports
 )
 
-// A watcher gives meaning to the signals of one command (Ctrl-C, SIGTERM),
-// the same for gcperf, gcperf run and gcperf sweep. During the runs:
+// A watcher gives meaning to the signals of one command (Ctrl-C, SIGTERM,
+// SIGHUP: main's interruptSignals, each one interrupt), the same for
+// gcperf, gcperf run and gcperf sweep. During the runs:
 //
 //  1. the first stops the runs after those in progress (a sweep: kills the
 //     running point), and the command reports what finished: exit status 1;

@@ -13,7 +13,24 @@ import (
 )
 
 func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, notifySignals()))
+}
+
+// interruptSignals are the signals that interrupt a command, each as one
+// Ctrl-C does (interrupt.go): SIGINT, SIGTERM, and SIGHUP, a closed
+// terminal or a dropped ssh session. None of them loses what was measured.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// notifySignals takes the signals gcperf handles from the system: the
+// interrupts come on the channel it returns. SIGPIPE is taken too, and
+// dropped, so that a write to a closed stdout or stderr (gcperf ... | head
+// -1) fails with EPIPE instead of killing gcperf (os/signal: "SIGPIPE"):
+// the result files are written all the same, and the command exits 1 for
+// what it could not print. A handled signal is reset to its default in the
+// programs gcperf starts, which see SIGPIPE as they would without gcperf.
+func notifySignals() <-chan os.Signal {
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, sig))
+	signal.Notify(sig, interruptSignals...)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return sig
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,9 +51,7 @@ func TestMain(m *testing.M) {
 		}
 		// Interrupts as main takes them: a sweep stops a child loading
 		// a server with SIGTERM, for it to stop its server.
-		sig := make(chan os.Signal, 2)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, sig))
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, notifySignals()))
 	}
 	// A child re-executed without a child mode (a sweep run by a test
 	// that forgot sweepTest) would run every test again, and its sweeps
