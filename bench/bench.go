@@ -210,6 +210,10 @@ func (e *MemoryError) Error() string {
 		env.Bytes(e.Need.Live), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
 }
 
+// ErrDirInUse is wrapped by the *InputError of a directory to lock
+// (File.Lock) that another gcperf is using.
+var ErrDirInUse = safefile.ErrLocked
+
 // ErrAborted is Run's error when Options.Abort gave up the runs: nothing
 // was written.
 var ErrAborted = errors.New("bench: aborted: nothing written")
