@@ -334,7 +334,8 @@ func TestSignalHangUpTerminalGone(t *testing.T) {
 // gone before gcperf writes) does not lose the result files, and the
 // exit status says that gcperf could not print (1), where before issue 24
 // SIGPIPE killed it (141 in a shell) before it wrote them. exec with its
-// stderr on /dev/full wrote no JSON.
+// stderr on /dev/full wrote no JSON. help and -h, which print nothing
+// else, exit 1 too.
 func TestClosedPipeKeepsResults(t *testing.T) {
 	cases := []struct {
 		name           string
@@ -358,6 +359,10 @@ func TestClosedPipeKeepsResults(t *testing.T) {
 			[]string{"exec", "-json", "p.json", "--", "sh", "-c", "echo a"}, []string{"p.json"}},
 		{"exec-count-both", streamClosed, streamStdout,
 			[]string{"exec", "-count", "2", "-json", "ec.json", "--", "sh", "-c", "echo a"}, []string{"ec.json"}},
+		// What measures nothing says too that it could not print.
+		{"help", streamClosed, streamRead, []string{"help"}, nil},
+		{"run-h", streamClosed, streamRead, []string{"run", "-h"}, nil},
+		{"list", streamClosed, streamRead, []string{"list"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
