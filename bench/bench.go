@@ -47,6 +47,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -63,7 +64,14 @@ import (
 
 // A File is a file or a directory the benchmark writes, named in errors
 // by its Label, the caller's ("" names it by its Path).
-type File struct{ Path, Label string }
+type File struct {
+	Path, Label string
+	// Lock, for a directory of Options.Dirs (-out DIR), holds it for the
+	// whole benchmark: one gcperf at a time writes there, another is
+	// refused before anything runs (an *InputError of Dirs wrapping
+	// safefile.ErrLocked).
+	Lock bool
+}
 
 func (f File) name() string {
 	if f.Label == "" {
@@ -233,19 +241,21 @@ func (o Outcome) Failed() bool {
 // or another error found before anything ran, or ErrAborted; anything
 // after the runs started is in the Outcome.
 func Run(ctx context.Context, o Options, mix workload.Mix) (Outcome, error) {
-	profCfg, err := o.check(mix)
+	profCfg, locks, err := o.check(mix)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if o.HTTP != "" {
 		srv, err := o.serveHTTP()
 		if err != nil {
+			locks.unlock()
 			return Outcome{}, err
 		}
 		defer srv.Close()
 	}
 	b := &benchmark{o: &o, mix: mix, cfg: o.Config, finished: make(chan struct{})}
 	defer b.close()
+	defer locks.unlock()
 	if err := b.prepare(ctx); err != nil {
 		o.writeFailure(err)
 		return Outcome{}, err
@@ -320,7 +330,7 @@ func (b *benchmark) prepare(ctx context.Context) error {
 // count failed connections.
 func (b *benchmark) startServer() error {
 	o := b.o
-	srv, err := startServer(o.Server, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(b.env)}, o.event, o.Config.Stop)
+	srv, err := startServer(o.Server, o.Overwrite, report.Meta{Version: o.Version, Command: o.Command, Env: machineOf(b.env)}, o.event, o.Config.Stop)
 	if errors.Is(err, target.ErrNotStarted) {
 		var se *target.StartError
 		if errors.As(err, &se) {
@@ -452,7 +462,7 @@ func (o *Options) writeReports(streamed bool, text func(io.Writer) error, write 
 			continue
 		}
 		if err := safefile.Write(t.Path, stdout, o.Overwrite, w); err != nil {
-			errs = append(errs, &labelled{File{t.Path, t.Label}.name(), strings.TrimPrefix(err.Error(), t.Path+": "), err})
+			errs = append(errs, &labelled{File{Path: t.Path, Label: t.Label}.name(), strings.TrimPrefix(err.Error(), t.Path+": "), err})
 		}
 	}
 	return errs
@@ -494,36 +504,89 @@ func (o *Options) requests() []profiles.Request {
 
 // check refuses, before anything runs, what could not work or could not
 // be written at the end, and returns the profiled pass's configuration.
-// Last, it creates the output directories.
-func (o *Options) check(mix workload.Mix) (workload.Config, error) {
+// Last, it creates the output directories and locks those to lock: the
+// caller holds the locks until the benchmark's last file is written.
+func (o *Options) check(mix workload.Mix) (workload.Config, dirLocks, error) {
 	if err := o.Config.Validate(len(mix)); err != nil {
-		return workload.Config{}, err
+		return workload.Config{}, nil, err
 	}
 	profCfg, err := o.CheckMemory(mix)
 	if err != nil {
-		return profCfg, err
+		return profCfg, nil, err
 	}
 	switch {
 	case o.HTTP == "" && o.HTTPPublic:
-		return profCfg, &InputError{Field: "HTTPPublic", Value: true, Reason: "goes with HTTP", With: "HTTP"}
+		return profCfg, nil, &InputError{Field: "HTTPPublic", Value: true, Reason: "goes with HTTP", With: "HTTP"}
 	case o.HTTP != "":
 		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
-			return profCfg, httpError(o.HTTP, err)
+			return profCfg, nil, httpError(o.HTTP, err)
 		}
 	}
 	if i := o.HistogramLogInterval; i < 0 || i > 0 && i < report.MinHistogramLogInterval {
-		return profCfg, inputf("HistogramLogInterval", i, "must be at least %v, got %v", report.MinHistogramLogInterval, i)
+		return profCfg, nil, inputf("HistogramLogInterval", i, "must be at least %v, got %v", report.MinHistogramLogInterval, i)
 	}
-	return profCfg, o.checkOutputs()
+	locks, err := o.checkOutputs()
+	return profCfg, locks, err
+}
+
+// dirLocks are the locks of the directories a benchmark writes (File.Lock).
+type dirLocks []*safefile.DirLock
+
+// lock locks d when it exists and is not locked yet: before the checks,
+// so that a directory another gcperf is using is said to be so, and after
+// the directories are created.
+func (ls *dirLocks) lock(d File) error {
+	if !d.Lock || ls.holds(d.Path) != nil {
+		return nil
+	}
+	if st, err := os.Stat(d.Path); err != nil || !st.IsDir() {
+		return nil // Check says why, or the directory is created after it
+	}
+	l, err := safefile.LockDir(d.Path)
+	if err != nil {
+		return &InputError{Field: "Dirs", Value: d.Path, Reason: d.name() + ": " + err.Error(), Err: err}
+	}
+	*ls = append(*ls, l)
+	return nil
+}
+
+// holds returns the lock of dir, nil when none of ls is.
+func (ls dirLocks) holds(dir string) *safefile.DirLock {
+	for _, l := range ls {
+		if l.Holds(dir) {
+			return l
+		}
+	}
+	return nil
+}
+
+// unlock releases the locks.
+func (ls dirLocks) unlock() {
+	for _, l := range ls {
+		l.Unlock()
+	}
 }
 
 // checkOutputs refuses, before anything runs, an output that could not be
-// written at the end, then creates the output directories.
-func (o *Options) checkOutputs() error {
+// written at the end, then creates the output directories and locks those
+// to lock (File.Lock): the locks are taken before anything in them is
+// touched, and released on error.
+func (o *Options) checkOutputs() (locks dirLocks, err error) {
+	defer func() {
+		if err != nil {
+			locks.unlock()
+			locks = nil
+		}
+	}()
+	for _, d := range o.Dirs {
+		if err := locks.lock(d); err != nil {
+			return locks, err
+		}
+	}
 	var toStdout []string
 	for _, t := range o.Outputs {
 		if t.Path == "-" {
-			toStdout = append(toStdout, File{t.Path, t.Label}.name())
+			toStdout = append(toStdout, File{Path: t.Path, Label: t.Label}.name())
 		}
 	}
 	streams := o.streams()
@@ -533,34 +596,40 @@ func (o *Options) checkOutputs() error {
 		}
 	}
 	if len(toStdout) > 1 {
-		return inputf("Outputs", "-", "%s and %s: at most one format can go to stdout", toStdout[0], toStdout[1])
+		return locks, inputf("Outputs", "-", "%s and %s: at most one format can go to stdout", toStdout[0], toStdout[1])
 	}
 	var dirs []safefile.Output
 	for _, d := range o.Dirs {
 		if d.Path == "-" {
-			return inputf("Dirs", d.Path, "%s: - is stdout, not a directory", d.name())
+			return locks, inputf("Dirs", d.Path, "%s: - is stdout, not a directory", d.name())
 		}
 		dirs = append(dirs, safefile.Output{Label: d.name(), Path: d.Path})
 	}
 	var outs []safefile.Output
 	for _, t := range o.Outputs {
-		outs = append(outs, safefile.Output{Label: File{t.Path, t.Label}.name(), Path: t.Path})
+		outs = append(outs, safefile.Output{Label: File{Path: t.Path, Label: t.Label}.name(), Path: t.Path})
 	}
 	for _, p := range o.Profiles {
-		outs = append(outs, safefile.Output{Label: File{p.Path, p.Label}.name(), Path: p.Path})
+		outs = append(outs, safefile.Output{Label: File{Path: p.Path, Label: p.Label}.name(), Path: p.Path})
 	}
 	for _, s := range streams {
 		outs = append(outs, s.out)
 	}
+	if s := o.Server; s != nil && s.Log.Path != "" {
+		outs = append(outs, safefile.Output{Label: s.Log.name(), Path: s.Log.Path})
+	}
 	if err := safefile.Check(outs, o.Overwrite, dirs...); err != nil {
-		return &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
+		return locks, &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
 	}
 	for _, d := range o.Dirs {
 		if err := safefile.MakeDir(d.Path); err != nil {
-			return &InputError{Field: "Dirs", Value: d.Path, Reason: d.name() + ": " + err.Error(), Err: err}
+			return locks, &InputError{Field: "Dirs", Value: d.Path, Reason: d.name() + ": " + err.Error(), Err: err}
+		}
+		if err := locks.lock(d); err != nil {
+			return locks, err
 		}
 	}
-	return nil
+	return locks, nil
 }
 
 // CheckMemory checks, before anything runs, that mix fits in memory with

@@ -62,13 +62,18 @@ func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcom
 	case c.N > setting.MaxCount:
 		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", setting.MaxCount, c.N)
 	}
-	if _, err := o.check(mix); err != nil {
+	_, locks, err := o.check(mix)
+	if err != nil {
 		return Outcome{}, err
 	}
+	defer locks.unlock() // held until the set is written
 	r, temp, err := c.runner()
 	if err != nil {
 		return Outcome{}, err
 	}
+	// The runner writes in Dir under its lock, when one of o's directories
+	// is Dir (-out DIR); otherwise it takes Dir's for the processes.
+	r.Lock = locks.holds(r.Dir)
 	o.event(RunningProcesses{Mix: mix, N: c.N, Dir: r.Dir})
 	outs, err := c.run(ctx, r, o.Config.Stop, o.Abort)
 	o.event(Writing)

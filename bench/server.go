@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
@@ -34,8 +35,11 @@ type Server struct {
 	Ready        string
 	ReadyTimeout time.Duration
 	// Log receives the server's output but for its trace lines: a file
-	// created (replaced) at the start; "" makes a new temporary file.
-	Log string
+	// created at the start, checked with the benchmark's outputs before
+	// anything runs (an existing file is replaced only with
+	// Options.Overwrite, and only a regular file); a Path of "" makes a
+	// new temporary file.
+	Log File
 	// MemCap stops the server when its process tree's resident set grows
 	// above it, in bytes (0: no cap): a failed run.
 	MemCap int64
@@ -63,13 +67,14 @@ type runningServer struct {
 
 // startServer starts s and waits until it is ready. Its error wraps
 // ErrServer (or target.ErrNotStarted) and names the log.
-func startServer(s *Server, meta report.Meta, event func(Event), stop <-chan struct{}) (*runningServer, error) {
+func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event), stop <-chan struct{}) (*runningServer, error) {
 	var log *os.File
 	var err error
-	if s.Log == "" {
+	if s.Log.Path == "" {
 		log, err = os.CreateTemp("", "gcperf-server-*.log")
-	} else {
-		log, err = os.Create(s.Log)
+	} else if log, err = safefile.CreateLog(s.Log.Path, overwrite); err != nil {
+		// Checked before anything ran: something replaced it since.
+		return nil, &InputError{Field: "Server", Value: s.Log.Path, Reason: s.Log.name() + ": " + strings.TrimPrefix(err.Error(), s.Log.Path+": "), Err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w log: %v", ErrServer, err)

@@ -112,6 +112,15 @@ type Runner struct {
 	// alone; the child starts and stops the server itself.
 	Server []string
 
+	// Lock, when set, is Dir's lock, which the caller (a Session, from
+	// Prepare to Report or Close; bench.RunCount) took before it touched
+	// Dir and holds until its last file there is written: Run refuses
+	// another's. When nil, Run takes Dir's lock itself for the run: one
+	// gcperf at a time runs points into a directory, so that a second
+	// never removes the files a first is writing nor runs its points
+	// again; its error then wraps safefile.ErrLocked.
+	Lock *safefile.DirLock
+
 	// temps holds the temporary files of the results Run writes itself
 	// (a Command's), which RemoveTemps removes when its caller gives up
 	// at once.
@@ -172,6 +181,11 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	if r.temps == nil {
 		r.temps = new(safefile.Temps)
 	}
+	release, err := r.hold()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	var mine []Point
 	for _, p := range points {
 		if r.Shards <= 1 || p.InShard(r.Shard, r.Shards) {
@@ -231,6 +245,22 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 		}
 	}
 	return outs, nil
+}
+
+// hold checks that Lock holds Dir, or takes Dir's lock for the run when
+// Lock is nil; release releases the lock it took.
+func (r *Runner) hold() (release func(), err error) {
+	switch {
+	case r.Lock == nil:
+		l, err := safefile.LockDir(r.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("sweep: %s: %w", r.Dir, err)
+		}
+		return func() { l.Unlock() }, nil
+	case !r.Lock.Holds(r.Dir):
+		return nil, fmt.Errorf("sweep: the lock given is not that of %s, or was released", r.Dir)
+	}
+	return func() {}, nil
 }
 
 // stopped returns the error Run returns once Stop is closed or ctx is done.

@@ -199,6 +199,32 @@ func (s *Session) shard() string {
 	return ""
 }
 
+// Close releases what Prepare holds: Dir's lock, which Report releases
+// too once the sweep's files are written. Call it when a prepared session
+// is given up before its Report (or defer it); it may be called twice.
+func (s *Session) Close() error {
+	l := s.Runner.Lock
+	s.Runner.Lock = nil
+	return l.Unlock()
+}
+
+// lockDir locks s.Dir for the session (Runner.Lock) when it exists and is
+// not locked yet: before anything in it is touched, as soon as it exists.
+func (s *Session) lockDir(op string) error {
+	if s.Dir == "" || s.Runner.Lock.Holds(s.Dir) {
+		return nil
+	}
+	if st, err := os.Stat(s.Dir); err != nil || !st.IsDir() {
+		return nil // prepareDir says why, or creates it
+	}
+	l, err := safefile.LockDir(s.Dir)
+	if err != nil {
+		return &UsageError{Op: op, Field: "Dir", Value: s.Dir, Err: err}
+	}
+	s.Runner.Lock = l
+	return nil
+}
+
 // Prepare checks, before anything runs, what the session could not do
 // (Check) and the outputs written at the end (an HTML file that exists without Overwrite,
 // that is not a regular file, whose directory is missing, or that is one
@@ -208,8 +234,23 @@ func (s *Session) shard() string {
 // ProfileDir (made absolute) and Dir (makeSweepDir: a new temporary one when
 // Dir is "", which must be empty unless Resume or Overwrite) and writes
 // the plan there.
-func (s *Session) Prepare() error {
+//
+// One gcperf at a time runs a sweep in a directory: Prepare locks Dir
+// (safefile.DirLock) before it touches anything in it, and the session
+// holds the lock, as its Runner's Lock, until Report has written its
+// files or Close; another session on the same directory, in this process
+// or another, is refused at once with a UsageError of Dir wrapping
+// safefile.ErrLocked.
+func (s *Session) Prepare() (err error) {
 	if err := s.Check(); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if err := s.lockDir("prepare"); err != nil {
 		return err
 	}
 	if s.MemCap > 0 && runtime.GOOS != "linux" {
@@ -259,13 +300,21 @@ func (s *Session) Prepare() error {
 		return err
 	}
 	s.Dir = dir
+	if err := s.lockDir("prepare"); err != nil { // created now
+		return err
+	}
+	return s.recordPlan(dir)
+}
+
+// recordPlan writes the session's plan in dir, or with Resume checks it
+// against the plan recorded there, which is not replaced by another.
+func (s *Session) recordPlan(dir string) error {
 	plan, err := s.Plan()
 	if err != nil {
 		return err
 	}
 	if s.Resume {
-		// A resumed sweep measures what the directory's plan records:
-		// the plan is not replaced by another.
+		// A resumed sweep measures what the directory's plan records.
 		rec, err := ReadPlan(dir)
 		switch {
 		case err == nil:
@@ -461,8 +510,10 @@ func (s *Session) Aborted() {
 // Report makes the table of outs, the outcomes of the Runner's Run and
 // its error runErr (ErrInterrupted: the finished ones), prints it on
 // stdout and writes the sweep's files, with the advice of a whole sweep.
-// It returns whether the sweep failed.
+// It returns whether the sweep failed. It releases Dir's lock (Close)
+// once it is done.
 func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout io.Writer) (failed bool, err error) {
+	defer s.Close()
 	r := &s.Runner
 	interrupted := errors.Is(runErr, ErrInterrupted)
 	if runErr != nil && !interrupted {
@@ -570,7 +621,10 @@ func (s *Session) write(dir string, sum *Summary, stdout io.Writer) ([]string, e
 // with SLO, over a complete grid only), and with Dir writes a sweep
 // directory holding the merged results; with HTML, the page. It returns
 // whether the merged sweep failed: incomplete, or with failed repeats.
+// Dir is locked as Prepare locks it, from before it is touched until
+// Merge returns.
 func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error) {
+	defer s.Close()
 	out := s.Dir
 	if len(dirs) == 0 {
 		return true, &UsageError{Op: "merge", Field: "Dirs", Err: ErrNoDirs}
@@ -583,6 +637,9 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 				return true, &UsageError{Op: "merge", Field: "Dir", Value: out, Err: ErrMergeInto}
 			}
 		}
+	}
+	if err := s.lockDir("merge"); err != nil {
+		return true, err
 	}
 	if err := s.checkOutputs("merge", out, nil, 0); err != nil {
 		return true, err
@@ -608,6 +665,9 @@ func (s *Session) Merge(dirs []string, stdout io.Writer) (failed bool, err error
 	}
 	if out != "" {
 		if _, err := prepareDir("merge", out, s.Overwrite); err != nil {
+			return true, err
+		}
+		if err := s.lockDir("merge"); err != nil { // created now
 			return true, err
 		}
 		// The results are copied, so that the merged directory is a sweep

@@ -53,6 +53,7 @@ func TestSessionResumeKeepsThePlan(t *testing.T) {
 	if err := first.Prepare(); err != nil {
 		t.Fatal(err)
 	}
+	first.Close() // given up before its Report: Dir's lock released
 	recorded, err := ReadPlan(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +68,7 @@ func TestSessionResumeKeepsThePlan(t *testing.T) {
 	if err := s.Prepare(); err != nil {
 		t.Errorf("resuming with the recorded plan: %v", err)
 	}
+	s.Close()
 	if s.SLO == nil || s.SLO.String() != slo.String() {
 		t.Errorf("the resumed session's SLO is %v, want the recorded %v", s.SLO, slo)
 	}

@@ -190,7 +190,7 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 	}
 	if f.Dir != "" {
 		f.Options.Outputs = append(f.Options.Outputs, dirOutputs(f.Dir, "-out "+f.Dir)...)
-		f.Options.Dirs = append(f.Options.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir})
+		f.Options.Dirs = append(f.Options.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir, Lock: true})
 	}
 	// -profile DIR gives every kind under fixed names; a kind's own flag
 	// overrides its file.
@@ -282,7 +282,7 @@ func (f *benchFlags) finishCount(given map[string]bool) error {
 	}
 	if f.Dir != "" {
 		o.Outputs = append(o.Outputs, countDirOutputs(f.Dir, "-out "+f.Dir, n)...)
-		o.Dirs = append(o.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir})
+		o.Dirs = append(o.Dirs, bench.File{Path: f.Dir, Label: "-out " + f.Dir, Lock: true})
 	}
 	if f.ProfileDir != "" {
 		label := "-profile " + f.ProfileDir
@@ -398,7 +398,18 @@ func (sf *serverFlags) Server(flags *flag.FlagSet, argv, ops []string) (*bench.S
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, usagef("no server after --")
 	}
-	s := &bench.Server{Command: target.Command{Path: argv[0], Args: argv[1:]}, Ready: sf.ready, ReadyTimeout: sf.readyTimeout, Log: sf.log}
+	if c := flags.Lookup("count"); sf.log != "" && c != nil && c.Value.String() != "1" {
+		// Each process starts its own server: one file cannot hold
+		// their outputs, nor be checked once for them all.
+		return nil, flagError("server-log", "%s: the output of one process's server, not for -count %s: each process's server writes to a new temporary file, named in its result",
+			quote.Clip(sf.log), c.Value.String())
+	}
+	s := &bench.Server{Command: target.Command{Path: argv[0], Args: argv[1:]}, Ready: sf.ready, ReadyTimeout: sf.readyTimeout}
+	if sf.log != "" {
+		// Checked with the other outputs (bench.Options.Outputs), before
+		// anything starts.
+		s.Log = bench.File{Path: sf.log, Label: "-server-log " + sf.log}
+	}
 	var err error
 	if s.Ready, err = readyURL(sf.ready, ops); err != nil {
 		return nil, err

@@ -377,6 +377,7 @@ func runSession(s *sweep.Session, quiet bool, began time.Time, stdout, stderr io
 	if err := s.Prepare(); err != nil {
 		return fail(stderr, inFlags(err))
 	}
+	defer s.Close() // -out's lock, held from Prepare until the sweep's files are written
 	if !quiet {
 		s.Bar = newSweepProgress(stderr, s.Repeats(), "gcperf: sweep: points", stderrIsTerminal)
 	}

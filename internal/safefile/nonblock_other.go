@@ -2,4 +2,7 @@
 
 package safefile
 
-const nonblock = 0
+const (
+	nonblock = 0
+	nofollow = 0
+)

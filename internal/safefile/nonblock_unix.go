@@ -4,4 +4,7 @@ package safefile
 
 import "syscall"
 
-const nonblock = syscall.O_NONBLOCK
+const (
+	nonblock = syscall.O_NONBLOCK
+	nofollow = syscall.O_NOFOLLOW
+)

@@ -259,3 +259,39 @@ func Cause(err error) error {
 	}
 	return err
 }
+
+// CreateLog creates the file at path for a log written as it goes rather
+// than renamed into place at the end (a server's output, read while it
+// runs), checked as Write checks its path: missing, or with overwrite a
+// regular file. It does not follow a link there, creates the file
+// exclusively without overwrite, never waits on a named pipe, and
+// truncates only a regular file. Its errors name path, wrapping ErrExists
+// or ErrNotRegular for those cases.
+func CreateLog(path string, overwrite bool) (*os.File, error) {
+	if err := target(path, overwrite); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | nofollow | nonblock
+	if !overwrite {
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return nil, fmt.Errorf("%s: %w", path, ErrExists)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, Cause(err))
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = notRegular{kind(st.Mode())}
+	}
+	if err == nil {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, Cause(err))
+	}
+	return f, nil
+}
