@@ -18,8 +18,10 @@
 //
 // Before anything runs, Run checks that the mix and the engine's records
 // fit in memory (with those of a separate profiled pass), that every
-// output can be written at the end, and that the HTTP address is one it
-// may serve; then it captures the environment, starts the server under
+// output can be written at the end (a server's log with them), and that
+// the HTTP address is one it may serve; it locks the output directories
+// asked to be (File.Lock: one gcperf at a time writes into -out DIR)
+// until it returns; then it captures the environment, starts the server under
 // test if there is one, runs the mix (workload.Run), profiles a separate
 // pass, and writes the report in every format asked for. A long benchmark
 // is never lost to an output that cannot be written.
@@ -207,6 +209,10 @@ func (e *MemoryError) Error() string {
 	return fmt.Sprintf("bench: the mix needs %s live plus %s for the engine's records, but only %s is available",
 		env.Bytes(e.Need.Live), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
 }
+
+// ErrDirInUse is wrapped by the *InputError of a directory to lock
+// (File.Lock) that another gcperf is using.
+var ErrDirInUse = safefile.ErrLocked
 
 // ErrAborted is Run's error when Options.Abort gave up the runs: nothing
 // was written.
@@ -619,6 +625,11 @@ func (o *Options) checkOutputs() (locks dirLocks, err error) {
 		outs = append(outs, safefile.Output{Label: s.Log.name(), Path: s.Log.Path})
 	}
 	if err := safefile.Check(outs, o.Overwrite, dirs...); err != nil {
+		for _, d := range o.Dirs {
+			if lerr := locks.lock(d); lerr != nil {
+				return locks, lerr // another gcperf created it since, and is using it
+			}
+		}
 		return locks, &InputError{Field: "Outputs", Reason: err.Error(), Err: err}
 	}
 	for _, d := range o.Dirs {

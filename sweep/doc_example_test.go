@@ -64,6 +64,7 @@ func ExampleSession_Run() {
 	if err := s.Prepare(); err != nil {
 		panic(err)
 	}
+	defer s.Close() // Dir's lock, which Run releases when done
 	failed, err := s.Run(context.Background(), time.Now(), io.Discard)
 	fmt.Println("failed:", failed, err)
 	fmt.Println("events:", said[0] == sweep.Started, said[len(said)-1] == sweep.Written)

@@ -201,7 +201,8 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 			return nil, err
 		}
 		// What a killed gcperf left half-written (a SIGKILL, a power cut):
-		// no child runs yet, so nothing here is being written.
+		// no child runs yet, and Dir's lock (hold) keeps out every other
+		// gcperf, so nothing here is being written.
 		safefile.RemoveStale(r.Dir)
 		for _, p := range mine {
 			for rep := 1; rep <= r.Count; rep++ {

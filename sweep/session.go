@@ -114,6 +114,10 @@ var (
 	ErrDirStdout       = errors.New("a sweep writes a directory of files, not stdout")
 	ErrNoDirs          = errors.New("no directory to merge")
 	ErrMergeInto       = errors.New("the merged sweep's Dir is one of the directories to merge")
+	// ErrDirInUse is a Dir that another gcperf (another process, or
+	// another session of this one) holds: Prepare, Merge and a Runner's
+	// Run refuse it at once.
+	ErrDirInUse = safefile.ErrLocked
 )
 
 // A PlanError says how a resumed sweep differs from the Plan its
@@ -297,6 +301,9 @@ func (s *Session) Prepare() (err error) {
 	}
 	dir, err := prepareDir("prepare", s.Dir, s.Resume || s.Overwrite)
 	if err != nil {
+		if lerr := s.lockDir("prepare"); lerr != nil {
+			return lerr // another gcperf created it since, and is using it
+		}
 		return err
 	}
 	s.Dir = dir

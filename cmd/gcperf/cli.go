@@ -53,8 +53,10 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	return defaultCmd(args, stdout, stderr, sig)
 }
 
-func helpCmd(_ []string, stdout, _ io.Writer, _ <-chan os.Signal) int {
-	fmt.Fprint(stdout, topUsage)
+func helpCmd(_ []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+	if _, err := fmt.Fprint(stdout, topUsage); err != nil {
+		return fail(stderr, fmt.Errorf("writing the usage: %w", err))
+	}
 	return exitOK
 }
 
@@ -126,8 +128,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
+		w := &firstError{w: stdout}
+		fs.SetOutput(w)
 		fs.Usage()
+		if w.err != nil {
+			return fail(stderr, fmt.Errorf("writing the usage: %w", w.err))
+		}
 		return exitOK
 	}
 	if err != nil {
@@ -142,4 +148,19 @@ func subName(fs *flag.FlagSet) string {
 		return ""
 	}
 	return fs.Name() + " "
+}
+
+// firstError is w, keeping the first error a write returned (a closed
+// stdout), for a printer that does not return its errors (flag's usage).
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
 }

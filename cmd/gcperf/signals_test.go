@@ -34,7 +34,9 @@ import (
 const mainChildEnv = "GCPERF_TEST_MAIN"
 
 func init() {
-	if os.Getenv(mainChildEnv) == "1" {
+	// A server under test (serverChildArg) that gcperf started is not
+	// gcperf: TestMain makes it the server.
+	if os.Getenv(mainChildEnv) == "1" && (len(os.Args) < 2 || os.Args[1] != serverChildArg) {
 		main()
 	}
 }
@@ -334,7 +336,8 @@ func TestSignalHangUpTerminalGone(t *testing.T) {
 // gone before gcperf writes) does not lose the result files, and the
 // exit status says that gcperf could not print (1), where before issue 24
 // SIGPIPE killed it (141 in a shell) before it wrote them. exec with its
-// stderr on /dev/full wrote no JSON.
+// stderr on /dev/full wrote no JSON. help and -h, which print nothing
+// else, exit 1 too.
 func TestClosedPipeKeepsResults(t *testing.T) {
 	cases := []struct {
 		name           string
@@ -358,6 +361,10 @@ func TestClosedPipeKeepsResults(t *testing.T) {
 			[]string{"exec", "-json", "p.json", "--", "sh", "-c", "echo a"}, []string{"p.json"}},
 		{"exec-count-both", streamClosed, streamStdout,
 			[]string{"exec", "-count", "2", "-json", "ec.json", "--", "sh", "-c", "echo a"}, []string{"ec.json"}},
+		// What measures nothing says too that it could not print.
+		{"help", streamClosed, streamRead, []string{"help"}, nil},
+		{"run-h", streamClosed, streamRead, []string{"run", "-h"}, nil},
+		{"list", streamClosed, streamRead, []string{"list"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -417,4 +424,39 @@ func openPty(t *testing.T) (master, tty *os.File) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	return m, tty
+}
+
+// A sweep of a server behind a wrapper (sh -c 'SERVER & wait': the
+// server a worker of the program gcperf started) that gets SIGHUP keeps
+// its finished points, and leaves no server running.
+func TestSignalHangUpServerSweep(t *testing.T) {
+	addr := freeAddr(t)
+	wrapper := strings.Join(serverArgv(t, addr, "ok"), " ") + " & wait"
+	c := signalCase{"sweep-server", []string{"sweep", "-q", "-gogc", "50,100", "-duration", "2s", "-out", "sws",
+		"http", "-url", "http://" + addr + "/", "--", "sh", "-c", wrapper},
+		false, regexp.MustCompile(`(?m)^gcperf: sweep: point 1/2 .* ok`), []string{"sws/sweep.json", "sws/bench.txt"}}
+	p, dir, tmp := c.start(t)
+	// Once the second point's server has started.
+	second := filepath.Join(dir, "sws", "gogc=100,memlimit=off,rep=1.server.log")
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if b, _ := os.ReadFile(second); strings.Contains(string(b), "pid ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no server started for the second point; stderr:\n%s", guarClip(p.stderr.String()))
+		}
+	}
+	p.signal(t, syscall.SIGHUP)
+	checkKept(t, p, p.wait(t, 60*time.Second), dir, tmp, c.files...)
+	logs, _ := filepath.Glob(filepath.Join(dir, "sws", "*.server.log"))
+	for _, log := range logs {
+		pid := serverPid(t, log)
+		for deadline := time.Now().Add(10 * time.Second); !gone(pid) && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !gone(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("the server of %s (pid %d) outlived gcperf", filepath.Base(log), pid)
+		}
+	}
 }

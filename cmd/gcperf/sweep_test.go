@@ -717,3 +717,29 @@ func TestSweepResumeAnotherProgram(t *testing.T) {
 		t.Errorf("-resume of a rebuilt program: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// Issue 24, item 15: a sweep of ./prog resumed from another directory
+// would run another program; the plan records the directory its relative
+// paths are read in, and -resume from elsewhere is refused.
+func TestSweepResumeAnotherDirectory(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "prog"), []byte("#!/bin/sh\nexit 0 # "+d+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(tmp, "out")
+	t.Chdir(a)
+	if code, _, stderr := gcperf(t, nil, "sweep", "-q", "-gogc", "50,100", "-out", out, "--", "./prog"); code != 0 {
+		t.Fatalf("the sweep: exit %d\n%s", code, stderr)
+	}
+	t.Chdir(b)
+	code, _, stderr := gcperf(t, nil, "sweep", "-q", "-resume", "-out", out)
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "records another workdir: "+a+", not "+b) {
+		t.Errorf("-resume from another directory: exit %d, stderr %q", code, stderr)
+	}
+}
