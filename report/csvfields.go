@@ -30,9 +30,11 @@ import (
 // in the CSV.
 func csvFields(v any, l ...laidOut) (head, vals []string) {
 	rv := reflect.Indirect(reflect.ValueOf(v))
-	for _, c := range csvPlanOf(rv.Type(), l) {
-		f, err := rv.FieldByIndexErr(c.index)
-		if err != nil {
+	plan := csvPlanOf(rv.Type(), l)
+	head, vals = make([]string, 0, len(plan)), make([]string, 0, len(plan))
+	for _, c := range plan {
+		f, ok := fieldAt(rv, c.index)
+		if !ok {
 			continue // under a nil pointer: not in this CSV
 		}
 		val := ""
@@ -45,6 +47,22 @@ func csvFields(v any, l ...laidOut) (head, vals []string) {
 		head, vals = append(head, c.name), append(vals, val)
 	}
 	return head, vals
+}
+
+// fieldAt is the field of v at index, as reflect.Value.FieldByIndexErr
+// finds it, and false under a nil pointer: without the error text that
+// FieldByIndexErr builds, once per cell of every run otherwise.
+func fieldAt(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
 }
 
 // csvColumn is one column of a type's CSV: where its field is, its header
