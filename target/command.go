@@ -96,6 +96,9 @@ func CanStart(path string) error {
 	if _, err := exec.LookPath(path); err != nil {
 		return startError(path, err)
 	}
+	if err := checkInterpreter(path, ""); err != nil {
+		return &StartError{Path: path, Err: err}
+	}
 	return nil
 }
 
@@ -221,6 +224,9 @@ func (c *Command) check() error {
 			}
 			return &StartError{Path: c.Path, Err: err}
 		}
+	}
+	if err := checkInterpreter(c.Path, c.Dir); err != nil {
+		return &StartError{Path: c.Path, Err: err}
 	}
 	return nil
 }
