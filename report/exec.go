@@ -30,6 +30,10 @@ type Exec struct {
 	// Log is the file that holds the program's output, when gcperf kept
 	// it in one (a server under load).
 	Log string `json:"log,omitempty"`
+	// LogTruncated says why the file that holds the program's own stderr
+	// (gcperf exec -log) does not hold all of it: a write failed (a full
+	// disk) during this run, and the rest was dropped; "" when it is whole.
+	LogTruncated string `json:"log_truncated,omitempty"`
 	// Status says how the command ended, as a shell would: "exit status 3",
 	// "killed by SIGKILL".
 	Status   string `json:"status"`
@@ -211,6 +215,9 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	fmt.Fprintf(&b, "Status: %s\n", execStatus(d))
 	if d.Log != "" {
 		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
+	}
+	if d.LogTruncated != "" {
+		fmt.Fprintf(&b, "Log truncated: %s\n", quote.Line(d.LogTruncated))
 	}
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.Wall), ns(d.UserCPU), ns(d.SystemCPU))
 	peak := "not sampled (ended within the first interval)"

@@ -38,6 +38,7 @@ var execKeep [][]byte
 //     short by the exit, so the tests count on two forced cycles);
 //   - twice runs a copy of itself doing alloc, then does alloc itself: two
 //     Go programs' traces on one stderr;
+//   - spewerr writes 2MiB to stderr, then runs a collection;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
 //     interrupt, as a well-behaved program does), or 4 after a minute;
@@ -84,6 +85,14 @@ func runExecChild(what string) int {
 			return 97
 		}
 		return runExecChild("alloc")
+	case "spewerr":
+		// 2MiB on stderr, in lines of 1KiB, then a collection.
+		line := append(bytes.Repeat([]byte("x"), 1023), '\n')
+		for range 2 << 10 {
+			os.Stderr.Write(line)
+		}
+		runtime.GC()
+		return 0
 	case "fail":
 		fmt.Fprintln(os.Stderr, "failing on purpose")
 		return 3
