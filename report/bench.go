@@ -76,7 +76,11 @@ func Bench(w io.Writer, d *Document) error {
 	cfg("gomemlimit", gomemlimit(g))
 	cfg("gomaxprocs", strconv.Itoa(g.GOMAXPROCS))
 	cfg("go", g.Version)
-	cfg("runs", strconv.Itoa(d.Config.Runs))
+	runs := d.Config.Runs
+	if d.Config.Duration > 0 {
+		runs = d.Timing.Done // bounded by time: the runs made, not the most asked (0: no limit)
+	}
+	cfg("runs", strconv.Itoa(runs))
 	// The seed is a comment, not a key: benchstat compares only results
 	// whose keys all agree, and gcperf picks a new seed on every run.
 	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n", d.Tool.Version, d.Config.Seed); err != nil {
@@ -102,6 +106,10 @@ func Bench(w io.Writer, d *Document) error {
 	}
 	if err := writeUnitLines(bw, units); err != nil {
 		return err
+	}
+	if ol := d.OpenLoop; ol != nil && ol.SkippedStarts > 0 {
+		skipped = append(skipped, fmt.Sprintf("# open loop: %d starts due within the %s of -duration never started (the timed runs end at the duration)",
+			ol.SkippedStarts, dur(d.Config.Duration)))
 	}
 	for _, s := range skipped {
 		if _, err := io.WriteString(w, s+"\n"); err != nil {
