@@ -49,3 +49,41 @@ func TestBenchRunsOfDuration(t *testing.T) {
 		t.Errorf("bench header without runs: 10833:\n%s", s)
 	}
 }
+
+// Issue 24, item 13: the server's line holds the server's figures under
+// units of their own: its whole wall time (its shutdown included) is no
+// ns/op, which benchstat and compare take for a latency, and compare -fail
+// does not judge it; its CPU is the whole run's, not per operation.
+func TestServerBenchUnits(t *testing.T) {
+	d, _ := readFixture(t, "v1_server.json")
+	lines, _ := benchLines(d)
+	var srv *benchLine
+	for i := range lines {
+		if lines[i].op == "server" {
+			srv = &lines[i]
+		}
+	}
+	if srv == nil {
+		t.Fatal("no server line")
+	}
+	units := map[string]float64{}
+	for _, v := range srv.values {
+		units[v.Unit] = v.Value
+		if strings.HasSuffix(v.Unit, "/op") {
+			t.Errorf("server figure in %s: a per-operation unit, the client's", v.Unit)
+		}
+	}
+	if w, ok := units["wall-sec"]; !ok || w != d.Server.Wall.Seconds() || Better("wall-sec") != 0 {
+		t.Errorf("server units %v: want wall-sec %v, a unit compare -fail does not judge", units, d.Server.Wall.Seconds())
+	}
+	if c := units["cpu-ns"]; c != float64(d.Server.UserCPU+d.Server.SystemCPU) {
+		t.Errorf("server cpu-ns %v, want %v", c, d.Server.UserCPU+d.Server.SystemCPU)
+	}
+	var b bytes.Buffer
+	if err := Bench(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); strings.Contains(s, "Unit wall-sec") || !strings.Contains(s, "wall-sec its whole wall time") {
+		t.Errorf("bench output: want wall-sec defined and without a better direction:\n%s", s)
+	}
+}
