@@ -76,7 +76,11 @@ func Bench(w io.Writer, d *Document) error {
 	cfg("gomemlimit", gomemlimit(g))
 	cfg("gomaxprocs", strconv.Itoa(g.GOMAXPROCS))
 	cfg("go", g.Version)
-	cfg("runs", strconv.Itoa(d.Config.Runs))
+	runs := d.Config.Runs
+	if d.Config.Duration > 0 {
+		runs = d.Timing.Done // bounded by time: the runs made, not the most asked (0: no limit)
+	}
+	cfg("runs", strconv.Itoa(runs))
 	// The seed is a comment, not a key: benchstat compares only results
 	// whose keys all agree, and gcperf picks a new seed on every run.
 	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n", d.Tool.Version, d.Config.Seed); err != nil {
@@ -103,6 +107,10 @@ func Bench(w io.Writer, d *Document) error {
 	if err := writeUnitLines(bw, units); err != nil {
 		return err
 	}
+	if ol := d.OpenLoop; ol != nil && ol.SkippedStarts > 0 {
+		skipped = append(skipped, fmt.Sprintf("# open loop: %d starts due within the %s of -duration never started (the timed runs end at the duration)",
+			ol.SkippedStarts, dur(d.Config.Duration)))
+	}
 	for _, s := range skipped {
 		if _, err := io.WriteString(w, s+"\n"); err != nil {
 			return err
@@ -110,6 +118,34 @@ func Bench(w io.Writer, d *Document) error {
 	}
 	return nil
 }
+
+// serverWall is the unit of a server's whole wall time, from its start to
+// its exit: its shutdown (a drain on SIGTERM) is in it, so it is neither a
+// latency nor better either way, and compare -fail does not judge it.
+const serverWall = "wall-sec"
+
+// serverValues are the figures of the server under test: a command's
+// (execValues), but for its whole run, not per operation, so that none is
+// compared with a client's latency: its wall time in serverWall, its CPU
+// times in cpu-ns, user-ns and sys-ns.
+func serverValues(e *Exec) []benchfmt.Value {
+	v := execValues(e)
+	for i := range v {
+		switch v[i].Unit {
+		case "ns/op":
+			v[i] = benchfmt.Value{Value: e.Wall.Seconds(), Unit: serverWall}
+		case "cpu-ns/op", "user-ns/op", "sys-ns/op":
+			v[i].Unit = strings.TrimSuffix(v[i].Unit, "/op")
+		}
+	}
+	return v
+}
+
+// serverDefinitions says what the server line's figures are.
+const serverDefinitions = "; Server/cmd=PROGRAM: the server under test, one run (1 iteration): " + serverWall +
+	" its whole wall time, start to exit (its shutdown included: not a latency), cpu-ns user-ns sys-ns its CPU time, " +
+	"peak-RSS-B the peak resident set of its process tree; from its gctrace: gc-cycles, gc-cpu-ns, " +
+	"pause-total-ns pause-p99-ns pause-max-ns, peak-heap-B"
 
 // writeUnitLines writes the Unit lines that say which way is better, for the
 // units benchfmt has no default for.
@@ -119,7 +155,7 @@ func writeUnitLines(bw *benchfmt.Writer, units []string) error {
 		if strings.HasSuffix(u, "/s") {
 			better = "higher"
 		}
-		if u == "ns/op" || u == "B/op" {
+		if u == "ns/op" || u == "B/op" || u == serverWall {
 			continue
 		}
 		_, tidy := benchunit.Tidy(1, u)
@@ -158,7 +194,11 @@ func benchDefinitions(d *Document, lines []benchLine) string {
 	if rate != "" {
 		s += "; " + rate + ": the results per second at that mean, not GCPerfP99's throughput (its best 99% of runs)"
 	}
-	return s + "; p50-ns p99-ns p99.9-ns max-ns: every successful run"
+	s += "; p50-ns p99-ns p99.9-ns max-ns: every successful run"
+	if d.Kind() == ServerDocument {
+		s += serverDefinitions
+	}
+	return s
 }
 
 // benchLine is one benchmark of a document, a result line of Bench: an
@@ -235,7 +275,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 		if g := sv.Settings.GOGC; g != "" {
 			params = "gogc=" + g + " " + params
 		}
-		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: execValues(sv)})
+		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)})
 	}
 	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
 	if h := d.Hiccup; h != nil && h.Count > 0 {
