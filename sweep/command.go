@@ -224,6 +224,9 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		for _, p := range s.Goal {
 			g.Goal = append(g.Goal, report.ExecGoalPoint{At: p.At, GoalMiB: p.GoalMiB})
 		}
+		if s.GoalStride > 1 {
+			g.GoalStride, g.GoalCycles = s.GoalStride, s.GoalCycles
+		}
 		d.GC = g
 	case traceLines > 0:
 		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)

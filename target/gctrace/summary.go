@@ -37,10 +37,20 @@ type Summary struct {
 	// end of a cycle; PeakLiveMiB is the largest heap marked live. In MiB,
 	// rounded down, as the lines give them.
 	PeakHeapMiB, PeakLiveMiB uint64
-	// Goal is the heap goal of every cycle whose line gives one, in the
-	// order read.
-	Goal []GoalPoint
+	// Goal is the heap goal of the cycles whose line gives one, in the
+	// order read, at most Summarizer.MaxGoal points: each point is the
+	// largest goal of GoalStride consecutive cycles (the last point, of
+	// at most GoalStride), GoalStride doubling each time the series fills
+	// up, as target's RSS series does. GoalCycles is the number of cycles
+	// whose line gives a goal.
+	Goal       []GoalPoint
+	GoalStride int
+	GoalCycles int
 }
+
+// DefaultMaxGoal is the most points of a Summary's Goal when
+// Summarizer.MaxGoal is 0: as many as target's RSS series.
+const DefaultMaxGoal = 1000
 
 // Pauses is a distribution of pause times. The quantiles are the
 // nearest-rank ones (the smallest pause that at least that share of the
@@ -70,11 +80,16 @@ type GoalPoint struct {
 }
 
 // Summarizer makes a Summary of the cycles given to Add. It keeps each
-// cycle's pauses and goal (32 bytes a cycle). The zero value is ready to
-// use.
+// cycle's pauses (16 bytes a cycle) and a bounded series of the goal. The
+// zero value is ready to use.
 type Summarizer struct {
-	sum    Summary
-	pauses []time.Duration
+	// MaxGoal bounds the Summary's Goal (0: DefaultMaxGoal, at least 2).
+	MaxGoal int
+
+	sum     Summary
+	pauses  []time.Duration
+	pending GoalPoint // the largest goal of the point being filled
+	n       int       // the cycles in pending
 }
 
 // Add counts one cycle.
@@ -110,14 +125,59 @@ func (z *Summarizer) Add(c *Cycle) {
 		s.PeakLiveMiB = max(s.PeakLiveMiB, c.HeapLiveMiB)
 	}
 	if c.Has&HasGoal != 0 {
-		s.Goal = append(s.Goal, GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+		z.addGoal(GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
 	}
+}
+
+// addGoal adds a cycle's goal to the bounded series: when it is full,
+// each two consecutive points become the larger of them, and a point
+// stands for twice as many cycles as before.
+func (z *Summarizer) addGoal(g GoalPoint) {
+	s := &z.sum
+	s.GoalCycles++
+	if s.GoalStride == 0 {
+		s.GoalStride = 1
+	}
+	if z.n == 0 || g.GoalMiB > z.pending.GoalMiB {
+		z.pending = g
+	}
+	if z.n++; z.n < s.GoalStride {
+		return
+	}
+	s.Goal = append(s.Goal, z.pending)
+	z.n = 0
+	limit := z.MaxGoal
+	if limit <= 0 {
+		limit = DefaultMaxGoal
+	}
+	if len(s.Goal) < max(limit, 2) {
+		return
+	}
+	half := s.Goal[:0]
+	for i := 0; i+1 < len(s.Goal); i += 2 {
+		half = append(half, largerGoal(s.Goal[i], s.Goal[i+1]))
+	}
+	if len(s.Goal)%2 == 1 {
+		z.pending, z.n = s.Goal[len(s.Goal)-1], s.GoalStride
+	}
+	s.Goal = half
+	s.GoalStride *= 2
+}
+
+func largerGoal(a, b GoalPoint) GoalPoint {
+	if b.GoalMiB > a.GoalMiB {
+		return b
+	}
+	return a
 }
 
 // Summary returns the summary of the cycles added so far.
 func (z *Summarizer) Summary() Summary {
 	s := z.sum
 	s.Goal = slices.Clip(s.Goal) // appends by the caller or by Add do not meet
+	if z.n > 0 {
+		s.Goal = append(s.Goal, z.pending)
+	}
 	p := slices.Clone(z.pauses)
 	slices.Sort(p)
 	s.Pauses = Pauses{Count: len(p)}
