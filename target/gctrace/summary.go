@@ -3,6 +3,8 @@ package gctrace
 import (
 	"slices"
 	"time"
+
+	"github.com/gcperf/gcperf/internal/peaks"
 )
 
 // Summary is what a trace says of the collector over a run: counts, the
@@ -86,10 +88,9 @@ type Summarizer struct {
 	// MaxGoal bounds the Summary's Goal (0: DefaultMaxGoal, at least 2).
 	MaxGoal int
 
-	sum     Summary
-	pauses  []time.Duration
-	pending GoalPoint // the largest goal of the point being filled
-	n       int       // the cycles in pending
+	sum    Summary
+	pauses []time.Duration
+	goal   *peaks.Series[GoalPoint]
 }
 
 // Add counts one cycle.
@@ -125,58 +126,23 @@ func (z *Summarizer) Add(c *Cycle) {
 		s.PeakLiveMiB = max(s.PeakLiveMiB, c.HeapLiveMiB)
 	}
 	if c.Has&HasGoal != 0 {
-		z.addGoal(GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+		if z.goal == nil {
+			limit := z.MaxGoal
+			if limit <= 0 {
+				limit = DefaultMaxGoal
+			}
+			z.goal = peaks.New(limit, func(a, b GoalPoint) bool { return a.GoalMiB < b.GoalMiB })
+		}
+		z.goal.Add(GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+		s.GoalCycles++
 	}
-}
-
-// addGoal adds a cycle's goal to the bounded series: when it is full,
-// each two consecutive points become the larger of them, and a point
-// stands for twice as many cycles as before.
-func (z *Summarizer) addGoal(g GoalPoint) {
-	s := &z.sum
-	s.GoalCycles++
-	if s.GoalStride == 0 {
-		s.GoalStride = 1
-	}
-	if z.n == 0 || g.GoalMiB > z.pending.GoalMiB {
-		z.pending = g
-	}
-	if z.n++; z.n < s.GoalStride {
-		return
-	}
-	s.Goal = append(s.Goal, z.pending)
-	z.n = 0
-	limit := z.MaxGoal
-	if limit <= 0 {
-		limit = DefaultMaxGoal
-	}
-	if len(s.Goal) < max(limit, 2) {
-		return
-	}
-	half := s.Goal[:0]
-	for i := 0; i+1 < len(s.Goal); i += 2 {
-		half = append(half, largerGoal(s.Goal[i], s.Goal[i+1]))
-	}
-	if len(s.Goal)%2 == 1 {
-		z.pending, z.n = s.Goal[len(s.Goal)-1], s.GoalStride
-	}
-	s.Goal = half
-	s.GoalStride *= 2
-}
-
-func largerGoal(a, b GoalPoint) GoalPoint {
-	if b.GoalMiB > a.GoalMiB {
-		return b
-	}
-	return a
 }
 
 // Summary returns the summary of the cycles added so far.
 func (z *Summarizer) Summary() Summary {
 	s := z.sum
-	s.Goal = slices.Clip(s.Goal) // appends by the caller or by Add do not meet
-	if z.n > 0 {
-		s.Goal = append(s.Goal, z.pending)
+	if z.goal != nil {
+		s.Goal, s.GoalStride = z.goal.Points(), z.goal.Stride() // appends by the caller or by Add do not meet
 	}
 	p := slices.Clone(z.pauses)
 	slices.Sort(p)
