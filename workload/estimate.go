@@ -106,13 +106,15 @@ var fitted = []Cause{CauseGC, CauseMinorFaults, CauseMajorFaults, CauseInvolunta
 // cause's amounts, the runs from the slowest, and the buffers the
 // resamples reuse.
 type estimator struct {
-	y     []float64   // runtimes, ns
-	yFit  []float64   // runtimes less the stop-the-world time
-	stw   []float64   // stop-the-world time, ns
-	x     [][]float64 // amounts of the fitted causes, by their order in fitted
-	order []int       // the runs from the slowest
-	count []int       // how many times a resample drew each run
-	cost  [NumCauses][]float64
+	y      []float64   // runtimes, ns
+	yFit   []float64   // runtimes less the stop-the-world time
+	stw    []float64   // stop-the-world time, ns
+	x      [][]float64 // amounts of the fitted causes, by their order in fitted
+	order  []int       // the runs from the slowest
+	count  []int       // how many times a resample drew each run
+	cost   [NumCauses][]float64
+	design *bootstrap.Design    // the fit of yFit on x
+	band   [NumCauses][]float64 // the costs of the runs at the P99
 }
 
 // stat is one resample's figures: the P99 and the mean of the slowest 1%,
@@ -150,7 +152,26 @@ func newEstimator(runs []*RunRecord) *estimator {
 // unit fitted from start (nil: from scratch) in iters rounds.
 func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64) {
 	var s stat
-	b := bootstrap.LAD(e.x, e.yFit, idx, start, iters)
+	clear(e.count)
+	for c := range e.band {
+		e.band[c] = e.band[c][:0]
+	}
+	n := len(e.y)
+	var count []int // nil: every run once
+	if idx != nil {
+		for _, i := range idx {
+			e.count[i]++
+		}
+		count = e.count
+	} else {
+		for i := range e.count {
+			e.count[i] = 1
+		}
+	}
+	if e.design == nil {
+		e.design = bootstrap.NewDesign(e.x, e.yFit)
+	}
+	b := e.design.Fit(count, start, iters)
 	// Each run's cost of each cause: its stop-the-world time (direct),
 	// its amount times the fitted cost per unit, and for the collector
 	// its pauses besides.
@@ -167,24 +188,16 @@ func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64
 	for i, st := range e.stw {
 		e.cost[CauseGC][i] += st
 	}
-	clear(e.count)
-	n := len(e.y)
-	if idx == nil {
-		for i := range e.count {
-			e.count[i] = 1
-		}
-	} else {
-		for _, i := range idx {
-			e.count[i]++
-		}
-	}
 	// Walk the runs from the slowest, each as many times as drawn, by
 	// position from 0 (the slowest): the slowest 1% are positions
 	// 0..top-1; the P99 is at position n-Rank(0.99, n), and the runs at
-	// it are the band of positions within half a percent of it.
+	// it are the band of positions within 1% of the runs of it (P98 to
+	// the maximum, for 1000 runs), of whose costs the middle 60% are
+	// averaged: the P99 is one run's runtime, and which run it is changes
+	// from one resample to the next.
 	top := max(n-n*99/100, 1)
 	at := n - latency.Rank(0.99, n)
-	half := max(2, n/200)
+	half := max(2, n/100)
 	bandLo, bandHi := max(at-half, 0), min(at+half, n-1)
 	pos := 0
 	for _, i := range e.order {
@@ -200,7 +213,9 @@ func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64
 		s.top += float64(inTop) * e.y[i]
 		for c := range NumCauses {
 			s.atTop[c] += float64(inTop) * e.cost[c][i]
-			s.atP99[c] += float64(inBand) * e.cost[c][i]
+			for range inBand {
+				e.band[c] = append(e.band[c], e.cost[c][i])
+			}
 		}
 		pos += k
 		if pos > bandHi && pos >= top {
@@ -210,7 +225,7 @@ func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64
 	s.top /= float64(top)
 	for c := range NumCauses {
 		s.atTop[c] /= float64(top)
-		s.atP99[c] /= float64(bandHi - bandLo + 1)
+		s.atP99[c] = trimmedMean(e.band[c])
 	}
 	return s, b
 }
@@ -284,4 +299,17 @@ func (ct *CauseTail) estimated(full stat, c Cause, atP99, atTop []float64, least
 	default:
 		ct.Cost = CostUncertain
 	}
+}
+
+// trimmedMean is the mean of the middle 60% of v (which it sorts): the
+// cost of the runs at the P99, which one run does not set.
+func trimmedMean(v []float64) float64 {
+	slices.Sort(v)
+	t := len(v) / 5
+	v = v[t : len(v)-t]
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
 }

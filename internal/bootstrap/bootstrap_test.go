@@ -69,7 +69,8 @@ func TestLAD(t *testing.T) {
 			y[i] += 500 // the slow runs a mean fit would follow
 		}
 	}
-	b := LAD(x, y, nil, nil, 30)
+	d := NewDesign(x, y)
+	b := d.Fit(nil, nil, 30)
 	want := []float64{100, 5, 0.002, 0}
 	tol := []float64{1, 0.02, 0.0005, 0}
 	for j := range want {
@@ -78,9 +79,12 @@ func TestLAD(t *testing.T) {
 		}
 	}
 	// A resample, warm started, agrees.
-	idx := make([]int, n)
+	idx, count := make([]int, n), make([]int, n)
 	New(9).Draw(idx)
-	b2 := LAD(x, y, idx, b, 3)
+	for _, i := range idx {
+		count[i]++
+	}
+	b2 := d.Fit(count, b, 3)
 	if math.Abs(b2[1]-5) > 0.05 {
 		t.Errorf("resample: %v", b2)
 	}

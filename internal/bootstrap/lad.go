@@ -2,115 +2,119 @@ package bootstrap
 
 import "math"
 
-// LAD fits y ≈ b[0] + Σ b[j+1]·x[j] by least absolute deviations over the
-// rows idx (nil: every row), by iteratively reweighted least squares:
-// iters rounds from start (nil: from least squares). A median fit: the
-// few slowest runs do not pull it as they pull a least-squares line, and
-// a covariate in two clusters (runs with none of a cause, runs with much)
-// gets the slope between the clusters' medians. A covariate constant over
-// the rows gets 0. b has len(x)+1 coefficients.
-func LAD(x [][]float64, y []float64, idx []int, start []float64, iters int) []float64 {
-	f := newFit(x, y, idx)
-	b := make([]float64, f.p) // in scaled units
+// A Design is the data of a least-absolute-deviations fit, y ≈ b[0] +
+// Σ b[j+1]·x[j], prepared once for the fits of many resamples: a median
+// fit, which the few slowest runs do not pull as they pull a least-squares
+// line, and which gives a covariate in two clusters (runs with none of a
+// cause, runs with much) the slope between the clusters' medians.
+type Design struct {
+	n, p  int
+	xs    []float64 // row-major n×p, the intercept's 1 first, each column scaled to at most 1 in magnitude
+	y     []float64
+	scale []float64 // each column's largest magnitude
+	cols  []int     // the columns in use: the others are constant over the rows, and get 0
+	eps   float64   // the least residual a weight divides by
+	a, c  []float64 // the normal equations, a p×p row-major
+	b     []float64
+}
+
+// NewDesign prepares the fit of y on the columns x (each as long as y).
+func NewDesign(x [][]float64, y []float64) *Design {
+	n, p := len(y), len(x)+1
+	d := &Design{n: n, p: p, xs: make([]float64, n*p), y: y, scale: make([]float64, p),
+		a: make([]float64, p*p), c: make([]float64, p), b: make([]float64, p)}
+	d.scale[0] = 1
+	d.cols = append(d.cols, 0)
+	for j, col := range x {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range col {
+			lo, hi, d.scale[j+1] = min(lo, v), max(hi, v), max(d.scale[j+1], math.Abs(v))
+		}
+		if hi > lo {
+			d.cols = append(d.cols, j+1)
+		}
+	}
+	yScale := 0.0
+	for i := range n {
+		d.xs[i*p] = 1
+		for _, j := range d.cols[1:] {
+			d.xs[i*p+j] = x[j-1][i] / d.scale[j]
+		}
+		yScale = max(yScale, math.Abs(y[i]))
+	}
+	d.eps = max(yScale*1e-6, 1e-12)
+	return d
+}
+
+// Fit fits by iteratively reweighted least squares, over the rows each
+// counted as often as count says (nil: once; a bootstrap resample's
+// draws), iters rounds from start (nil: from least squares). It returns
+// the p coefficients, the intercept first; a column constant over all
+// rows gets 0, and so does one a resample leaves no variation in.
+func (d *Design) Fit(count []int, start []float64, iters int) []float64 {
+	b := d.b
+	clear(b)
 	if start != nil {
-		for j := range b {
-			if f.use[j] {
-				b[j] = start[j] * f.scale[j]
-			}
+		for _, j := range d.cols {
+			b[j] = start[j] * d.scale[j]
 		}
 	}
 	for round := range iters + 1 {
 		if round == 0 && start != nil {
 			continue
 		}
-		f.normal(b, round > 0 || start != nil)
-		solve(f.a, f.c, f.p)
-		copy(b, f.c)
+		d.normal(count, round > 0 || start != nil)
+		solve(d.a, d.c, d.p)
+		copy(b, d.c)
 	}
-	for j := range b {
-		b[j] /= f.scale[j]
-		if !f.use[j] {
-			b[j] = 0
-		}
+	out := make([]float64, d.p)
+	for _, j := range d.cols {
+		out[j] = b[j] / d.scale[j]
 	}
-	return b
-}
-
-// fit is a least-absolute-deviations fit in progress: the rows, the
-// columns' scales, and the normal equations' buffers.
-type fit struct {
-	x     [][]float64
-	y     []float64
-	rows  []int
-	p     int
-	scale []float64 // each column's largest magnitude: the scaled columns are within ±1
-	use   []bool    // false for a column constant over the rows: left out
-	a, c  []float64 // the normal equations, a p×p row-major
-	xi    []float64
-	eps   float64 // the least residual a weight divides by
-}
-
-func newFit(x [][]float64, y []float64, idx []int) *fit {
-	p := len(x) + 1
-	f := &fit{x: x, y: y, rows: idx, p: p, scale: make([]float64, p), use: make([]bool, p),
-		a: make([]float64, p*p), c: make([]float64, p), xi: make([]float64, p)}
-	if f.rows == nil {
-		f.rows = make([]int, len(y))
-		for i := range f.rows {
-			f.rows[i] = i
-		}
-	}
-	f.scale[0], f.use[0] = 1, true
-	for j, col := range x {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, r := range f.rows {
-			v := col[r]
-			lo, hi, f.scale[j+1] = min(lo, v), max(hi, v), max(f.scale[j+1], math.Abs(v))
-		}
-		f.use[j+1] = hi > lo
-	}
-	yScale := 0.0
-	for _, r := range f.rows {
-		yScale = max(yScale, math.Abs(y[r]))
-	}
-	f.eps = max(yScale*1e-6, 1e-12)
-	return f
+	return out
 }
 
 // normal sets the normal equations of the least squares weighted by the
-// inverse of each row's residual under b (weighted), or unweighted.
-func (f *fit) normal(b []float64, weighted bool) {
-	clear(f.a)
-	clear(f.c)
-	p := f.p
-	for _, r := range f.rows {
-		f.xi[0] = 1
-		for j, col := range f.x {
-			f.xi[j+1] = 0
-			if f.use[j+1] {
-				f.xi[j+1] = col[r] / f.scale[j+1]
-			}
-		}
+// rows' counts and, when weighted, by the inverse of each row's residual
+// under d.b, over the columns in use (the others get the equation b[j] =
+// 0).
+func (d *Design) normal(count []int, weighted bool) {
+	clear(d.a)
+	clear(d.c)
+	p := d.p
+	for r := range d.n {
 		w := 1.0
+		if count != nil {
+			if count[r] == 0 {
+				continue
+			}
+			w = float64(count[r])
+		}
+		xi := d.xs[r*p : r*p+p]
 		if weighted {
 			pred := 0.0
-			for j := range p {
-				pred += b[j] * f.xi[j]
+			for _, j := range d.cols {
+				pred += d.b[j] * xi[j]
 			}
-			w = 1 / max(math.Abs(f.y[r]-pred), f.eps)
+			w /= max(math.Abs(d.y[r]-pred), d.eps)
 		}
-		for j := range p {
-			f.c[j] += w * f.xi[j] * f.y[r]
-			for k := range p {
-				f.a[j*p+k] += w * f.xi[j] * f.xi[k]
+		for ji, j := range d.cols {
+			wx := w * xi[j]
+			d.c[j] += wx * d.y[r]
+			for _, k := range d.cols[ji:] {
+				d.a[j*p+k] += wx * xi[k]
 			}
 		}
 	}
+	for ji, j := range d.cols {
+		for _, k := range d.cols[ji+1:] {
+			d.a[k*p+j] = d.a[j*p+k]
+		}
+		d.a[j*p+j] *= 1 + 1e-12
+	}
 	for j := range p {
-		if !f.use[j] {
-			f.a[j*p+j] = 1 // b[j] = c[j] = 0
-		} else {
-			f.a[j*p+j] *= 1 + 1e-12
+		if d.a[j*p+j] == 0 {
+			d.a[j*p+j] = 1 // a column not in use
 		}
 	}
 }
