@@ -39,6 +39,7 @@ var execKeep [][]byte
 //   - twice runs a copy of itself doing alloc, then does alloc itself: two
 //     Go programs' traces on one stderr;
 //   - spewerr writes 2MiB to stderr, then runs a collection;
+//   - manygc allocates until the collector has run 1,500 times;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
 //     interrupt, as a well-behaved program does), or 4 after a minute;
@@ -92,6 +93,15 @@ func runExecChild(what string) int {
 			os.Stderr.Write(line)
 		}
 		runtime.GC()
+		return 0
+	case "manygc":
+		var ms runtime.MemStats
+		for ms.NumGC < 1500 {
+			for range 1000 {
+				execKeep = append(execKeep[:0], make([]byte, 64<<10))
+			}
+			runtime.ReadMemStats(&ms)
+		}
 		return 0
 	case "fail":
 		fmt.Fprintln(os.Stderr, "failing on purpose")
@@ -232,6 +242,9 @@ func TestExecBadUsage(t *testing.T) {
 		{[]string{"--"}, regexp.MustCompile(`^gcperf: exec: no command after --$`)},
 		{[]string{"--", "go", "run", "./x"}, regexp.MustCompile(`^gcperf: exec: go run builds the program .*go build -o prog ./pkg\) and give ./prog$`)},
 		{[]string{"--", "/usr/local/go/bin/go", "test", "-run", "X", "./..."}, regexp.MustCompile(`^gcperf: exec: go test builds the test binary .*go test -c -o pkg.test ./pkg\)`)},
+		{[]string{"--", "go", "-C", "/tmp", "run", "."}, regexp.MustCompile(`^gcperf: exec: go run builds the program `)},
+		{[]string{"--", "env", "GOGC=50", "go", "run", "."}, regexp.MustCompile(`^gcperf: exec: go run builds the program `)},
+		{[]string{"--", "nice", "-n", "5", "time", "-p", "go", "test", "./..."}, regexp.MustCompile(`^gcperf: exec: go test builds the test binary `)},
 		{[]string{"ls", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: "ls" before --: `)},
 		{[]string{"-gogc", "x", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc: `)},
 		{[]string{"-gogc", "50,100", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc takes one value, got "50,100"$`)},

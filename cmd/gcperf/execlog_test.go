@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -94,5 +95,34 @@ func checkLogFull(t *testing.T, code int, stderr, log, out string, room int64) {
 	}
 	if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(log), ".*tmp*")); len(matches) > 0 {
 		t.Errorf("temporary files left: %q", matches)
+	}
+}
+
+// TestExecGoalBounded: the heap goal timeline of a command that collects
+// thousands of times is bounded as its RSS series is, and the JSON written
+// reads back (issue 24, item 28).
+func TestExecGoalBounded(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gcperf exec's figures are Linux's")
+	}
+	exe := execChild(t, "manygc")
+	out := filepath.Join(t.TempDir(), "e.json")
+	code, _, stderr := gcperf(t, nil, "exec", "-gogc", "1", "-json", out, "--", exe)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, err := report.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := doc.Exec.GC
+	if g == nil || g.Cycles < 1500 {
+		t.Fatalf("GC %+v", g)
+	}
+	if n := len(g.Goal); n > 1000 || n < 250 || g.GoalStride < 2 || g.GoalCycles < g.Cycles-2 || n*g.GoalStride < g.GoalCycles {
+		t.Errorf("%d cycles: %d goal points, stride %d, of %d cycles", g.Cycles, n, g.GoalStride, g.GoalCycles)
+	}
+	if want := fmt.Sprintf("over %d cycles", g.GoalCycles); !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
