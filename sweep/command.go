@@ -339,7 +339,7 @@ func (r *Runner) keepDocument(o Outcome, file string, doc *report.Document) Outc
 	}
 	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
-			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
+			o.Failed = failure(CannotWrite, "its result could not be written: %v", safefile.Cause(werr))
 		}
 		return o
 	}
