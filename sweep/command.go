@@ -111,6 +111,10 @@ func (r *Running) Interrupt(s os.Signal) { r.p.Interrupt(s) }
 // does.
 func (r *Running) Kill(why error) { r.p.Kill(why) }
 
+// Processes lists the command's process tree as it is now, as
+// target.Process.Processes does.
+func (r *Running) Processes() []int { return r.p.Processes() }
+
 // Stop stops the command as target.Process.Stop does: SIGTERM, then
 // SIGKILL after its grace period. Wait says when it has ended.
 func (r *Running) Stop() { r.p.Stop() }

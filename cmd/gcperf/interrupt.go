@@ -65,13 +65,14 @@ type watcher struct {
 	phase   phase
 	abort   chan struct{}
 	abandon chan struct{}
+	kill    chan struct{}
 	done    chan struct{}
 }
 
 // watchInterrupts starts reading sig (nil: no signals) until Close.
 func watchInterrupts(sig <-chan os.Signal, stderr io.Writer, stop, cancel func(), quiet1 bool) *watcher {
 	in := &watcher{stderr: stderr, stop: stop, cancel: cancel, quiet1: quiet1,
-		abort: make(chan struct{}), abandon: make(chan struct{}), done: make(chan struct{})}
+		abort: make(chan struct{}), abandon: make(chan struct{}), kill: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		for {
 			select {
@@ -89,6 +90,9 @@ func (in *watcher) interrupt() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.n++
+	if in.n == 3 {
+		close(in.kill)
+	}
 	say := func(msg string) { fmt.Fprintln(in.stderr, "gcperf: "+msg) }
 	switch {
 	case in.phase == phaseWriting:
@@ -130,6 +134,10 @@ func (in *watcher) Interrupted() bool {
 	defer in.mu.Unlock()
 	return in.n > 0
 }
+
+// Kill is closed by the third interrupt, whatever the phase: what the
+// command started (a server being stopped) is killed at once.
+func (in *watcher) Kill() <-chan struct{} { return in.kill }
 
 // Abandon is closed by an interrupt during the profiled pass.
 func (in *watcher) Abandon() <-chan struct{} { return in.abandon }
