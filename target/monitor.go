@@ -121,7 +121,7 @@ wait:
 	}
 	m.res.Wall = time.Since(m.start)
 	m.res.RSS = m.series.samples()
-	m.res.Stride = m.series.stride
+	m.res.Stride = m.series.stride()
 	m.leftovers(killAt)
 }
 

@@ -75,6 +75,11 @@ func TestExecDaemonStopped(t *testing.T) {
 	start := time.Now()
 	p := startMain(t, dir, tmp, streamRead, streamRead, "exec", "--", "sh", "-c", "(setsid sleep "+d+" &); exit 0")
 	how := p.wait(t, 60*time.Second)
+	took := time.Since(start)
+	// The report, once this test has read the pipe to its end.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(p.stderr.String(), "Status: ") && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	for _, pid := range processesWith("sleep", d) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the daemon (pid %d) outlived gcperf exec", pid)
@@ -82,7 +87,7 @@ func TestExecDaemonStopped(t *testing.T) {
 	if how != "exit 0" || !strings.Contains(p.stderr.String(), "Status: exit status 0, 1 process left running was stopped") {
 		t.Errorf("%s; stderr:\n%s\nwant exit 0 and the daemon said to be stopped", how, guarClip(p.stderr.String()))
 	}
-	if took := time.Since(start); took > 5*time.Second {
+	if took > 5*time.Second {
 		t.Errorf("gcperf exec took %v: held up by the daemon's pipe", took)
 	}
 }
@@ -96,11 +101,10 @@ func TestThirdInterruptSweepLeavesNothing(t *testing.T) {
 	cmd := strings.Join(serverArgv(t, pidFile, "ignoreterm"), " ") + "; true"
 	p := startMain(t, dir, tmp, streamRead, streamRead, "sweep", "-q", "-gogc", "50,100", "-out", "sw13", "--", "sh", "-c", cmd)
 	grandchild := readPid(t, p, pidFile, 60*time.Second)
-	for range 3 {
-		p.signal(t, syscall.SIGINT)
-		time.Sleep(50 * time.Millisecond)
-	}
-	if how := p.wait(t, 60*time.Second); how != "exit 130" {
+	p.interrupt(t, 3)
+	// Two interrupts merged into one make it exit 1, once the point is
+	// stopped; nothing must be left either way.
+	if how := p.wait(t, 60*time.Second); how != "exit 130" && how != "exit 1" {
 		t.Errorf("%s, want exit 130; stderr:\n%s", how, guarClip(p.stderr.String()))
 	}
 	waitGone(t, "the grandchild ignoring SIGTERM", grandchild, 5*time.Second)
@@ -122,7 +126,9 @@ func workerOf(t *testing.T, p *mainProc, log string, limit time.Duration) int {
 	return 0
 }
 
-// interrupt sends SIGINT n times, as quick Ctrl-Cs.
+// interrupt sends SIGINT n times, 50ms apart, as quick Ctrl-Cs. (The
+// kernel, and Go's runtime, merge a signal that comes while the same one
+// is pending: on a loaded machine two of them may count as one.)
 func (p *mainProc) interrupt(t *testing.T, n int) {
 	for range n {
 		p.signal(t, syscall.SIGINT)
@@ -161,13 +167,20 @@ func TestThirdInterruptKillsServer(t *testing.T) {
 		"http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "worker")...)...)
 	worker := workerOf(t, p, log, 60*time.Second)
 	p.waitFor(t, false, regexp.MustCompile(`gcperf: running `), 60*time.Second)
+	// The first stops the runs, then the server: it ends at its SIGTERM,
+	// its worker does not.
+	p.interrupt(t, 1)
+	server := serverPid(t, log)
+	for deadline := time.Now().Add(10 * time.Second); !gone(server) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	start := time.Now()
-	p.interrupt(t, 3)
+	p.interrupt(t, 2)
 	how := p.wait(t, 60*time.Second)
 	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("gcperf took %v after the interrupts: it waited the server's grace period", took)
+		t.Errorf("gcperf took %v after the interrupts: it waited the server's grace period; stderr:\n%s", took, guarClip(p.stderr.String()))
 	}
 	checkKept(t, p, how, dir, tmp, "r.json")
-	waitGone(t, "the server", serverPid(t, log), 5*time.Second)
+	waitGone(t, "the server", server, 5*time.Second)
 	waitGone(t, "the server's worker ignoring SIGTERM", worker, 5*time.Second)
 }
