@@ -183,6 +183,12 @@ type ExecGC struct {
 	Goal       []ExecGoalPoint `json:"heap_goal"`
 	GoalStride int             `json:"heap_goal_stride,omitzero"`
 	GoalCycles int             `json:"heap_goal_cycles,omitzero"`
+	// ImpliedGOGC is the GOGC the heap goals imply (the median of the
+	// goal over the previous cycle's live heap, of ImpliedGOGCCycles
+	// cycles, gctrace.Summary's): what the runtime applied, when
+	// GOMEMLIMIT did not lower the goal. Absent when no cycle tells it.
+	ImpliedGOGC       int `json:"implied_gogc,omitzero"`
+	ImpliedGOGCCycles int `json:"implied_gogc_cycles,omitzero"`
 }
 
 // ExecPauses is the distribution of the stop-the-world pauses (two per

@@ -209,7 +209,10 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 	for _, p := range r.RSS {
 		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{At: p.At, RSSBytes: p.RSS, Processes: p.Processes})
 	}
+	untrusted := untrustedTrace(argv, r, s)
 	switch {
+	case untrusted != "":
+		d.GCUnavailable = "the trace was not trusted: " + untrusted
 	case s.Cycles > 0:
 		g := &report.ExecGC{
 			Cycles: s.Cycles, Forced: s.Forced, Truncated: s.Truncated, Sequences: s.Sequences,
@@ -227,6 +230,7 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		if s.GoalStride > 1 {
 			g.GoalStride, g.GoalCycles = s.GoalStride, s.GoalCycles
 		}
+		g.ImpliedGOGC, g.ImpliedGOGCCycles = s.ImpliedGOGC, s.ImpliedCycles
 		d.GC = g
 	case traceLines > 0:
 		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)
@@ -311,6 +315,9 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 		if o.Failed = exitFailure(res); o.Failed.IsZero() {
 			o.Failed = failure(Exited, "%s", doc.Exec.Status)
 		}
+	}
+	if err := CheckApplied(p, doc); err != nil && o.Failed.IsZero() {
+		o.Failed = failure(NotApplied, "%v", err)
 	}
 	if err != nil && o.Failed.IsZero() {
 		o.Failed = failure(Other, "%v", err)
