@@ -103,6 +103,10 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 			return nil, code
 		}
+		if fs.NArg() > 0 {
+			// gcperf exec ./cache: the command is there, without its --.
+			return nil, fail(stderr, usagef("exec: the command follows --: gcperf exec -- %s", quote.Line(quote.Shell(fs.Args()))))
+		}
 		return nil, fail(stderr, usagef("exec: no command: gcperf exec [flags] -- CMD [ARGS...]"))
 	}
 	if code := parseFlags(fs, args[:i], stdout, stderr); code >= 0 {

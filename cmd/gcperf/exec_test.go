@@ -254,7 +254,9 @@ func TestExecBadUsage(t *testing.T) {
 		args []string
 		want *regexp.Regexp // the whole of stderr, one line
 	}{
-		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
+		{[]string{"-q"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
+		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: the command follows --: gcperf exec -- no-such-command$`)},
+		{[]string{"-q", "./cache", "-live", "a b"}, regexp.MustCompile(`^gcperf: exec: the command follows --: gcperf exec -- ./cache -live 'a b'$`)},
 		{[]string{"--", "no-such-command"}, regexp.MustCompile(`^gcperf: exec: cannot start "no-such-command": executable file not found in \$PATH$`)},
 		{[]string{"-json", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -json - : gcperf's stdout is the command's own; give a file$`)},
 		{[]string{"--", filepath.Join(dir, "missing")}, regexp.MustCompile(`^gcperf: exec: cannot start ".*missing": no such file or directory$`)},
