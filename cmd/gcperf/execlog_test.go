@@ -179,3 +179,31 @@ func TestSweepOwnGOGC(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepServerOwnGOGC: a server that sets its own GOGC fails the points
+// of a server sweep whose GOGC it did not apply (issue 24, item 14).
+func TestSweepServerOwnGOGC(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "sw")
+	args := append([]string{"sweep", "-gogc", "10,100,1000", "-runs", "60", "-ready", "http://" + addr + "/", "-q", "-out", dir,
+		"spin", "-d", "2ms", "--"}, serverArgv(t, addr, "setgogc")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != exitFail {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	outs, _, err := sweep.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		gogc, _ := o.Point.GOGC.Percent()
+		applied := gogc == 100
+		if applied != o.Failed.IsZero() || !applied && (o.Failed.Reason != sweep.NotApplied || !strings.Contains(o.Failed.Text, fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈", gogc))) {
+			t.Errorf("GOGC=%d: failed %+v", gogc, o.Failed)
+		}
+	}
+}
