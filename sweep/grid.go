@@ -281,7 +281,7 @@ func CheckApplied(p Point, d *report.Document) error {
 		if x.Settings.GOMEMLIMIT != p.MemLimit.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the command ran with GOMEMLIMIT=%s", p.MemLimit, quote.Clip(x.Settings.GOMEMLIMIT)))
 		}
-		if why := gogcNotApplied(p, x); why != "" {
+		if why := x.GOGCNotApplied(); why != "" {
 			diffs = append(diffs, why)
 		}
 		if len(diffs) > 0 {

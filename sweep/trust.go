@@ -12,7 +12,6 @@ import (
 	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/latency"
-	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/target/gctrace"
 )
@@ -97,27 +96,4 @@ func notGo(argv []string, r *target.Result) (prog string, ok bool) {
 		return "", false
 	}
 	return argv[0], true
-}
-
-// gogcNotApplied says how the GOGC that a command's heap goals imply
-// (report.ExecGC.ImpliedGOGC) differs from the point's, "" when it does
-// not or the trace cannot tell: a program that sets its own GOGC
-// (debug.SetGCPercent) ran another point's figures. The trace's MiB are
-// rounded down and the runtime has a minimum heap, so only a factor of two
-// and 5 points apart tells; a GOMEMLIMIT may lower the goal, so with one
-// set only a higher GOGC than asked tells.
-func gogcNotApplied(p Point, x *report.Exec) string {
-	want, ok := p.GOGC.Percent()
-	if !ok || x.GC == nil || x.GC.ImpliedGOGCCycles < 3 {
-		return ""
-	}
-	got := x.GC.ImpliedGOGC
-	limited := !p.MemLimit.IsZero() && !p.MemLimit.Off() || p.MemLimit.IsZero() && x.Settings.GOMEMLIMIT != "" && x.Settings.GOMEMLIMIT != "off"
-	tooHigh := got > 2*want+5
-	tooLow := got < want/2-5 && !limited
-	if !tooHigh && !tooLow {
-		return ""
-	}
-	return fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈%d (the goal over the live heap of %d cycles): does it set its own (debug.SetGCPercent)?",
-		want, got, x.GC.ImpliedGOGCCycles)
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gcperf/gcperf/report"
 	"github.com/gcperf/gcperf/target"
 	"github.com/gcperf/gcperf/target/gctrace"
 )
@@ -68,63 +67,5 @@ func TestUntrustedTrace(t *testing.T) {
 	forked.RSS = []target.Sample{{RSS: 1 << 20, Processes: 2}}
 	if got := untrustedTrace([]string{"printf"}, &forked, traceOf(t, line(1, "0.010s", "0.015", "4->4->1", 4))); got != "" {
 		t.Errorf("a tree of two processes: %q", got)
-	}
-}
-
-// TestGOGCNotApplied: the GOGC a command's heap goals imply is compared
-// with the point's, tolerant of the trace's rounding and of a GOMEMLIMIT
-// lowering the goal (issue 24, item 14).
-func TestGOGCNotApplied(t *testing.T) {
-	// goals of a runtime at GOGC=gogc, live heaps of 20 to 60MiB.
-	trace := func(gogc int) *report.Exec {
-		var lines []string
-		live := 20
-		for i := 1; i <= 20; i++ {
-			next := 20 + (i*7)%40
-			lines = append(lines, line(i, fmt.Sprintf("%d.000s", i), "0.015", fmt.Sprintf("%d->%d->%d", live, live, next), live+live*gogc/100))
-			live = next
-		}
-		s := traceOf(t, lines...)
-		return &report.Exec{GC: &report.ExecGC{ImpliedGOGC: s.ImpliedGOGC, ImpliedGOGCCycles: s.ImpliedCycles}}
-	}
-	gogc := func(s string) GOGC {
-		g, err := ParseGOGC(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g[0]
-	}
-	limit := func(s string) MemLimit {
-		m, err := ParseMemLimit(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m[0]
-	}
-	for _, tc := range []struct {
-		point   Point
-		applied int
-		want    bool
-	}{
-		{Point{GOGC: gogc("100")}, 100, false},
-		{Point{GOGC: gogc("10")}, 10, false},
-		{Point{GOGC: gogc("1000")}, 1000, false},
-		{Point{GOGC: gogc("50")}, 60, false}, // rounding
-		{Point{GOGC: gogc("10")}, 100, true}, // the program's own GOGC
-		{Point{GOGC: gogc("1000")}, 100, true},
-		{Point{GOGC: gogc("1000"), MemLimit: limit("64MiB")}, 100, false}, // the limit lowered the goal
-		{Point{GOGC: gogc("10"), MemLimit: limit("64MiB")}, 100, true},    // a limit does not raise it
-		{Point{GOGC: gogc("off"), MemLimit: limit("64MiB")}, 100, false},
-		{Point{MemLimit: limit("64MiB")}, 100, false}, // no GOGC asked
-	} {
-		x := trace(tc.applied)
-		got := gogcNotApplied(tc.point, x)
-		if (got != "") != tc.want {
-			t.Errorf("point %s, applied %d (implied %d of %d cycles): %q, want a mismatch: %v",
-				tc.point.Settings(), tc.applied, x.GC.ImpliedGOGC, x.GC.ImpliedGOGCCycles, got, tc.want)
-		}
-	}
-	if got := gogcNotApplied(Point{GOGC: gogc("10")}, trace(100)); !strings.Contains(got, "asked GOGC=10 but the command's heap goals say its runtime applied GOGC≈") {
-		t.Errorf("the mismatch reads %q", got)
 	}
 }
