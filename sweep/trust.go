@@ -45,7 +45,10 @@ func untrustedTrace(argv []string, r *target.Result, s gctrace.Summary) string {
 	case s.Backwards > 0:
 		return fmt.Sprintf("%d %s before the cycle before %s", s.Backwards, figure.Plural(s.Backwards, "cycle began", "cycles began"), figure.Plural(s.Backwards, "it", "them"))
 	}
-	if rss := max(r.PeakRSS, r.OwnPeakRSS, r.MaxRSS); rss > 0 && int64(s.PeakHeapMiB)<<20 > 8*rss+256<<20 {
+	// A heap may hold memory never touched, so never resident (a large
+	// buffer, zeroed by the kernel): only a heap far beyond the memory
+	// the run had tells.
+	if rss := max(r.PeakRSS, r.OwnPeakRSS, r.MaxRSS); rss > 0 && int64(s.PeakHeapMiB)<<20 > 32*rss+1<<30 {
 		return fmt.Sprintf("a heap of %dMiB with at most %s resident", s.PeakHeapMiB, env.Bytes(rss))
 	}
 	if prog, ok := notGo(argv, r); ok {
