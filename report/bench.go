@@ -61,7 +61,7 @@ func Bench(w io.Writer, d *Document) error {
 	if d.Kind() == CommandDocument {
 		return execBench(w, d, "", false)
 	}
-	bw := benchfmt.NewWriter(w)
+	bw := newBenchWriter(w)
 	res := &benchfmt.Result{}
 	g := d.Env.Go
 	cfg := func(key, value string) {
@@ -72,18 +72,18 @@ func Bench(w io.Writer, d *Document) error {
 	cfg("goos", g.GOOS)
 	cfg("goarch", g.GOARCH)
 	cfg("cpu", d.Env.Host.CPUModel)
-	cfg("gogc", g.GOGCString())
-	cfg("gomemlimit", gomemlimit(g))
-	cfg("gomaxprocs", strconv.Itoa(g.GOMAXPROCS))
-	cfg("go", g.Version)
 	runs := d.Config.Runs
 	if d.Config.Duration > 0 {
 		runs = d.Timing.Done // bounded by time: the runs made, not the most asked (0: no limit)
 	}
-	cfg("runs", strconv.Itoa(runs))
-	// The seed is a comment, not a key: benchstat compares only results
-	// whose keys all agree, and gcperf picks a new seed on every run.
-	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n", d.Tool.Version, d.Config.Seed); err != nil {
+	// The seed and the settings are comments, not configuration keys:
+	// benchstat compares only results whose keys all agree, gcperf picks
+	// a new seed on every run, and two files that differ in GOGC,
+	// GOMEMLIMIT or Go are what a user compares (benchstat old.txt
+	// new.txt). The keys are those of a sweep's names (/gogc=100).
+	settings := settingsComment([][2]string{{"gogc", g.GOGCString()}, {"gomemlimit", gomemlimit(g)},
+		{"gomaxprocs", strconv.Itoa(g.GOMAXPROCS)}, {"go", g.Version}, {"runs", strconv.Itoa(runs)}})
+	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n%s", d.Tool.Version, d.Config.Seed, settings); err != nil {
 		return err
 	}
 	lines, skipped := benchLines(d)
@@ -117,6 +117,22 @@ func Bench(w io.Writer, d *Document) error {
 		}
 	}
 	return nil
+}
+
+// settingsComment is the comment line of a benchmark file that holds the
+// settings its results ran with, "# gogc=100 gomemlimit=off ...\n" (the
+// keys with a value), or "" when none has one.
+func settingsComment(kv [][2]string) string {
+	var b strings.Builder
+	for _, p := range kv {
+		if p[1] != "" {
+			b.WriteString(" " + p[0] + "=" + p[1])
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "#" + b.String() + "\n"
 }
 
 // serverWall is the unit of a server's whole wall time, from its start to
@@ -214,6 +230,15 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
+	defer func() {
+		// The values as the file holds them (newBenchWriter), so that a
+		// result and its bench file give the same samples.
+		for _, l := range lines {
+			for i := range l.values {
+				l.values[i].Value = benchRound(l.values[i].Value)
+			}
+		}
+	}()
 	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}
@@ -337,7 +362,7 @@ func writeBenchPart(w io.Writer, p *benchPart) error {
 // end; each document's comment lines prefixed with its label, except the
 // definitions of the figures, written once where they first appear.
 func benchJoin(w io.Writer, parts []benchPart) error {
-	bw := benchfmt.NewWriter(w)
+	bw := newBenchWriter(w)
 	var units []*benchfmt.UnitMetadata
 	seen := map[benchfmt.UnitMetadataKey]bool{}
 	defined := map[string]bool{}

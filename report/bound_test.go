@@ -45,7 +45,7 @@ func TestBenchRunsOfDuration(t *testing.T) {
 	if err := Bench(&b, d); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); !strings.Contains(s, "\nruns: 10833\n") || strings.Contains(s, "runs: 0\n") {
+	if s := b.String(); !strings.Contains(s, " runs=10833\n") || strings.Contains(s, "runs=0\n") {
 		t.Errorf("bench header without runs: 10833:\n%s", s)
 	}
 }

@@ -179,6 +179,25 @@ type CauseTail struct {
 	KeptWith    int           `json:"p99_with_runs" csv:"Runs in P99 With"`
 	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
 	Verdict     Verdict       `json:"verdict" csv:"Verdict"`
+
+	// The estimate over every run (Tail.estimate): how much the cause adds
+	// to the P99 and to the mean of the slowest 1% (Tail.P99, Tail.Top),
+	// as the figure of all runs less the figure of the same runs without
+	// the cause by Method, with a TailLevel bootstrap interval over the
+	// runs (P99Low..P99High, TopLow..TopHigh). PerUnit is the fitted cost
+	// of one unit of the cause in nanoseconds (MethodPerUnit). Cost judges
+	// the P99's interval against Tail.Least. All zero in older results,
+	// with fewer than MinEstimateRuns runs, and for a cause no run had
+	// (or, for gc, every run had).
+	Method  Method        `json:"method,omitzero" csv:"Method,omitzero"`
+	Cost    Cost          `json:"cost,omitzero" csv:"Cost,omitzero"`
+	P99Adds time.Duration `json:"p99_adds_ns,omitzero" csv:"Adds to P99,omitzero"`
+	P99Low  time.Duration `json:"p99_adds_low_ns,omitzero" csv:"Adds to P99 Low,omitzero"`
+	P99High time.Duration `json:"p99_adds_high_ns,omitzero" csv:"Adds to P99 High,omitzero"`
+	TopAdds time.Duration `json:"top_adds_ns,omitzero" csv:"Adds to Slowest 1%,omitzero"`
+	TopLow  time.Duration `json:"top_adds_low_ns,omitzero" csv:"Adds to Slowest 1% Low,omitzero"`
+	TopHigh time.Duration `json:"top_adds_high_ns,omitzero" csv:"Adds to Slowest 1% High,omitzero"`
+	PerUnit float64       `json:"per_unit_ns,omitzero" csv:"Cost per Unit,omitzero,g"`
 }
 
 // attribute fills Result.Tail: for each cause, its rate among the slowest
@@ -237,6 +256,7 @@ func (e *engine) attribute(res *Result) {
 		ct.judge()
 		t.Causes = append(t.Causes, ct)
 	}
+	t.estimate(runs)
 }
 
 // Had reports whether run r had cause c as the verdicts count it: at least

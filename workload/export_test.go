@@ -18,3 +18,11 @@ const (
 	HistResident  = histResident
 	StackResident = stackResident
 )
+
+// TailOf is the Tail the engine makes of runs (the runs as a Result keeps
+// them), for tests that construct runs.
+func TailOf(runs []RunRecord) Tail {
+	res := &Result{Runs: runs, Done: len(runs)}
+	(&engine{}).attribute(res)
+	return res.Tail
+}

@@ -235,6 +235,16 @@ type Tail struct {
 	RunsWithGC  int            `json:"runs_with_gc" csv:"Tail Runs with GC"`
 	Scope       runstats.Scope `json:"scope,omitzero" csv:"-"` // absent from older results, and where the OS counts nothing per run
 	Causes      []CauseTail    `json:"causes,omitzero" csv:"-"`
+	// The estimates' figures (CauseTail.Cost): the P99 of the successful
+	// kept runs, the mean of their slowest 1% (TopRuns of them), the least
+	// a cause must add to the P99 to count (TailShare of it), and how many
+	// bootstrap resamples the intervals come from. Zero in older results
+	// and with fewer than MinEstimateRuns runs.
+	P99       time.Duration `json:"p99_ns,omitzero" csv:"Tail P99,omitzero"`
+	Top       time.Duration `json:"top_mean_ns,omitzero" csv:"Tail Slowest 1% Mean,omitzero"`
+	TopRuns   int           `json:"top_runs,omitzero" csv:"Tail Slowest 1% Runs,omitzero"`
+	Least     time.Duration `json:"least_ns,omitzero" csv:"Tail Least Cost,omitzero"`
+	Resamples int           `json:"resamples,omitzero" csv:"Tail Resamples,omitzero"`
 }
 
 // Hiccup is what a hiccup meter saw during the timed runs: how late a
