@@ -84,3 +84,18 @@ func TestKeepRunsReportTooLarge(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q, naming -json", code, stdout, stderr, want)
 	}
 }
+
+// Issue 24, item 20, on -ready too: a readiness URL that cannot be
+// dialled is refused before the server starts, not after -ready-timeout.
+func TestReadyURLChecked(t *testing.T) {
+	for _, tc := range []struct{ ready, want string }{
+		{"http://127.0.0.1:99999/", `gcperf: -ready "http://127.0.0.1:99999/": port 99999 is not from 1 to 65535` + "\n"},
+		{"http://:8080/", `gcperf: -ready "http://:8080/": has no host` + "\n"},
+	} {
+		code, stdout, stderr := gcperf(t, nil, "run", "-q", "-runs", "2", "-ready", tc.ready, "-ready-timeout", "1m",
+			"http", "-url", "http://127.0.0.1:9/", "--", "sleep", "2")
+		if code != 2 || stdout != "" || stderr != tc.want {
+			t.Errorf("-ready %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.ready, code, stdout, stderr, tc.want)
+		}
+	}
+}
