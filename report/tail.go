@@ -129,7 +129,8 @@ func (p *printer) estimates(t *Tail) {
 	p.f("   %s intervals from %d resamples of the runs; a cause counts from %s of the P99 (%s).\n",
 		figure.Percent(workload.TailLevel), t.Resamples, figure.Percent(workload.TailShare), dur(t.Least))
 	p.f("   Pauses as each run recorded them; the rest as a cost per unit fitted over all runs (a median fit of the runtime\n")
-	p.f("   less its pauses on every count and on the collector's presence) times each run's amount; GC includes its pauses.\n")
+	p.f("   less its pauses on the collector's presence, then of what is left on every count) times each run's amount;\n")
+	p.f("   What GC adds includes its pauses and whatever comes with it (a goroutine waiting for a cycle, its threads waking).\n")
 }
 
 // estimateSentence is what the estimate says of one cause, with its
@@ -154,7 +155,7 @@ func estimateSentence(c Cause, t *Tail) string {
 	case workload.CostUncertain:
 		fmt.Fprintf(&b, "%s: about %s, uncertain (%s)", w.subject, dur(c.P99Adds), span)
 	default:
-		fmt.Fprintf(&b, "%s: nothing measurable: %s (%s)", w.subject, dur(c.P99Adds), span)
+		fmt.Fprintf(&b, "%s: under %s of the P99, %s (%s)", w.subject, figure.Percent(workload.TailShare), dur(c.P99Adds), span)
 	}
 	fmt.Fprintf(&b, "; slowest 1%%: %s", dur(c.TopAdds))
 	if c.Method == workload.MethodPerUnit && c.Cause != workload.CauseGC {
