@@ -527,6 +527,9 @@ func (o *Options) check(mix workload.Mix) (workload.Config, dirLocks, error) {
 		if err := pprofhttp.CheckAddr(o.HTTP, o.HTTPPublic); err != nil {
 			return profCfg, nil, httpError(o.HTTP, err)
 		}
+		if err := o.checkLoaded(mix); err != nil {
+			return profCfg, nil, err
+		}
 	}
 	if i := o.HistogramLogInterval; i < 0 || i > 0 && i < report.MinHistogramLogInterval {
 		return profCfg, nil, inputf("HistogramLogInterval", i, "must be at least %v, got %v", report.MinHistogramLogInterval, i)

@@ -38,6 +38,11 @@ func (huge) Name() string     { return "huge" }
 func (huge) LiveBytes() int64 { return math.MaxInt64 / 2 }
 func (huge) Describe() string { return "-n 1" }
 
+// loader loads an address (a bench.Loader).
+type loader struct{ counting }
+
+func (loader) Loads() (string, string) { return "localhost:8123", "http://localhost:8123/" }
+
 func options(runs int) bench.Options {
 	cfg := workload.DefaultConfig()
 	cfg.Warmups, cfg.Runs, cfg.Outliers = 0, runs, 0
@@ -69,6 +74,9 @@ func TestRunRefusesBeforeRunning(t *testing.T) {
 			field: "HTTPPublic", want: "goes with HTTP"},
 		{name: "http not loopback", edit: func(o *bench.Options) { o.HTTP = "0.0.0.0:0" },
 			field: "HTTP", errIs: pprofhttp.ErrNotLoopback},
+		{name: "http is what the mix loads", edit: func(o *bench.Options) { o.HTTP = "127.0.0.1:8123" },
+			op:    func(c counting) workload.Operation { return loader{c} },
+			field: "HTTP", want: "the address the operation counting loads (http://localhost:8123/)"},
 		{name: "two on stdout", edit: func(o *bench.Options) {
 			o.Outputs = []bench.Output{{Label: "the JSON", Path: "-", Format: json}, {Label: "the CSV", Path: "-", Format: csv}}
 		}, field: "Outputs", want: "the JSON and the CSV: at most one format can go to stdout"},

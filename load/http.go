@@ -41,7 +41,7 @@ func init() {
 		Params: []workload.Param{
 			{Name: "url", Kind: workload.String, Doc: "the URL requested, http:// or https:// (required)"},
 			{Name: "method", Kind: workload.String, Default: http.MethodGet, Doc: "the request method"},
-			{Name: "body", Kind: workload.String, Doc: "the request body: TEXT, or @FILE for a file's content (read once)"},
+			{Name: "body", Kind: workload.String, Doc: "the request body: TEXT, or @FILE for a regular file's content (read once, at most 64MiB)"},
 			{Name: "header", Kind: workload.String, Repeat: true, Doc: `a request header, 'Key: value': give -header again for another (or separate them with \n)`},
 			{Name: "expect", Kind: workload.Int, Default: "200", Min: "100", Doc: "the status expected; any other is a failure (category status)"},
 		},
@@ -56,9 +56,9 @@ func init() {
 			}
 			body := p.String("body")
 			if file, ok := strings.CutPrefix(body, "@"); ok {
-				b, err := os.ReadFile(file)
+				b, err := readBody(file)
 				if err != nil {
-					return nil, &workload.ConfigError{Field: "body", Msg: fmt.Sprintf("@%s: %v", file, unwrapPath(err))}
+					return nil, &workload.ConfigError{Field: "body", Msg: fmt.Sprintf("@%s: %v", file, err)}
 				}
 				c.Body = b
 			} else if body != "" {
@@ -87,6 +87,64 @@ func init() {
 			return op, nil
 		},
 	})
+}
+
+// MaxBodyBytes is the largest request body the http operation reads from
+// a file (-body @FILE): it is read whole, before the runs, and held for
+// all of them.
+const MaxBodyBytes = 64 << 20
+
+// readBody reads a body file: a regular file of at most MaxBodyBytes. What
+// is not a regular file is refused before it is opened: a device such as
+// /dev/zero has no end, and opening a named pipe waits for a writer.
+func readBody(file string) ([]byte, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if err := regular(st); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil { // the file opened, in case it changed since
+		return nil, unwrapPath(err)
+	} else if err := regular(st); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxBodyBytes+1))
+	switch {
+	case err != nil:
+		return nil, unwrapPath(err)
+	case len(b) > MaxBodyBytes:
+		return nil, fmt.Errorf("larger than %dMiB, the most a body may be", MaxBodyBytes>>20)
+	}
+	return b, nil
+}
+
+// regular refuses a file that is not a regular file, naming what it is.
+func regular(st os.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "a special file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&os.ModeCharDevice != 0:
+		what = "a character device"
+	case m&os.ModeDevice != 0:
+		what = "a device"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	}
+	return fmt.Errorf("not a regular file (%s): the body is read from a file whole, before the runs", what)
 }
 
 // unwrapPath drops the *fs.PathError's operation and path, which the
@@ -154,8 +212,11 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", redact.URL(c.URL), unwrapURL(err))}
 	case u.Scheme != "http" && u.Scheme != "https":
 		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", u.Redacted())}
-	case u.Host == "":
+	case u.Hostname() == "":
 		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: has no host", u.Redacted())}
+	}
+	if msg := badPort(u); msg != "" {
+		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %s", u.Redacted(), msg)}
 	}
 	tmpl, err := http.NewRequest(c.Method, c.URL, nil)
 	if err != nil {
@@ -178,6 +239,23 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	h := &HTTP{cfg: c, shown: u.Redacted(), tmpl: tmpl}
 	h.init()
 	return h, nil
+}
+
+// badPort says what is wrong with u's port, "" when nothing is: a port
+// that cannot be dialled is refused before anything starts.
+func badPort(u *url.URL) string {
+	if !strings.Contains(strings.TrimPrefix(u.Host, "["+u.Hostname()+"]"), ":") {
+		return "" // none: the scheme's
+	}
+	p := u.Port()
+	if p == "" {
+		return "has an empty port"
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Sprintf("port %s is not from 1 to 65535", p)
+	}
+	return ""
 }
 
 func unwrapURL(err error) error {
@@ -219,6 +297,21 @@ func (h *HTTP) Describe() string {
 		s += " body=" + strconv.Itoa(len(h.cfg.Body)) + "B"
 	}
 	return s
+}
+
+// Loads is the address the operation dials, host:port (the URL's port,
+// or its scheme's), and its URL as shown, its password hidden: gcperf
+// refuses to serve its own HTTP endpoint there (bench.Loader).
+func (h *HTTP) Loads() (addr, shown string) {
+	u := h.tmpl.URL
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port), h.shown
 }
 
 // Config returns the configuration the operation sends.

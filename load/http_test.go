@@ -234,6 +234,13 @@ func TestHTTPBadParams(t *testing.T) {
 		{map[string]string{"url": "http://127.0.0.1/", "method": "GE T"}, `http: method "GE T": not a valid method`},
 		{map[string]string{"url": "http://127.0.0.1/", "header": "X-A 1"}, `http: header "X-A 1": not Key: value`},
 		{map[string]string{"url": "http://127.0.0.1/", "expect": "99"}, `expect="99": must be at least 100`},
+		// A URL that cannot be dialled is refused before anything starts
+		// (a server under test among it), not after its ready timeout.
+		{map[string]string{"url": "http://127.0.0.1:99999/"}, `http: url "http://127.0.0.1:99999/": port 99999 is not from 1 to 65535`},
+		{map[string]string{"url": "http://127.0.0.1:0/"}, `http: url "http://127.0.0.1:0/": port 0 is not from 1 to 65535`},
+		{map[string]string{"url": "http://:8080/"}, `http: url "http://:8080/": has no host`},
+		{map[string]string{"url": "http://127.0.0.1:/"}, `http: url "http://127.0.0.1:/": has an empty port`},
+		{map[string]string{"url": "http://[::1/"}, `http: url "http://[::1/": missing ']' in host`},
 	} {
 		_, err := workload.New("http", tc.args)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -61,7 +61,7 @@ func Bench(w io.Writer, d *Document) error {
 	if d.Kind() == CommandDocument {
 		return execBench(w, d, "", false)
 	}
-	bw := benchfmt.NewWriter(w)
+	bw := newBenchWriter(w)
 	res := &benchfmt.Result{}
 	g := d.Env.Go
 	cfg := func(key, value string) {
@@ -72,14 +72,18 @@ func Bench(w io.Writer, d *Document) error {
 	cfg("goos", g.GOOS)
 	cfg("goarch", g.GOARCH)
 	cfg("cpu", d.Env.Host.CPUModel)
-	cfg("gogc", g.GOGCString())
-	cfg("gomemlimit", gomemlimit(g))
-	cfg("gomaxprocs", strconv.Itoa(g.GOMAXPROCS))
-	cfg("go", g.Version)
-	cfg("runs", strconv.Itoa(d.Config.Runs))
-	// The seed is a comment, not a key: benchstat compares only results
-	// whose keys all agree, and gcperf picks a new seed on every run.
-	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n", d.Tool.Version, d.Config.Seed); err != nil {
+	runs := d.Config.Runs
+	if d.Config.Duration > 0 {
+		runs = d.Timing.Done // bounded by time: the runs made, not the most asked (0: no limit)
+	}
+	// The seed and the settings are comments, not configuration keys:
+	// benchstat compares only results whose keys all agree, gcperf picks
+	// a new seed on every run, and two files that differ in GOGC,
+	// GOMEMLIMIT or Go are what a user compares (benchstat old.txt
+	// new.txt). The keys are those of a sweep's names (/gogc=100).
+	settings := settingsComment([][2]string{{"gogc", g.GOGCString()}, {"gomemlimit", gomemlimit(g)},
+		{"gomaxprocs", strconv.Itoa(g.GOMAXPROCS)}, {"go", g.Version}, {"runs", strconv.Itoa(runs)}})
+	if _, err := fmt.Fprintf(w, "# gcperf %s -seed %d\n%s", d.Tool.Version, d.Config.Seed, settings); err != nil {
 		return err
 	}
 	lines, skipped := benchLines(d)
@@ -103,6 +107,10 @@ func Bench(w io.Writer, d *Document) error {
 	if err := writeUnitLines(bw, units); err != nil {
 		return err
 	}
+	if ol := d.OpenLoop; ol != nil && ol.SkippedStarts > 0 {
+		skipped = append(skipped, fmt.Sprintf("# open loop: %d starts due within the %s of -duration never started (the timed runs end at the duration)",
+			ol.SkippedStarts, dur(d.Config.Duration)))
+	}
 	for _, s := range skipped {
 		if _, err := io.WriteString(w, s+"\n"); err != nil {
 			return err
@@ -110,6 +118,50 @@ func Bench(w io.Writer, d *Document) error {
 	}
 	return nil
 }
+
+// settingsComment is the comment line of a benchmark file that holds the
+// settings its results ran with, "# gogc=100 gomemlimit=off ...\n" (the
+// keys with a value), or "" when none has one.
+func settingsComment(kv [][2]string) string {
+	var b strings.Builder
+	for _, p := range kv {
+		if p[1] != "" {
+			b.WriteString(" " + p[0] + "=" + p[1])
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "#" + b.String() + "\n"
+}
+
+// serverWall is the unit of a server's whole wall time, from its start to
+// its exit: its shutdown (a drain on SIGTERM) is in it, so it is neither a
+// latency nor better either way, and compare -fail does not judge it.
+const serverWall = "wall-sec"
+
+// serverValues are the figures of the server under test: a command's
+// (execValues), but for its whole run, not per operation, so that none is
+// compared with a client's latency: its wall time in serverWall, its CPU
+// times in cpu-ns, user-ns and sys-ns.
+func serverValues(e *Exec) []benchfmt.Value {
+	v := execValues(e)
+	for i := range v {
+		switch v[i].Unit {
+		case "ns/op":
+			v[i] = benchfmt.Value{Value: e.Wall.Seconds(), Unit: serverWall}
+		case "cpu-ns/op", "user-ns/op", "sys-ns/op":
+			v[i].Unit = strings.TrimSuffix(v[i].Unit, "/op")
+		}
+	}
+	return v
+}
+
+// serverDefinitions says what the server line's figures are.
+const serverDefinitions = "; Server/cmd=PROGRAM: the server under test, one run (1 iteration): " + serverWall +
+	" its whole wall time, start to exit (its shutdown included: not a latency), cpu-ns user-ns sys-ns its CPU time, " +
+	"peak-RSS-B the peak resident set of its process tree; from its gctrace: gc-cycles, gc-cpu-ns, " +
+	"pause-total-ns pause-p99-ns pause-max-ns, peak-heap-B"
 
 // writeUnitLines writes the Unit lines that say which way is better, for the
 // units benchfmt has no default for.
@@ -119,7 +171,7 @@ func writeUnitLines(bw *benchfmt.Writer, units []string) error {
 		if strings.HasSuffix(u, "/s") {
 			better = "higher"
 		}
-		if u == "ns/op" || u == "B/op" {
+		if u == "ns/op" || u == "B/op" || u == serverWall {
 			continue
 		}
 		_, tidy := benchunit.Tidy(1, u)
@@ -158,7 +210,11 @@ func benchDefinitions(d *Document, lines []benchLine) string {
 	if rate != "" {
 		s += "; " + rate + ": the results per second at that mean, not GCPerfP99's throughput (its best 99% of runs)"
 	}
-	return s + "; p50-ns p99-ns p99.9-ns max-ns: every successful run"
+	s += "; p50-ns p99-ns p99.9-ns max-ns: every successful run"
+	if d.Kind() == ServerDocument {
+		s += serverDefinitions
+	}
+	return s
 }
 
 // benchLine is one benchmark of a document, a result line of Bench: an
@@ -174,6 +230,19 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
+	lines, skipped = documentBenchLines(d)
+	// The values as the file holds them (newBenchWriter), so that a
+	// result and its bench file give the same samples.
+	for _, l := range lines {
+		for i := range l.values {
+			l.values[i].Value = benchRound(l.values[i].Value)
+		}
+	}
+	return lines, skipped
+}
+
+// documentBenchLines are benchLines with their values as computed.
+func documentBenchLines(d *Document) (lines []benchLine, skipped []string) {
 	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}
@@ -235,7 +304,7 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 		if g := sv.Settings.GOGC; g != "" {
 			params = "gogc=" + g + " " + params
 		}
-		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: execValues(sv)})
+		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)})
 	}
 	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
 	if h := d.Hiccup; h != nil && h.Count > 0 {
@@ -297,7 +366,7 @@ func writeBenchPart(w io.Writer, p *benchPart) error {
 // end; each document's comment lines prefixed with its label, except the
 // definitions of the figures, written once where they first appear.
 func benchJoin(w io.Writer, parts []benchPart) error {
-	bw := benchfmt.NewWriter(w)
+	bw := newBenchWriter(w)
 	var units []*benchfmt.UnitMetadata
 	seen := map[benchfmt.UnitMetadataKey]bool{}
 	defined := map[string]bool{}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,12 +107,17 @@ func TestBenchReadBack(t *testing.T) {
 			}
 			for i, r := range results {
 				o := ops[i]
+				// The configuration keys are go test's; the settings are a
+				// comment, so that benchstat compares files that differ in them.
 				for key, want := range map[string]string{"goos": "linux", "goarch": "amd64", "cpu": d.Env.Host.CPUModel,
-					"gogc": d.Env.Go.GOGCString(), "gomemlimit": "off", "gomaxprocs": "2", "go": d.Env.Go.Version,
-					"runs": csvInt(d.Config.Runs), "seed": ""} {
+					"gogc": "", "gomemlimit": "", "gomaxprocs": "", "go": "", "runs": "", "seed": ""} {
 					if got := r.GetConfig(key); got != want {
 						t.Errorf("%s: config %s = %q, want %q", r.Name, key, got, want)
 					}
+				}
+				settings := fmt.Sprintf("\n# gogc=%s gomemlimit=off gomaxprocs=2 go=%s runs=%d\n", d.Env.Go.GOGCString(), d.Env.Go.Version, d.Config.Runs)
+				if !strings.Contains(b.String(), settings) {
+					t.Errorf("no settings line %q in\n%s", settings, b.String())
 				}
 				if r.Iters != int(o.Runtime.Count) {
 					t.Errorf("%s: %d iterations, want the %d successful runs", r.Name, r.Iters, o.Runtime.Count)
@@ -130,7 +137,9 @@ func TestBenchReadBack(t *testing.T) {
 				}
 				check := func(unit string, want float64) {
 					t.Helper()
-					if got, ok := benchValue(r, unit); !ok || got != want {
+					// As go test prints it: whole from 1000 up, else four
+					// significant figures.
+					if got, ok := benchValue(r, unit); !ok || math.Abs(got-want) > max(0.5, math.Abs(want)*5e-4) {
 						t.Errorf("%s: %s = %v, want %v", r.Name, unit, got, want)
 					}
 				}
@@ -139,7 +148,7 @@ func TestBenchReadBack(t *testing.T) {
 				check("p99-ns", float64(o.Runtime.P99))
 				check("p99.9-ns", float64(o.Runtime.P999))
 				check("max-ns", float64(o.Runtime.Percentiles.Max))
-				if sec, _ := r.Value("sec/op"); sec != float64(o.Runtime.Mean)*1e-9 {
+				if sec, _ := r.Value("sec/op"); sec != math.Round(float64(o.Runtime.Mean))*1e-9 {
 					t.Errorf("%s: benchfmt reads %v sec/op, want %v", r.Name, sec, float64(o.Runtime.Mean)*1e-9)
 				}
 				if g := d.GC; g != nil {
@@ -253,6 +262,40 @@ func TestBenchName(t *testing.T) {
 	for _, tt := range tests {
 		if got := benchName(tt.name, tt.params, tt.procs); got != tt.want {
 			t.Errorf("benchName(%q, %q, %d) = %q, want %q", tt.name, tt.params, tt.procs, got, tt.want)
+		}
+	}
+}
+
+// Two results that differ only in their settings (GOGC, GOMEMLIMIT,
+// GOMAXPROCS's key, Go, runs) have the same file configuration, so that
+// benchstat, which makes a table per configuration (-table .config), puts
+// them in one table with a delta column: benchstat old.txt new.txt.
+func TestBenchSettingsNotConfiguration(t *testing.T) {
+	config := func(edit func(d *Document)) string {
+		d, _ := readFixture(t, "list.json")
+		edit(d)
+		var b bytes.Buffer
+		if err := Bench(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		results, _ := readBench(t, b.Bytes())
+		var cfg []string
+		for _, c := range results[0].Config {
+			if c.File {
+				cfg = append(cfg, c.Key+"="+string(c.Value))
+			}
+		}
+		return strings.Join(cfg, " ")
+	}
+	base := config(func(*Document) {})
+	for name, edit := range map[string]func(d *Document){
+		"gogc":       func(d *Document) { d.Env.Go.GOGC = 200 },
+		"gomemlimit": func(d *Document) { d.Env.Go.GOMEMLIMIT = 1 << 30 },
+		"go":         func(d *Document) { d.Env.Go.Version = "go1.27.3" },
+		"runs":       func(d *Document) { d.Config.Runs = 7 },
+	} {
+		if got := config(edit); got != base {
+			t.Errorf("%s changed: configuration %q, want %q", name, got, base)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,6 +87,12 @@ func (s *Samples) benchNamed() *Samples {
 // Set of several (gcperf -count), or a file in the Go benchmark format
 // (golang.org/x/perf/benchfmt). file names it in the Samples and in notes.
 func ReadSamples(r io.Reader, file string) (*Samples, error) {
+	return readSamples(context.Background(), r, file)
+}
+
+// readSamples is ReadSamples stopping at ctx's end, with its error, in a
+// file in the Go benchmark format (a JSON document is read whole).
+func readSamples(ctx context.Context, r io.Reader, file string) (*Samples, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -107,7 +114,7 @@ func ReadSamples(r io.Reader, file string) (*Samples, error) {
 		}
 		return SamplesOf(d, file), nil
 	}
-	return ReadBench(bytes.NewReader(data), file)
+	return readBenchContext(ctx, bytes.NewReader(data), file)
 }
 
 // SamplesOf gives a result's figures, one sample each: a result is one
@@ -166,6 +173,15 @@ func (s *Samples) addResult(d *Document, file string) {
 // units (ns/op, not benchfmt's tidied sec/op). A malformed benchmark line
 // is an error; a file without any is not a benchmark file.
 func ReadBench(r io.Reader, file string) (*Samples, error) {
+	return readBenchContext(context.Background(), r, file)
+}
+
+// ctxEvery is how many lines or rows a loop over a file's benchmarks
+// handles between two looks at its context.
+const ctxEvery = 1024
+
+// readBenchContext is ReadBench stopping at ctx's end, with its error.
+func readBenchContext(ctx context.Context, r io.Reader, file string) (*Samples, error) {
 	s := &Samples{File: file, Kind: KindBench}
 	index := map[[2]string]int{}
 	names := map[string]bool{}
@@ -181,6 +197,9 @@ func ReadBench(r io.Reader, file string) (*Samples, error) {
 			return nil, fmt.Errorf("line %d: %s", rec.Line, quote.Line(rec.Msg))
 		case *benchfmt.Result:
 			results++
+			if results%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			name := rec.Name.String()
 			names[name] = true
 			for _, v := range rec.Values {
@@ -237,6 +256,13 @@ type Comparison struct {
 // other side is a bench file), at significance level alpha. It returns ErrNoCommon when
 // there is none.
 func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
+	return CompareContext(context.Background(), old, new, alpha)
+}
+
+// CompareContext is Compare stopping at ctx's end (an interrupt), with
+// ctx's error: its time grows with the number of metrics, 300,000
+// benchmarks taking seconds.
+func CompareContext(ctx context.Context, old, new *Samples, alpha float64) (*Comparison, error) {
 	if old.Kind != new.Kind {
 		// A result against a bench file: by the benchmark names.
 		old, new = old.benchNamed(), new.benchNamed()
@@ -254,8 +280,10 @@ func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
 		}
 	}
 	oldNames := map[string]bool{}
+	oldUnits := map[key]bool{}
 	var onlyOld, onlyNew []string
 	for _, m := range old.Metrics {
+		oldUnits[key{m.Name, m.Unit}] = true
 		if !oldNames[m.Name] {
 			oldNames[m.Name] = true
 			if j, ok := newNames[m.Name]; !ok {
@@ -272,6 +300,9 @@ func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
 			}
 			continue
 		}
+		if len(c.Rows)%ctxEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		c.Rows = append(c.Rows, latency.Compare(m.Name, m.Unit, m.Values, new.Metrics[j].Values, alpha))
 	}
 	seen := map[string]bool{}
@@ -282,7 +313,7 @@ func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
 				onlyNew = append(onlyNew, m.Name)
 				seen[m.Name] = true
 			}
-		case !hasMetric(old, m.Name, m.Unit):
+		case !oldUnits[key{m.Name, m.Unit}]:
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: %s only in %s", m.Name, m.Unit, new.File))
 		}
 	}
@@ -296,17 +327,15 @@ func Compare(old, new *Samples, alpha float64) (*Comparison, error) {
 		return nil, fmt.Errorf("%s and %s have %w", old.File, new.File, ErrNoCommon)
 	}
 	var notes []string // without repeats: a file compared with itself says it once
+	said := make(map[string]bool, len(c.Notes))
 	for _, n := range c.Notes {
-		if !slices.Contains(notes, n) {
+		if !said[n] {
+			said[n] = true
 			notes = append(notes, n)
 		}
 	}
 	c.Notes = notes
 	return c, nil
-}
-
-func hasMetric(s *Samples, name, unit string) bool {
-	return slices.ContainsFunc(s.Metrics, func(m Metric) bool { return m.Name == name && m.Unit == unit })
 }
 
 // Better tells which way a unit improves: -1 when lower is better (ns/op,

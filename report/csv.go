@@ -2,12 +2,13 @@ package report
 
 import (
 	"encoding/csv"
-	"github.com/gcperf/gcperf/internal/figure"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gcperf/gcperf/internal/figure"
+	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/runstats"
 )
 
@@ -474,19 +475,5 @@ func (c *csvDoc) causes() {
 	}
 }
 
-// shellJoin joins a command line, quoting the arguments a POSIX shell would
-// split or expand, so that it can be pasted back.
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.IndexFunc(a, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-				strings.ContainsRune("-_./:=,+%@", r))
-		}) < 0 {
-			out[i] = a
-			continue
-		}
-		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(out, " ")
-}
+// shellJoin joins a command line as a shell would read it back.
+var shellJoin = quote.Shell

@@ -30,6 +30,10 @@ type Exec struct {
 	// Log is the file that holds the program's output, when gcperf kept
 	// it in one (a server under load).
 	Log string `json:"log,omitempty"`
+	// LogTruncated says why the file that holds the program's own stderr
+	// (gcperf exec -log) does not hold all of it: a write failed (a full
+	// disk) during this run, and the rest was dropped; "" when it is whole.
+	LogTruncated string `json:"log_truncated,omitempty"`
 	// Status says how the command ended, as a shell would: "exit status 3",
 	// "killed by SIGKILL".
 	Status   string `json:"status"`
@@ -169,10 +173,16 @@ type ExecGC struct {
 	CPU time.Duration `json:"gc_cpu_ns"`
 	// CPUPercent is the last line's share of the CPU the collector used
 	// since the program started (whole percent, rounded down).
-	CPUPercent  int             `json:"gc_cpu_percent"`
-	PeakHeapMiB uint64          `json:"peak_heap_mib"`
-	PeakLiveMiB uint64          `json:"peak_live_mib"`
-	Goal        []ExecGoalPoint `json:"heap_goal"`
+	CPUPercent  int    `json:"gc_cpu_percent"`
+	PeakHeapMiB uint64 `json:"peak_heap_mib"`
+	PeakLiveMiB uint64 `json:"peak_live_mib"`
+	// Goal is the heap goal over the run, at most 1000 points (as the RSS
+	// series): each the largest goal of GoalStride consecutive cycles,
+	// GoalCycles of them in all. A GoalStride of 0 or 1 is a point per
+	// cycle (GoalCycles is then 0: the points are the cycles).
+	Goal       []ExecGoalPoint `json:"heap_goal"`
+	GoalStride int             `json:"heap_goal_stride,omitzero"`
+	GoalCycles int             `json:"heap_goal_cycles,omitzero"`
 }
 
 // ExecPauses is the distribution of the stop-the-world pauses (two per
@@ -211,6 +221,9 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 	fmt.Fprintf(&b, "Status: %s\n", execStatus(d))
 	if d.Log != "" {
 		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))
+	}
+	if d.LogTruncated != "" {
+		fmt.Fprintf(&b, "Log truncated: %s\n", quote.Line(d.LogTruncated))
 	}
 	fmt.Fprintf(&b, "Time: wall %s, user CPU %s, system CPU %s\n", ns(d.Wall), ns(d.UserCPU), ns(d.SystemCPU))
 	peak := "not sampled (ended within the first interval)"
@@ -280,7 +293,7 @@ func writeExecGC(b *strings.Builder, g *ExecGC) {
 		p.Count, ns(p.Total), ns(p.P50), ns(p.P90), ns(p.P99), ns(p.Max))
 	fmt.Fprintf(b, "   Heap (MiB, rounded down): peak %d, peak live %d", g.PeakHeapMiB, g.PeakLiveMiB)
 	if n := len(g.Goal); n > 0 {
-		fmt.Fprintf(b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, n)
+		fmt.Fprintf(b, "; goal %d → %d over %d cycles", g.Goal[0].GoalMiB, g.Goal[n-1].GoalMiB, max(n, g.GoalCycles))
 	}
 	b.WriteString("\n")
 }

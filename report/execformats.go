@@ -156,7 +156,7 @@ func execBenchDefinitions() string {
 // its names changed as execBenchLines says.
 func execBench(w io.Writer, d *Document, params string, noProcs bool) error {
 	e := d.Exec
-	bw := benchfmt.NewWriter(w)
+	bw := newBenchWriter(w)
 	gogc, memlimit := execSettings(e)
 	var base []benchfmt.Config
 	cfg := func(key, value string) {
@@ -167,10 +167,9 @@ func execBench(w io.Writer, d *Document, params string, noProcs bool) error {
 	cfg("goos", d.Env.Host.OS)
 	cfg("goarch", goArch(d.Env.Host.Arch))
 	cfg("cpu", d.Env.Host.CPUModel)
-	cfg("gogc", gogc)
-	cfg("gomemlimit", memlimit)
 	var head strings.Builder
 	fmt.Fprintf(&head, "# gcperf %s exec: %s (%s)\n", d.Tool.Version, quote.Line(shellJoin(e.Command)), quote.Line(e.Status))
+	head.WriteString(settingsComment([][2]string{{"gogc", gogc}, {"gomemlimit", memlimit}})) // as Bench's
 	if !e.Success {
 		fmt.Fprintf(&head, "# the command did not succeed: %s\n", quote.Line(e.Status))
 	}

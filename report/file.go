@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 
@@ -67,6 +68,13 @@ func ReadSetFile(path string) (*Set, error) {
 // else an error that does not name it: "empty file" for a file that is
 // empty or white space only, or ReadSamples'.
 func ReadSamplesFile(path string) (*Samples, error) {
+	return ReadSamplesFileContext(context.Background(), path)
+}
+
+// ReadSamplesFileContext is ReadSamplesFile stopping at ctx's end (an
+// interrupt) with ctx's error, in a file of Go benchmarks, whose hundreds
+// of thousands of lines take seconds.
+func ReadSamplesFileContext(ctx context.Context, path string) (*Samples, error) {
 	data, err := safefile.Read(path, safefile.ResultLimit)
 	if err != nil {
 		return nil, err
@@ -74,5 +82,5 @@ func ReadSamplesFile(path string) (*Samples, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty file")
 	}
-	return ReadSamples(bytes.NewReader(data), path)
+	return readSamples(ctx, bytes.NewReader(data), path)
 }

@@ -412,6 +412,9 @@ func (p *printer) openLoop(d *Document) {
 	}
 	p.f("\nOpen loop: asked %s/s (one start every %s), achieved %s/s; the latest start was %s behind schedule, %d started more than one interval late\n",
 		figure.Num(ol.Rate), dur(ol.Interval), figure.Num(ol.Achieved), dur(ol.MaxLateness), ol.LateStarts)
+	if ol.SkippedStarts > 0 {
+		p.f("   %d due within the %s of -duration never started (the timed runs end at the duration)\n", ol.SkippedStarts, dur(d.Config.Duration))
+	}
 	if !ol.KeptUp {
 		p.f("   could not keep up: the achieved rate is %s of the rate asked; the corrected latencies include the backlog\n",
 			figure.Percent(ol.Achieved/ol.Rate))

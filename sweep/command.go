@@ -224,6 +224,9 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		for _, p := range s.Goal {
 			g.Goal = append(g.Goal, report.ExecGoalPoint{At: p.At, GoalMiB: p.GoalMiB})
 		}
+		if s.GoalStride > 1 {
+			g.GoalStride, g.GoalCycles = s.GoalStride, s.GoalCycles
+		}
 		d.GC = g
 	case traceLines > 0:
 		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)
@@ -241,8 +244,10 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 // program itself; "" for any other command. Under go run or go test the
 // program is a grandchild and the go command's own collector, building it,
 // prints trace lines too: its figures would be mixed with the program's.
+// The go command is found through the commands that run another (env,
+// nice, time, timeout...) and past its own flags (go -C dir run .).
 func GoBuildsFirst(argv []string) string {
-	if len(argv) < 2 || filepath.Base(argv[0]) != "go" {
+	if argv = goCommand(argv); len(argv) < 2 { // through env, nice, time...; past go -C dir
 		return ""
 	}
 	switch argv[1] {

@@ -237,7 +237,7 @@ func TestBench(t *testing.T) {
 				t.Errorf("%s has the configuration key %s: benchstat would make a table of each point", res.Name, c.Key)
 			}
 		}
-		if res.GetConfig("goos") != "linux" || res.GetConfig("gomaxprocs") != "4" {
+		if res.GetConfig("goos") != "linux" || res.GetConfig("gomaxprocs") != "" {
 			t.Errorf("%s: configuration %v", res.Name, res.Config)
 		}
 	}

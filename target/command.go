@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -96,6 +97,9 @@ func CanStart(path string) error {
 	if _, err := exec.LookPath(path); err != nil {
 		return startError(path, err)
 	}
+	if err := checkInterpreter(path, ""); err != nil {
+		return &StartError{Path: path, Err: err}
+	}
 	return nil
 }
 
@@ -123,6 +127,7 @@ type Process struct {
 	killOnce sync.Once
 	exited   chan struct{} // the child has been waited for
 	done     chan struct{}
+	tree     *osTree
 	res      *Result
 	err      error
 }
@@ -159,7 +164,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 		return nil, startError(c.Path, err)
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := reg.start(cmd); err != nil {
 		streams.abort()
 		return nil, startError(c.Path, err)
 	}
@@ -184,12 +189,15 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 	}
 	t := &osTree{proc: cmd.Process, pid: cmd.Process.Pid}
 	t.r, _ = newTreeReader(root, t.pid) // nil: no /proc, the child alone
+	p.tree = t
+	reg.watch(p, t.r)
 	m := &monitor{tree: t, interval: interval, grace: grace, onSample: c.OnSample, memCap: c.MemCap,
 		start: start, series: newSeries(max(maxSamples, 2)), res: res, kill: p.kill}
 
 	var waitErr error
 	go func() {
 		waitErr = cmd.Wait()
+		reg.waited(t.pid)
 		close(p.exited)
 	}()
 	go func() {
@@ -201,6 +209,7 @@ func (c *Command) Start(ctx context.Context) (*Process, error) {
 		}
 		res.exited(cmd.ProcessState)
 		p.res = res
+		reg.unwatch(p, t.r)
 	}()
 	return p, nil
 }
@@ -221,6 +230,9 @@ func (c *Command) check() error {
 			}
 			return &StartError{Path: c.Path, Err: err}
 		}
+	}
+	if err := checkInterpreter(c.Path, c.Dir); err != nil {
+		return &StartError{Path: c.Path, Err: err}
 	}
 	return nil
 }
@@ -288,14 +300,42 @@ func (p *Process) Wait() (*Result, error) {
 	return p.res, p.err
 }
 
-// osTree is the tree of a child on this machine.
+// Processes lists the processes of the child's tree as it is now: the
+// child, while it runs, its descendants, those seen that left it, and the
+// orphans of the tree this process adopted (Subreaper); only the child
+// without /proc. A caller checks with it that a process is the child's
+// (a server's listening socket).
+func (p *Process) Processes() []int {
+	return p.tree.processes()
+}
+
+// osTree is the tree of a child on this machine. Its methods may be
+// called from any goroutine (Process.Processes beside the monitor's).
 type osTree struct {
+	mu   sync.Mutex
 	proc *os.Process
 	pid  int
 	r    *treeReader // nil without /proc
 }
 
+func (t *osTree) processes() []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.r == nil {
+		return []int{t.pid}
+	}
+	var pids []int
+	if _, _, ok := t.r.walk(); ok {
+		pids = append(pids, t.pid)
+	} else {
+		t.r.adopt()
+	}
+	return append(pids, slices.Sorted(maps.Keys(t.r.living()))...)
+}
+
 func (t *osTree) sample() (int64, int64, int, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.r == nil {
 		return 0, 0, 0, false
 	}
@@ -313,23 +353,29 @@ func (t *osTree) forward(s syscall.Signal) {
 }
 
 func (t *osTree) signal(s syscall.Signal, running bool) {
-	if running {
-		if t.r != nil {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var living map[int]member
+	if t.r != nil {
+		if running {
 			t.r.walk() // the descendants started since the last sample
+		} else {
+			t.r.adopt() // the orphans since
 		}
+		living = t.r.living() // with their process groups now
+	}
+	switch {
+	case running:
 		if !signalGroup(t.pid, s) {
 			t.proc.Signal(s)
 		}
-	}
-	if t.r == nil {
-		return
-	}
-	// Once the child has been waited for, its group is signalled only
-	// while it has members: an empty group's id is free for another.
-	if !running && len(t.r.group(t.pid)) > 0 {
+	case t.r != nil && len(t.r.group(t.pid)) > 0:
+		// Once the child has been waited for, its group is signalled
+		// only while it has members: an empty group's id is free for
+		// another.
 		signalGroup(t.pid, s)
 	}
-	for pid, m := range t.r.living() {
+	for pid, m := range living {
 		if m.pgrp != t.pid {
 			signalPid(pid, s)
 		}
@@ -337,17 +383,22 @@ func (t *osTree) signal(s syscall.Signal, running bool) {
 }
 
 func (t *osTree) left() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.r == nil {
 		return 0
 	}
-	n := 0
-	for _, m := range t.r.living() {
-		if m.pgrp != t.pid {
-			n++
-		}
-	}
+	t.r.adopt() // the orphans since the child ended, or since the last look
+	living := t.r.living()
+	// Each process once: one may leave the group (setsid) between the
+	// two readings.
+	n := t.r.dying + len(living) // dying: not waited for yet, not gone
 	if signalGroup(t.pid, 0) {
-		n += len(t.r.group(t.pid)) // not zombies
+		for _, pid := range t.r.group(t.pid) { // not zombies
+			if _, ok := living[pid]; !ok {
+				n++
+			}
+		}
 	}
 	return n
 }

@@ -75,11 +75,40 @@
 // the program as a grandchild), and with Pdeathsig SIGKILL, so that it dies
 // with the parent.
 //
+// # Orphans: Subreaper
+//
+// A process of the tree whose parent ends (a double fork, a daemon that
+// calls setsid: `sh -c '(setsid sleep 30 &)'`) goes to init, out of the
+// tree, unless the parent is a subreaper: [Subreaper] makes this process
+// one (prctl PR_SET_CHILD_SUBREAPER), a setting of the whole process that
+// its program decides (gcperf's main calls it). The kernel then gives
+// such an orphan to this process: the tree's walks find it among this
+// process's children that the package did not start, ascribe it to the
+// tree whose child leads its process group, else to the tree started last
+// before it (with one command at a time, as gcperf runs them, the one
+// running), count it in the tree's samples, stop it with the tree and as
+// a leftover, and wait for it (wait4: os/exec waits for its own child
+// only), so that no zombie stays. Such a program starts its children
+// through the package: another child of its own would be taken for an
+// orphan. [KillAll] kills every Process still running, with its tree, at
+// once, and waits for them: a program that exits at once (gcperf's third
+// interrupt) calls it first.
+//
+// The limit: should this process itself be killed by SIGKILL, nothing of
+// it runs any more. The kernel kills its direct children (Pdeathsig), but
+// their descendants, and the orphans it had adopted, go to init (or to the
+// nearest subreaper above it) and keep running. Neither Pdeathsig (one
+// process, not inherited) nor a subreaper (which must live) can stop
+// them; only a cgroup holding the tree can, or a process outside it,
+// which would count its own memory and CPU in the tree's if it stood in
+// it. Outside Linux there is no subreaper: Subreaper returns an error.
+//
 // # While it runs
 //
 // Every Interval (default 100ms) the process tree is read from
 // ProcRoot/proc ("/" by default; tests read fake trees): the child and its
-// descendants, found through /proc/<pid>/task/<tid>/children, or by
+// descendants (with the orphans of the tree adopted with Subreaper, and
+// theirs), found through /proc/<pid>/task/<tid>/children, or by
 // reading the parent of every process where the kernel has no children
 // files (CONFIG_PROC_CHILDREN), which costs more. A sample is the sum of
 // the tree's resident sets (stat's rss, through prometheus/procfs; a page
@@ -104,19 +133,21 @@
 //
 // [Process.Stop], and the end of Start's context (a deadline: sweep's
 // -point-timeout), stop the child: SIGTERM to its process group and to
-// every descendant seen that left it (a daemon that called setsid), then,
+// every descendant seen that left it (a daemon that called setsid) or
+// adopted (Subreaper), then,
 // Grace later (default 10s), SIGKILL to all of them. Result.Stopped says
 // why (ErrStopped, Kill's cause, the context's cause) and Result.Killed
 // that SIGKILL was needed. [Process.Kill] sends SIGKILL at once. Nothing waits forever on a child that ignores
 // signals: after SIGKILL, a process that does not end within KillWait (one
 // in uninterruptible sleep) is counted in Result.Unkilled and left.
 //
-// When the child ends, what it left running (its group, and the
-// descendants seen that left the group, told from a new process with the
-// same pid by their start time) is stopped the same way, SIGTERM then
-// SIGKILL, and counted in Result.Leftovers: no process of the tree
-// outlives Wait, but for one that was never seen (started and detached
-// between two samples).
+// When the child ends, what it left running (its group, the descendants
+// seen that left the group, told from a new process with the same pid by
+// their start time, and the orphans of the tree adopted with Subreaper)
+// is stopped the same way, SIGTERM then SIGKILL (at once once Kill is
+// called), and counted in Result.Leftovers: no process of the tree
+// outlives Wait. Without Subreaper one that was never seen (started and
+// detached between two samples) escapes.
 //
 // # When it ends
 //

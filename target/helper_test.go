@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +27,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" {
 		helper(os.Args[1:])
 		os.Exit(0)
+	}
+	// As gcperf's main does: the orphans of the children's trees come
+	// back to this process.
+	if err := Subreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	os.Exit(m.Run())
 }
@@ -59,6 +66,11 @@ var (
 //	                   start the helper with STEPS (in a new session with
 //	                   setsid), its stdout and stderr this one's; print
 //	                   "spawned PID"
+//	daemon [setsid] STEPS... end
+//	                   a double fork: start the helper with "spawn [setsid]
+//	                   STEPS... end", which starts the helper with STEPS
+//	                   and exits at once, and wait for it: the grandchild
+//	                   is an orphan ("spawned PID" gives its pid)
 //	wait-child         wait for the child spawned, exit with its status
 //	ready              print "ready"
 //	print N            print N bytes of 'x' and a newline on stdout
@@ -148,6 +160,17 @@ func helper(steps []string) {
 				fail("spawn: %v", err)
 			}
 			fmt.Println("spawned", child.Process.Pid)
+			i = end + 1
+		case "daemon":
+			end := i
+			for end < len(steps) && steps[end] != "end" {
+				end++
+			}
+			mid := exec.Command(os.Args[0], slices.Concat([]string{"spawn"}, steps[i:end], []string{"end"})...)
+			mid.Stdout, mid.Stderr = os.Stdout, os.Stderr
+			if err := mid.Run(); err != nil {
+				fail("daemon: %v", err)
+			}
 			i = end + 1
 		case "wait-child":
 			child.Wait()

@@ -121,7 +121,7 @@ wait:
 	}
 	m.res.Wall = time.Since(m.start)
 	m.res.RSS = m.series.samples()
-	m.res.Stride = m.series.stride
+	m.res.Stride = m.series.stride()
 	m.leftovers(killAt)
 }
 
@@ -162,21 +162,22 @@ func (m *monitor) leftovers(killAt time.Time) {
 			m.tree.signal(syscall.SIGTERM, false)
 			killAt = time.Now().Add(max(m.grace, 0))
 		}
-		if m.gone(killAt) {
+		if m.gone(killAt, m.kill) {
 			return
 		}
 		m.res.Killed = true
 	}
 	m.tree.signal(syscall.SIGKILL, false) // again: some may have started since
-	if m.gone(time.Now().Add(max(m.grace, KillWait))) {
+	if m.gone(time.Now().Add(max(m.grace, KillWait)), nil) {
 		return
 	}
 	m.res.Unkilled = m.tree.left()
 }
 
-// gone waits until no process of the tree is left, or until deadline: it
-// says whether none is.
-func (m *monitor) gone(deadline time.Time) bool {
+// gone waits until no process of the tree is left, until deadline, or
+// until a kill on cut (Process.Kill: the grace period is cut short; nil:
+// none): it says whether none is left.
+func (m *monitor) gone(deadline time.Time, cut <-chan error) bool {
 	for {
 		if m.tree.left() == 0 {
 			return true
@@ -184,7 +185,11 @@ func (m *monitor) gone(deadline time.Time) bool {
 		if !time.Now().Before(deadline) {
 			return false
 		}
-		time.Sleep(min(leftoverPoll, time.Until(deadline)))
+		select {
+		case <-cut:
+			return false
+		case <-time.After(min(leftoverPoll, time.Until(deadline))):
+		}
 	}
 }
 

@@ -27,10 +27,19 @@ const MaxTree = 4096
 // and its start time, so a reused pid is not taken for it): one that left
 // the process group, or whose parent died before it, is still the child's
 // to stop.
+//
+// In a process that is a subreaper (Subreaper), the orphans of the tree
+// (a process whose parent ended: a double fork, a daemon) become this
+// process's children: a walk takes those ascribed to the tree (registry)
+// as roots of it beside the child, and reaps those that have ended.
 type treeReader struct {
 	fs    procfs.FS
 	proc  string // root/proc
 	pid   int
+	start uint64 // the child's start time, in clock ticks since boot
+	// dying counts the orphans ascribed to the tree that have ended but
+	// could not be waited for yet, at the last walk.
+	dying int
 	scan  bool
 	known map[int]member // descendants seen, not the child itself
 }
@@ -51,9 +60,11 @@ func newTreeReader(root string, pid int) (*treeReader, error) {
 		return nil, err
 	}
 	t := &treeReader{fs: pfs, proc: proc, pid: pid, known: map[int]member{}}
-	if _, err := t.stat(pid); err != nil {
+	st, err := t.stat(pid)
+	if err != nil {
 		return nil, err
 	}
+	t.start = st.Starttime
 	_, err = os.Stat(filepath.Join(proc, strconv.Itoa(pid), "task", strconv.Itoa(pid), "children"))
 	t.scan = errors.Is(err, fs.ErrNotExist)
 	return t, nil
@@ -71,6 +82,9 @@ func (t *treeReader) stat(pid int) (procfs.ProcStat, error) {
 // and their number (zombies, which hold no memory, left out). ok is false
 // when the child itself cannot be read or has ended (a zombie, whose
 // children the kernel has given to another parent already).
+//
+// The orphans ascribed to the tree (adopted) are read as roots of it beside
+// the child.
 func (t *treeReader) walk() (rss int64, n int, ok bool) {
 	root, err := t.stat(t.pid)
 	if err != nil || root.State == "Z" {
@@ -80,13 +94,56 @@ func (t *treeReader) walk() (rss int64, n int, ok bool) {
 	if t.scan {
 		parents = t.parents()
 	}
-	seen := map[int]bool{t.pid: true}
-	queue := []int{t.pid}
+	rss, n = t.visit(append([]int{t.pid}, t.adopted(parents)...), root, parents)
+	return rss, n, true
+}
+
+// adopt reads, once the child has ended, the orphans ascribed to the tree
+// and their descendants into the known descendants.
+func (t *treeReader) adopt() {
+	var parents map[int][]int
+	if t.scan {
+		parents = t.parents()
+	}
+	t.visit(t.adopted(parents), procfs.ProcStat{}, parents)
+}
+
+// adopted lists the orphans ascribed to the tree among this process's
+// children, in a process that is a subreaper; parents is the map of
+// parents() when the kernel has no children files.
+func (t *treeReader) adopted(parents map[int][]int) []int {
+	reg.mu.Lock()
+	on := reg.subreaper
+	reg.mu.Unlock()
+	if !on {
+		return nil
+	}
+	self := os.Getpid()
+	kids := parents[self]
+	if !t.scan {
+		kids = t.children(self)
+	}
+	var mine []int
+	mine, t.dying = reg.adopted(t, kids)
+	return mine
+}
+
+// visit reads the processes of queue and their descendants, breadth
+// first, into the known descendants, and returns the sum of their
+// resident sets and their number; root is the child's stat, when the
+// child is in queue. It forgets a known descendant it did not reach that
+// has ended.
+func (t *treeReader) visit(queue []int, root procfs.ProcStat, parents map[int][]int) (rss int64, n int) {
+	seen := map[int]bool{}
+	for _, pid := range queue {
+		seen[pid] = true
+	}
 	for len(queue) > 0 && n < MaxTree {
 		pid := queue[0]
 		queue = queue[1:]
 		st := root
 		if pid != t.pid {
+			var err error
 			if st, err = t.stat(pid); err != nil || st.State == "Z" {
 				if ended(err, st) {
 					delete(t.known, pid) // since its parent was read
@@ -117,7 +174,7 @@ func (t *treeReader) walk() (rss int64, n int, ok bool) {
 			t.alive(pid) // escaped: reparented, or ended
 		}
 	}
-	return rss, n, true
+	return rss, n
 }
 
 // hwm is the child's own peak resident set since its exec, in bytes

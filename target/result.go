@@ -3,11 +3,11 @@ package target
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"syscall"
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/peaks"
 )
 
 // ErrStopped is a Result's Stopped when Process.Stop stopped the child.
@@ -144,57 +144,18 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
 }
 
-// series keeps a bounded series of samples: when it holds max points, each
-// two consecutive points become the larger of them and a point stands for
-// twice as many samples as before, so a series of any length fits and its
-// peaks stay in it.
-type series struct {
-	max     int
-	stride  int // samples a point stands for
-	points  []Sample
-	pending Sample // the largest sample of a point being filled
-	n       int    // the samples in pending
-}
+// series is the RSS series: at most its max points, each the largest of
+// its stride's samples (peaks.Series).
+type series struct{ s *peaks.Series[Sample] }
 
 func newSeries(max int) *series {
-	return &series{max: max, stride: 1, points: make([]Sample, 0, max)}
+	return &series{peaks.New(max, func(a, b Sample) bool { return a.RSS < b.RSS })}
 }
 
-func (s *series) add(x Sample) {
-	if s.n == 0 || x.RSS > s.pending.RSS {
-		s.pending = x
-	}
-	if s.n++; s.n < s.stride {
-		return
-	}
-	s.points = append(s.points, s.pending)
-	s.n = 0
-	if len(s.points) < s.max {
-		return
-	}
-	half := s.points[:0]
-	for i := 0; i+1 < len(s.points); i += 2 {
-		half = append(half, larger(s.points[i], s.points[i+1]))
-	}
-	if len(s.points)%2 == 1 {
-		s.pending, s.n = s.points[len(s.points)-1], s.stride
-	}
-	s.points = half
-	s.stride *= 2
-}
+func (s *series) add(x Sample) { s.s.Add(x) }
 
 // samples returns the points, and the one being filled.
-func (s *series) samples() []Sample {
-	out := slices.Clip(s.points)
-	if s.n > 0 {
-		out = append(out, s.pending)
-	}
-	return out
-}
+func (s *series) samples() []Sample { return s.s.Points() }
 
-func larger(a, b Sample) Sample {
-	if b.RSS > a.RSS {
-		return b
-	}
-	return a
-}
+// stride is the number of samples a point stands for.
+func (s *series) stride() int { return s.s.Stride() }

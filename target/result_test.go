@@ -39,7 +39,7 @@ func TestSeriesBounded(t *testing.T) {
 				t.Errorf("max %d, %d samples: the peak (sample %d) is not in %v", m, n, peakAt, got)
 			}
 			// Every sample is in exactly one point's span.
-			if covered := len(s.points)*s.stride + s.n; covered != n {
+			if covered := s.s.Readings(); covered != n {
 				t.Errorf("max %d, %d samples: the points stand for %d", m, n, covered)
 			}
 		}
@@ -51,8 +51,8 @@ func TestSeriesUnderMaxKeepsEverySample(t *testing.T) {
 	for i := range 10 - 1 {
 		s.add(Sample{At: time.Duration(i), RSS: int64(i)})
 	}
-	if got := s.samples(); len(got) != 9 || s.stride != 1 {
-		t.Errorf("%d points of stride %d, want 9 of 1", len(got), s.stride)
+	if got := s.samples(); len(got) != 9 || s.stride() != 1 {
+		t.Errorf("%d points of stride %d, want 9 of 1", len(got), s.stride())
 	}
 }
 

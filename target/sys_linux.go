@@ -2,6 +2,7 @@ package target
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -34,4 +35,23 @@ func maxRSS(ps *os.ProcessState) int64 {
 		return ru.Maxrss << 10
 	}
 	return 0
+}
+
+// prSetChildSubreaper is prctl(2)'s PR_SET_CHILD_SUBREAPER.
+const prSetChildSubreaper = 36
+
+// setSubreaper makes this process a child subreaper.
+func setSubreaper() error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return fmt.Errorf("target: cannot become a subreaper: prctl: %w", errno)
+	}
+	return nil
+}
+
+// reap waits for the child pid if it has ended (a zombie), without
+// blocking: it reports whether pid is no longer a child to wait for.
+func reap(pid int) bool {
+	var ws syscall.WaitStatus
+	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	return got == pid || errors.Is(err, syscall.ECHILD)
 }

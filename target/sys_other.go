@@ -3,6 +3,8 @@
 package target
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -24,3 +26,11 @@ func signalPid(pid int, s syscall.Signal) {
 
 // maxRSS is not read outside Linux.
 func maxRSS(ps *os.ProcessState) int64 { return 0 }
+
+// setSubreaper fails outside Linux: there is no subreaper.
+func setSubreaper() error {
+	return fmt.Errorf("target: cannot become a subreaper: %w", errors.ErrUnsupported)
+}
+
+// reap does nothing outside Linux, where no orphan is adopted.
+func reap(pid int) bool { return true }

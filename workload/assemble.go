@@ -265,6 +265,12 @@ func (e *engine) openLoop(res *Result) {
 		ol.MaxLateness = max(ol.MaxLateness, w.maxLate)
 		ol.LateStarts += w.lateStarts
 	}
+	if e.timeUp.Load() {
+		// Duration ended the runs before the schedule's end: the runs
+		// never claimed were due within it.
+		n := int64(e.cfg.timedRuns(e.k))
+		ol.SkippedStarts = (n - min(e.nextTimed.Load(), n)) * int64(e.k)
+	}
 	// Operations started per second: n starts span n-1 intervals, from
 	// the first start to the last (a kept schedule gives the rate asked).
 	var first, last time.Duration

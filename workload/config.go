@@ -72,10 +72,12 @@ type Config struct {
 
 	// Duration, when positive, bounds the timed runs by time: they go on
 	// until Duration has passed since they began (a run in progress then
-	// finishes), or until Runs when that is not 0. Open loop (Rate), the
-	// schedule is Duration long: the runs whose first operation is
-	// scheduled within it. WarmupDuration bounds the warmups likewise
-	// (Warmups then at most, 0 for no limit).
+	// finishes), or until Runs when that is not 0; at least one timed run
+	// is made, however short Duration. Open loop (Rate), the schedule is
+	// Duration long: the runs whose first operation is scheduled within
+	// it; runs that fall behind it still end at Duration, the starts due
+	// and not made counted (OpenLoop.SkippedStarts). WarmupDuration bounds
+	// the warmups likewise (Warmups then at most, 0 for no limit).
 	Duration       time.Duration `json:"duration_ns,omitzero" csv:"-"`
 	WarmupDuration time.Duration `json:"warmup_duration_ns,omitzero" csv:"-"`
 

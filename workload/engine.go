@@ -423,11 +423,10 @@ func (w *worker) phases(warmStart time.Time) {
 	w.loop(Warmup, warmups, &e.nextWarmup, warmStart, e.cfg.WarmupDuration)
 	e.warmDone.Done()
 	<-e.timedGo
-	runs, d := e.cfg.timedRuns(e.k), e.cfg.Duration
-	if e.cfg.Rate > 0 {
-		d = 0 // the schedule's length is the count of its runs
-	}
-	w.loop(Timed, runs, &e.nextTimed, e.t0, d)
+	// Open loop, the schedule holds the runs due within Duration
+	// (timedRuns), and Duration ends them too when they fall behind it:
+	// the starts due and not made are counted (OpenLoop.SkippedStarts).
+	w.loop(Timed, e.cfg.timedRuns(e.k), &e.nextTimed, e.t0, e.cfg.Duration)
 }
 
 // timed lets the timed runs start and waits for the goroutines to finish
@@ -507,7 +506,9 @@ func (w *worker) loop(phase Phase, n int, next *atomic.Int64, start time.Time, d
 		if e.pollStop() {
 			return
 		}
-		if d > 0 && time.Since(start) >= d {
+		// At least one timed run, however short d: a benchmark of none
+		// measured nothing.
+		if d > 0 && time.Since(start) >= d && (phase != Timed || next.Load() > 0) {
 			if phase == Timed {
 				e.timeUp.Store(true)
 			}

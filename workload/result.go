@@ -271,6 +271,10 @@ type OpenLoop struct {
 	// Interval late.
 	MaxLateness time.Duration `json:"max_lateness_ns"`
 	LateStarts  int64         `json:"late_starts"`
+	// SkippedStarts counts the operations due within Config.Duration that
+	// never started: the timed runs end at Duration, however far behind
+	// the schedule they are (wrk2 and vegeta count them likewise).
+	SkippedStarts int64 `json:"skipped_starts"`
 	// Behind is set when the achieved rate is below 95% of the rate asked:
 	// the system could not keep up, and the corrected latencies include
 	// the growing backlog.

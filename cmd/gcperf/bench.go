@@ -116,6 +116,7 @@ func benchEvent(stderr io.Writer, in *watcher, e bench.Event) {
 	case bench.EnvIncomplete:
 		say("warning: the environment is incomplete: %s", quote.OneLine(e.Err))
 	case bench.ServerStarting:
+		in.Server()
 		say("starting the server %s (GOGC=%s GOMEMLIMIT=%s), its output in %s", quote.Clip(e.Path), orInherited(e.GOGC), orInherited(e.GOMEMLIMIT), e.Log)
 	case bench.ServerReady:
 		say("the server is ready after %s (%s answered)", e.After.Round(time.Millisecond), e.URL)
@@ -127,6 +128,7 @@ func benchEvent(stderr io.Writer, in *watcher, e bench.Event) {
 		say("running %s in %d processes, one after another, each writing its result to %s; interrupt stops the running process",
 			mixNames(e.Mix), e.N, e.Dir)
 	case bench.ProfilingPass:
+		in.Pass()
 		say("profiling a separate pass of %d runs", e.Runs)
 	case bench.Phase:
 		switch e {

@@ -32,10 +32,14 @@ var benchWith = map[string]string{"HTTP": "-http ADDR"}
 func benchInput(ie *bench.InputError) error {
 	flag, ok := benchOptionFlags[ie.Field]
 	msg := ie.Reason
+	var le *bench.LoadedError
 	switch {
 	case !ok:
 	case ie.With != "":
 		msg = "-" + flag + " goes with " + benchWith[ie.With]
+	case ie.Field == "HTTP" && errors.As(ie, &le):
+		msg = fmt.Sprintf("-%s %s: the address -url %s loads: the operations would load gcperf's own pprof server, not the program under test",
+			flag, quote.Clip(le.HTTP), quote.Clip(le.Load))
 	case ie.Field == "HTTP":
 		msg = fmt.Sprintf("-%s %s: %s", flag, quote.Clip(fmt.Sprint(ie.Value)), ie.Reason)
 		if errors.Is(ie, pprofhttp.ErrNotLoopback) {

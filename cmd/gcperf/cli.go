@@ -5,18 +5,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gcperf/gcperf/internal/safefile"
 	"io"
 	"os"
 
 	_ "github.com/gcperf/gcperf/alloc" // registers alloc.list
 	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/internal/quote"
+	"github.com/gcperf/gcperf/internal/safefile"
 	_ "github.com/gcperf/gcperf/load" // registers http
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 	"github.com/gcperf/gcperf/workload/mixfile"
-
-	"github.com/gcperf/gcperf/internal/quote"
 )
 
 // version is gcperf's version, written into every report.
@@ -37,9 +36,11 @@ type command func(args []string, stdout, stderr io.Writer, sig <-chan os.Signal)
 // GCPerfP99's workload (defaultCmd).
 var commands = map[string]command{
 	"run": runCmd, "sweep": sweepCmd, "list": listCmd, "env": envCmd, "report": reportCmd,
-	"compare": compareCmd, "profile": profileCmd, "plot": plotCmd, "help": helpCmd,
-	"exec": execCmd,
+	"compare": compareCmd, "profile": profileCmd, "plot": plotCmd, "exec": execCmd,
 }
+
+// help is a command too; it looks the others up, so it joins them here.
+func init() { commands["help"] = helpCmd }
 
 // run is the whole command: main only adds the process around it, so tests
 // run the CLI in-process. Signals arrive on sig: the first stops the
@@ -53,7 +54,23 @@ func run(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	return defaultCmd(args, stdout, stderr, sig)
 }
 
-func helpCmd(_ []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+// helpCmd prints the list of commands, or with one argument that command's
+// own usage (gcperf help run is gcperf run -h).
+func helpCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
+	if len(args) > 1 {
+		return fail(stderr, usagef("help: one command at most: gcperf help [COMMAND]"))
+	}
+	if len(args) == 1 {
+		if args[0] == "gcperf" {
+			return defaultCmd([]string{"-h"}, stdout, stderr, sig)
+		}
+		if c, ok := commands[args[0]]; ok && args[0] != "help" {
+			return c([]string{"-h"}, stdout, stderr, sig)
+		}
+		if args[0] != "help" {
+			return fail(stderr, usagef("help: no command %q (gcperf help lists them)", args[0]))
+		}
+	}
 	if _, err := fmt.Fprint(stdout, topUsage); err != nil {
 		return fail(stderr, fmt.Errorf("writing the usage: %w", err))
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // compareCmd compares two results: gcperf compare [flags] OLD NEW.
-func compareCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+func compareCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	flags := newFlags("compare", compareUsage)
 	var failPct *float64
 	flags.Func("fail", "exit 1 when a metric got significantly worse by more than `pct` (such as 5%)", func(s string) error {
@@ -38,25 +38,37 @@ func compareCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int
 	if flags.NArg() != 2 {
 		return fail(stderr, usagef("compare takes two files, OLD and NEW; got %d arguments", flags.NArg()))
 	}
+	ctx, release := offlineContext(sig)
+	defer release()
 	var sides [2]*report.Samples
 	for i, path := range flags.Args() {
-		s, err := report.ReadSamplesFile(path)
-		if err != nil {
+		s, err := untilDone(ctx, func() (*report.Samples, error) { return report.ReadSamplesFileContext(ctx, path) })
+		switch {
+		case ctx.Err() != nil:
+			return offlineInterrupted(stderr, "compare")
+		case err != nil:
 			return fail(stderr, usagef("compare: %s: %s", path, safefile.Cause(err).Error()))
 		}
 		sides[i] = s
 	}
-	c, err := report.Compare(sides[0], sides[1], *alpha)
-	if err != nil {
+	c, err := report.CompareContext(ctx, sides[0], sides[1], *alpha)
+	switch {
+	case ctx.Err() != nil:
+		return offlineInterrupted(stderr, "compare")
+	case err != nil:
 		return fail(stderr, usagef("compare: %v", err))
 	}
 	c.FailPct = failPct
+	out := ctxWriter{ctx, stdout}
 	if *asJSON {
-		err = report.CompareJSON(stdout, c)
+		err = report.CompareJSON(out, c)
 	} else {
-		err = report.CompareText(stdout, c)
+		err = report.CompareText(out, c)
 	}
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return offlineInterrupted(stderr, "compare")
+	case err != nil:
 		return fail(stderr, fmt.Errorf("compare: %v", err))
 	}
 	if failPct == nil {

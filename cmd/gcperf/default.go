@@ -19,8 +19,12 @@ func defaultCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) i
 	def.Warmups, def.Runs = alloc.DefaultWarmup, alloc.DefaultRuns
 	o.Register(fs, def)
 	size, base, chunk := listFlags(fs)
+	showVersion := fs.Bool("version", false, "print gcperf's version, the commit it was built from and its Go, then exit")
 	if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 		return code
+	}
+	if *showVersion {
+		return printVersion(stdout, stderr)
 	}
 	if fs.NArg() > 0 {
 		return fail(stderr, usagef("unexpected argument %q (gcperf run OP... runs named operations)", fs.Arg(0)))

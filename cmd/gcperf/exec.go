@@ -33,6 +33,7 @@ type execOptions struct {
 	quiet     bool
 	overwrite bool
 	outputs   []execOutput
+	log       *execLog // -log's file, nil without -log
 }
 
 // execCmd runs a user's command once and reports what it and the collector
@@ -42,7 +43,6 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	if o == nil {
 		return code
 	}
-	var log *safefile.Temp
 	// The program's own stderr lines go to c.Stderr; its trace lines are
 	// taken out of them.
 	switch {
@@ -53,7 +53,8 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 		if err != nil {
 			return fail(stderr, usagef("exec: -log %s", safefile.WithOverwrite(err)))
 		}
-		log, o.c.Stderr = t, t.File
+		o.log = &execLog{t: t, w: wrapLog(t.File)}
+		o.c.Stderr = o.log
 		defer t.Abort() // after Commit, a no-op
 	}
 	meta := report.Meta{Version: version, Command: append([]string{"gcperf", "exec"}, args...)}
@@ -61,13 +62,12 @@ func execCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int 
 	if !ok {
 		return code
 	}
-	if log != nil {
-		if err := log.Commit(); err != nil {
-			fmt.Fprintf(stderr, "gcperf: exec: -log %s\n", quote.OneLine(err))
-			code = exitFail
-		}
-	}
+	// The measurement's own files first, whole; the log, which may have
+	// taken the room they need (a full disk), after them.
 	if c := writeExecReports(o, set, stdout, stderr); c != exitOK {
+		code = c
+	}
+	if c := o.log.commit(stderr); c != exitOK {
 		code = c
 	}
 	if set.Interrupted || set.Failed() > 0 {
@@ -102,6 +102,10 @@ func parseExec(args []string, stdout, stderr io.Writer) (*execOptions, int) {
 		// -h without a command still prints the usage.
 		if code := parseFlags(fs, args, stdout, stderr); code >= 0 {
 			return nil, code
+		}
+		if fs.NArg() > 0 {
+			// gcperf exec ./cache: the command is there, without its --.
+			return nil, fail(stderr, usagef("exec: the command follows --: gcperf exec -- %s", quote.Line(quote.Shell(fs.Args()))))
 		}
 		return nil, fail(stderr, usagef("exec: no command: gcperf exec [flags] -- CMD [ARGS...]"))
 	}
@@ -216,6 +220,7 @@ func execRuns(o *execOptions, meta report.Meta, stderr io.Writer, sig <-chan os.
 			mach = &e
 		}
 		doc.Env = *mach
+		o.log.note(doc, o.logOut)
 		if err != nil {
 			// A writer that failed (a closed stdout): the command ran,
 			// and its result is still worth the report.
@@ -260,34 +265,36 @@ func runForwarding(c target.Command, meta report.Meta, sig <-chan os.Signal) (*r
 	}
 }
 
-// writeExecReports writes the text report to stderr, as time(1) does (the
-// command's stdout stays its own, to pipe or redirect), and the output
-// files; it returns exitFail when one could not be written. A text report
-// that could not be written (stderr closed or full) does not keep the
-// files from being written: they hold the measurement, the terminal only
-// shows it.
+// writeExecReports writes the output files, then the text report to
+// stderr, as time(1) does (the command's stdout stays its own, to pipe or
+// redirect); it returns exitFail when one could not be written. The files
+// hold the measurement, the terminal only shows it: a text report that
+// could not be written (stderr closed or full) does not keep them from
+// being written, nor does a log that filled the disk (execLog.writeFile).
 func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer) (code int) {
-	var err error
 	var one *report.Document
 	if o.n == 1 {
 		one = set.Processes[0].Result
-		err = report.WriteExecText(stderr, one)
-	} else {
-		err = report.SetText(stderr, set)
 	}
 	code = exitOK
-	if err != nil {
-		code = fail(stderr, err)
-	}
 	for _, out := range o.outputs {
 		write := func(w io.Writer) error { return out.format.Write(w, one) }
 		if o.n > 1 {
 			write = func(w io.Writer) error { return out.format.WriteSet(w, set) }
 		}
-		if err := report.WriteFile(out.path, stdout, o.overwrite, write); err != nil {
+		if err := o.log.writeFile(out.path, stdout, o.overwrite, write); err != nil {
 			fmt.Fprintf(stderr, "gcperf: exec: %s %s\n", out.flag, quote.Line(safefile.WithOverwrite(err)))
 			code = exitFail
 		}
+	}
+	var err error
+	if one != nil {
+		err = report.WriteExecText(stderr, one)
+	} else {
+		err = report.SetText(stderr, set)
+	}
+	if err != nil {
+		code = fail(stderr, err)
 	}
 	return code
 }

@@ -38,6 +38,8 @@ var execKeep [][]byte
 //     short by the exit, so the tests count on two forced cycles);
 //   - twice runs a copy of itself doing alloc, then does alloc itself: two
 //     Go programs' traces on one stderr;
+//   - spewerr writes 2MiB to stderr, then runs a collection;
+//   - manygc allocates until the collector has run 1,500 times;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
 //     interrupt, as a well-behaved program does), or 4 after a minute;
@@ -84,6 +86,23 @@ func runExecChild(what string) int {
 			return 97
 		}
 		return runExecChild("alloc")
+	case "spewerr":
+		// 2MiB on stderr, in lines of 1KiB, then a collection.
+		line := append(bytes.Repeat([]byte("x"), 1023), '\n')
+		for range 2 << 10 {
+			os.Stderr.Write(line)
+		}
+		runtime.GC()
+		return 0
+	case "manygc":
+		var ms runtime.MemStats
+		for ms.NumGC < 1500 {
+			for range 1000 {
+				execKeep = append(execKeep[:0], make([]byte, 64<<10))
+			}
+			runtime.ReadMemStats(&ms)
+		}
+		return 0
 	case "fail":
 		fmt.Fprintln(os.Stderr, "failing on purpose")
 		return 3
@@ -214,13 +233,18 @@ func TestExecBadUsage(t *testing.T) {
 		args []string
 		want *regexp.Regexp // the whole of stderr, one line
 	}{
-		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
+		{[]string{"-q"}, regexp.MustCompile(`^gcperf: exec: no command: gcperf exec \[flags\] -- CMD \[ARGS\.\.\.\]$`)},
+		{[]string{"no-such-command"}, regexp.MustCompile(`^gcperf: exec: the command follows --: gcperf exec -- no-such-command$`)},
+		{[]string{"-q", "./cache", "-live", "a b"}, regexp.MustCompile(`^gcperf: exec: the command follows --: gcperf exec -- ./cache -live 'a b'$`)},
 		{[]string{"--", "no-such-command"}, regexp.MustCompile(`^gcperf: exec: cannot start "no-such-command": executable file not found in \$PATH$`)},
 		{[]string{"-json", "-", "--", "true"}, regexp.MustCompile(`^gcperf: exec: -json - : gcperf's stdout is the command's own; give a file$`)},
 		{[]string{"--", filepath.Join(dir, "missing")}, regexp.MustCompile(`^gcperf: exec: cannot start ".*missing": no such file or directory$`)},
 		{[]string{"--"}, regexp.MustCompile(`^gcperf: exec: no command after --$`)},
 		{[]string{"--", "go", "run", "./x"}, regexp.MustCompile(`^gcperf: exec: go run builds the program .*go build -o prog ./pkg\) and give ./prog$`)},
 		{[]string{"--", "/usr/local/go/bin/go", "test", "-run", "X", "./..."}, regexp.MustCompile(`^gcperf: exec: go test builds the test binary .*go test -c -o pkg.test ./pkg\)`)},
+		{[]string{"--", "go", "-C", "/tmp", "run", "."}, regexp.MustCompile(`^gcperf: exec: go run builds the program `)},
+		{[]string{"--", "env", "GOGC=50", "go", "run", "."}, regexp.MustCompile(`^gcperf: exec: go run builds the program `)},
+		{[]string{"--", "nice", "-n", "5", "time", "-p", "go", "test", "./..."}, regexp.MustCompile(`^gcperf: exec: go test builds the test binary `)},
 		{[]string{"ls", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: "ls" before --: `)},
 		{[]string{"-gogc", "x", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc: `)},
 		{[]string{"-gogc", "50,100", "--", "ls"}, regexp.MustCompile(`^gcperf: exec: -gogc takes one value, got "50,100"$`)},

@@ -49,7 +49,9 @@ const (
 //     writes nothing and exits 130.
 //
 // During the profiled pass, any interrupt abandons the pass (Abandon is
-// closed) and the measured runs are reported. Once the reports are being
+// closed) and the measured runs are reported; after the runs without one,
+// an interrupt says that what was measured is being written (and the
+// server under test stopped), nothing abandoned. Once the reports are being
 // written, interrupts give nothing up: what was measured is written whole,
 // then the command exits 1.
 type watcher struct {
@@ -66,6 +68,10 @@ type watcher struct {
 	abort   chan struct{}
 	abandon chan struct{}
 	done    chan struct{}
+	// pass: a separate profiled pass started (Pass), what an interrupt
+	// after the runs abandons; server: a server under test was started
+	// (Server), which is stopped after the runs.
+	pass, server bool
 }
 
 // watchInterrupts starts reading sig (nil: no signals) until Close.
@@ -98,7 +104,14 @@ func (in *watcher) interrupt() {
 		case <-in.abandon:
 			say("interrupted: writing what was measured first; it is not given up")
 		default:
-			say("interrupted: abandoning the profiled pass; the measured runs are reported")
+			switch {
+			case in.pass:
+				say("interrupted: abandoning the profiled pass; the measured runs are reported")
+			case in.server:
+				say("interrupted: the measured runs are over: stopping the server under test, then writing what was measured; it is not given up")
+			default:
+				say("interrupted: the measured runs are over: writing what was measured first; it is not given up")
+			}
 			close(in.abandon)
 		}
 	case in.n == 1 && in.cancel != nil:
@@ -129,6 +142,22 @@ func (in *watcher) Interrupted() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return in.n > 0
+}
+
+// Pass says that the separate profiled pass started: an interrupt now
+// abandons it.
+func (in *watcher) Pass() {
+	in.mu.Lock()
+	in.pass = true
+	in.mu.Unlock()
+}
+
+// Server says that a server under test was started: it is stopped once
+// the runs are over.
+func (in *watcher) Server() {
+	in.mu.Lock()
+	in.server = true
+	in.mu.Unlock()
 }
 
 // Abandon is closed by an interrupt during the profiled pass.

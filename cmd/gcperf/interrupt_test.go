@@ -22,17 +22,23 @@ func TestWatcher(t *testing.T) {
 		abort     bool
 		abandon   bool
 		says      string // the last line
+		pass      bool   // a profiled pass started (bench.ProfilingPass)
+		server    bool   // a server under test was started
 	}{
-		{"one", phaseRunning, 1, true, 1, 0, false, false, "stopping after the runs in progress"},
-		{"two", phaseRunning, 2, true, 1, 1, false, false, "cancelling the operations in progress"},
-		{"three", phaseRunning, 3, true, 1, 1, true, false, "exiting without a report"},
-		{"four", phaseRunning, 4, true, 1, 1, true, false, "exiting without a report"},
-		{"sweep one", phaseRunning, 1, false, 1, 0, false, false, ""},
-		{"sweep two", phaseRunning, 2, false, 1, 0, false, false, "still stopping"},
-		{"sweep three", phaseRunning, 3, false, 1, 0, true, false, "exiting without a report"},
-		{"profiling", phaseProfiling, 1, true, 0, 0, false, true, "abandoning the profiled pass"},
-		{"profiling twice", phaseProfiling, 2, true, 0, 0, false, true, "it is not given up"},
-		{"writing", phaseWriting, 3, true, 0, 0, false, false, "it is not given up"},
+		{"one", phaseRunning, 1, true, 1, 0, false, false, "stopping after the runs in progress", false, false},
+		{"two", phaseRunning, 2, true, 1, 1, false, false, "cancelling the operations in progress", false, false},
+		{"three", phaseRunning, 3, true, 1, 1, true, false, "exiting without a report", false, false},
+		{"four", phaseRunning, 4, true, 1, 1, true, false, "exiting without a report", false, false},
+		{"sweep one", phaseRunning, 1, false, 1, 0, false, false, "", false, false},
+		{"sweep two", phaseRunning, 2, false, 1, 0, false, false, "still stopping", false, false},
+		{"sweep three", phaseRunning, 3, false, 1, 0, true, false, "exiting without a report", false, false},
+		{"profiling", phaseProfiling, 1, true, 0, 0, false, true, "abandoning the profiled pass", true, false},
+		{"profiling twice", phaseProfiling, 2, true, 0, 0, false, true, "it is not given up", true, false},
+		// Issue 24, item 23: after the runs, with no profiled pass asked
+		// for, none is said to be abandoned.
+		{"runs over", phaseProfiling, 1, true, 0, 0, false, true, "interrupted: the measured runs are over: writing what was measured first; it is not given up", false, false},
+		{"runs over, server", phaseProfiling, 1, true, 0, 0, false, true, "interrupted: the measured runs are over: stopping the server under test, then writing what was measured; it is not given up", false, true},
+		{"writing", phaseWriting, 3, true, 0, 0, false, false, "it is not given up", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +52,12 @@ func TestWatcher(t *testing.T) {
 				sig := make(chan os.Signal)
 				w := watchInterrupts(sig, &out, func() { stops.Add(1) }, cancel, !tt.canCancel)
 				defer w.Close()
+				if tt.server {
+					w.Server()
+				}
+				if tt.pass {
+					w.Pass()
+				}
 				if !w.Enter(tt.phase) || w.Interrupted() {
 					t.Fatal("Enter refused, or Interrupted, before any interrupt")
 				}

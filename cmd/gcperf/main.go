@@ -10,10 +10,19 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gcperf/gcperf/target"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, notifySignals()))
+	// The orphans of the programs gcperf starts (a double fork, a daemon)
+	// come back to gcperf, which stops them with their tree; outside Linux
+	// nothing changes. Whatever gcperf started and still runs as it exits
+	// (its third interrupt) is killed, with its tree, before it does.
+	target.Subreaper()
+	code := run(os.Args[1:], os.Stdout, os.Stderr, notifySignals())
+	target.KillAll(nil)
+	os.Exit(code)
 }
 
 // interruptSignals are the signals that interrupt a command, each as one

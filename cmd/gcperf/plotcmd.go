@@ -24,7 +24,7 @@ func plotKinds() string {
 }
 
 // plotCmd writes one chart of saved results or of a sweep.
-func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+func plotCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	flags := newFlags("plot", plotUsage)
 	kindName := flags.String("kind", "spectrum", "the `chart`: "+plotKinds())
 	out := flags.String("o", "", "write the chart to `file`, FILE.svg or FILE.png (required)")
@@ -59,9 +59,13 @@ func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 	case kind != chart.KindSpectrum && len(files) > 1:
 		return fail(stderr, usagef("plot: -kind %s plots one file; got %d", *kindName, len(files)))
 	}
-	p, err := chart.ReadPlot(kind, files)
+	ctx, release := offlineContext(sig)
+	defer release()
+	p, err := untilDone(ctx, func() (*chart.Plot, error) { return chart.ReadPlot(kind, files) })
 	var fe *chart.FileError
 	switch {
+	case ctx.Err() != nil:
+		return offlineInterrupted(stderr, "plot")
 	case errors.As(err, &fe) && fe.Wants() != "":
 		return fail(stderr, usagef("plot: %s: %v (-kind %s reads %s)", fe.File, fe.Err, *kindName, fe.Wants()))
 	case errors.As(err, &fe):
@@ -70,7 +74,11 @@ func plotCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
 		return fail(stderr, err)
 	}
 	p.SLO = slo
-	if err := report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return p.Draw(w, format) }); err != nil {
+	err = report.WriteFile(*out, stdout, *overwrite, func(w io.Writer) error { return p.Draw(ctxWriter{ctx, w}, format) })
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return offlineInterrupted(stderr, "plot")
+	case err != nil:
 		return fail(stderr, usagef("plot: -o %s", safefile.WithOverwrite(err)))
 	}
 	return exitOK

@@ -210,3 +210,34 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// gcperf plot refuses a chart whose figure the file lacks, in one line
+// naming the charts it has, exit 2: the throughput of a sweep over a
+// command (issue 24, item 16: 0/s at every GOGC, exit 0).
+func TestPlotCmdLackingFigure(t *testing.T) {
+	dir := t.TempDir()
+	rows := []sweep.Row{{Point: sweep.Point{Index: 0}, Reps: 1, Command: true, Wall: time.Second, PeakRSS: 20 << 20, Frontier: true}}
+	if rows[0].Point.GOGC.UnmarshalText([]byte("100")) != nil {
+		t.Fatal("GOGC 100")
+	}
+	s := &sweep.Summary{Schema: sweep.SummarySchema, Count: 1, Command: []string{"true"}, Rows: rows}
+	var b bytes.Buffer
+	if err := sweep.WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	sw := filepath.Join(dir, "sweep.json")
+	if err := os.WriteFile(sw, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "t.svg")
+	code, stdout, stderr := gcperf(t, nil, "plot", "-kind", "sweep-throughput", "-o", out, sw)
+	checkBad(t, code, stdout, stderr, "gcperf: plot: "+sw+": the sweep has no throughput figure (its charts: sweep-p99, sweep-rss, pareto)")
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written", out)
+	}
+	for _, kind := range []string{"sweep-p99", "sweep-rss", "pareto"} {
+		if code, _, stderr := gcperf(t, nil, "plot", "-kind", kind, "-o", filepath.Join(dir, kind+".svg"), sw); code != 0 {
+			t.Errorf("-kind %s: exit %d: %s", kind, code, stderr)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 )
 
 // reportCmd renders a saved result in any format.
-func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+func reportCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	flags := newFlags("report", reportUsage)
 	name := flags.String("format", "text", "the `format`: "+formatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")
@@ -30,24 +30,31 @@ func reportCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int 
 		return fail(stderr, usagef("report: -format %s: unknown format (%s)", *name, formatNames()))
 	}
 	path := flags.Arg(0)
+	ctx, release := offlineContext(sig)
+	defer release()
 	var write func(io.Writer) error
-	d, err := report.ReadFile(path)
+	d, err := untilDone(ctx, func() (*report.Document, error) { return report.ReadFile(path) })
 	if errors.Is(err, report.ErrSet) {
 		// The processes of -count: in the formats that hold them all.
 		var s *report.Set
-		if s, err = report.ReadSetFile(path); err == nil && f.WriteSet == nil {
+		if s, err = untilDone(ctx, func() (*report.Set, error) { return report.ReadSetFile(path) }); err == nil && f.WriteSet == nil {
 			return fail(stderr, usagef("report: -format %s: one process's format, and %s holds %d processes (gcperf -count): render one of their results, process-N.json in its -out directory",
 				f.Name, path, len(s.Processes)))
 		}
-		write = func(w io.Writer) error { return f.WriteSet(w, s) }
+		write = func(w io.Writer) error { return f.WriteSet(ctxWriter{ctx, w}, s) }
 	} else {
-		write = func(w io.Writer) error { return f.Write(w, d) }
+		write = func(w io.Writer) error { return f.Write(ctxWriter{ctx, w}, d) }
 	}
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		return offlineInterrupted(stderr, "report")
+	case err != nil:
 		return fail(stderr, usagef("report: %s: %s", path, safefile.Cause(err).Error()))
 	}
 	err = report.WriteFile(*out, stdout, *overwrite, write)
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return offlineInterrupted(stderr, "report")
 	case errors.Is(err, report.ErrNoDistribution):
 		// A format the document cannot be written in (hgrm of a command's
 		// result): the choice of format is the usage at fault.

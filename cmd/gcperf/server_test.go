@@ -196,7 +196,7 @@ func TestRunServer(t *testing.T) {
 	for file, want := range map[string][]string{
 		csvOut:   {"\nServer\n", "Server RSS over Time", ",37,1GiB,"},
 		htmlOut:  {"The server under load", "The server&#39;s resident set over time"},
-		benchOut: {"BenchmarkServer/gogc=37/memlimit=1GiB/cmd=gcperf.test 1 "},
+		benchOut: {"BenchmarkServer/gogc=37/memlimit=1GiB/cmd=gcperf.test\t       1\t"},
 	} {
 		b, err := os.ReadFile(file)
 		if err != nil {

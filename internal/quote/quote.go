@@ -107,3 +107,20 @@ func isControl(r rune) bool {
 func OneLine(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }
+
+// Shell joins a command line, quoting the arguments a POSIX shell would
+// split or expand, so that it can be pasted back.
+func Shell(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+				strings.ContainsRune("-_./:=,+%@", r))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}

@@ -32,7 +32,9 @@ type Plot struct {
 // gcperf results (saved with gcperf -json) for a spectrum, one result for a
 // histogram, a timeline or causes (one with causes: -gcstats run), a
 // sweep's sweep.json for a chart of a sweep. A command's result (gcperf
-// exec) is refused with ErrExecResult.
+// exec) is refused with ErrExecResult, one without a successful run with
+// ErrNoRuntime, a sweep without the chart's figure
+// (the throughput of a sweep over a command) with a *NoFigureError.
 // Each file is read as report.ReadFile reads a result; a spectrum names
 // each result in its legend by its file's base name without extension.
 // An error about one file is a *FileError.
@@ -51,6 +53,9 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		if err != nil {
 			return nil, &FileError{File: files[0], Kind: kind, Err: safefile.Cause(err)}
 		}
+		if err := checkFigures(s, kind); err != nil {
+			return nil, &FileError{File: files[0], Kind: kind, Err: err}
+		}
 		p.sweep = s
 		return p, nil
 	}
@@ -61,6 +66,9 @@ func ReadPlot(kind Kind, files []string) (*Plot, error) {
 		}
 		if d.Kind() == report.CommandDocument {
 			return nil, &FileError{File: f, Kind: kind, Err: ErrExecResult}
+		}
+		if !hasRuntime(d) {
+			return nil, &FileError{File: f, Kind: kind, Err: ErrNoRuntime}
 		}
 		if kind == KindCauses && (d.Tail == nil || len(d.Tail.Causes) == 0) {
 			return nil, &FileError{File: f, Kind: kind, Err: errNoCauses}

@@ -3,6 +3,8 @@ package gctrace
 import (
 	"slices"
 	"time"
+
+	"github.com/gcperf/gcperf/internal/peaks"
 )
 
 // Summary is what a trace says of the collector over a run: counts, the
@@ -37,10 +39,20 @@ type Summary struct {
 	// end of a cycle; PeakLiveMiB is the largest heap marked live. In MiB,
 	// rounded down, as the lines give them.
 	PeakHeapMiB, PeakLiveMiB uint64
-	// Goal is the heap goal of every cycle whose line gives one, in the
-	// order read.
-	Goal []GoalPoint
+	// Goal is the heap goal of the cycles whose line gives one, in the
+	// order read, at most Summarizer.MaxGoal points: each point is the
+	// largest goal of GoalStride consecutive cycles (the last point, of
+	// at most GoalStride), GoalStride doubling each time the series fills
+	// up, as target's RSS series does. GoalCycles is the number of cycles
+	// whose line gives a goal.
+	Goal       []GoalPoint
+	GoalStride int
+	GoalCycles int
 }
+
+// DefaultMaxGoal is the most points of a Summary's Goal when
+// Summarizer.MaxGoal is 0: as many as target's RSS series.
+const DefaultMaxGoal = 1000
 
 // Pauses is a distribution of pause times. The quantiles are the
 // nearest-rank ones (the smallest pause that at least that share of the
@@ -70,11 +82,15 @@ type GoalPoint struct {
 }
 
 // Summarizer makes a Summary of the cycles given to Add. It keeps each
-// cycle's pauses and goal (32 bytes a cycle). The zero value is ready to
-// use.
+// cycle's pauses (16 bytes a cycle) and a bounded series of the goal. The
+// zero value is ready to use.
 type Summarizer struct {
+	// MaxGoal bounds the Summary's Goal (0: DefaultMaxGoal, at least 2).
+	MaxGoal int
+
 	sum    Summary
 	pauses []time.Duration
+	goal   *peaks.Series[GoalPoint]
 }
 
 // Add counts one cycle.
@@ -110,14 +126,24 @@ func (z *Summarizer) Add(c *Cycle) {
 		s.PeakLiveMiB = max(s.PeakLiveMiB, c.HeapLiveMiB)
 	}
 	if c.Has&HasGoal != 0 {
-		s.Goal = append(s.Goal, GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+		if z.goal == nil {
+			limit := z.MaxGoal
+			if limit <= 0 {
+				limit = DefaultMaxGoal
+			}
+			z.goal = peaks.New(limit, func(a, b GoalPoint) bool { return a.GoalMiB < b.GoalMiB })
+		}
+		z.goal.Add(GoalPoint{At: c.At, GoalMiB: c.HeapGoalMiB})
+		s.GoalCycles++
 	}
 }
 
 // Summary returns the summary of the cycles added so far.
 func (z *Summarizer) Summary() Summary {
 	s := z.sum
-	s.Goal = slices.Clip(s.Goal) // appends by the caller or by Add do not meet
+	if z.goal != nil {
+		s.Goal, s.GoalStride = z.goal.Points(), z.goal.Stride() // appends by the caller or by Add do not meet
+	}
 	p := slices.Clone(z.pauses)
 	slices.Sort(p)
 	s.Pauses = Pauses{Count: len(p)}

@@ -77,3 +77,49 @@ func TestSummarizer(t *testing.T) {
 		t.Errorf("Pauses %+v", s.Pauses)
 	}
 }
+
+// TestSummaryGoalBounded: the heap goal series is bounded as target's RSS
+// series is: each two consecutive points merged into the larger, the
+// stride recorded, the peak kept (issue 24, item 28).
+func TestSummaryGoalBounded(t *testing.T) {
+	for _, tc := range []struct {
+		max, cycles int
+		points      int // want
+		stride      int
+	}{
+		{max: 10, cycles: 9, points: 9, stride: 1},
+		{max: 10, cycles: 10, points: 5, stride: 2},
+		{max: 10, cycles: 11, points: 6, stride: 2},
+		{max: 10, cycles: 1000, points: 8, stride: 128},
+		{max: 7, cycles: 100, points: 7, stride: 16},
+		{max: 0, cycles: 63308, points: 990, stride: 64},
+	} {
+		z := gctrace.Summarizer{MaxGoal: tc.max}
+		peakAt := tc.cycles * 2 / 3
+		for i := 1; i <= tc.cycles; i++ {
+			goal := uint64(4 + i%5)
+			if i == peakAt {
+				goal = 1000
+			}
+			z.Add(&gctrace.Cycle{N: i, At: time.Duration(i) * time.Millisecond, HeapGoalMiB: goal, Has: gctrace.HasGoal})
+		}
+		s := z.Summary()
+		limit := tc.max
+		if limit == 0 {
+			limit = gctrace.DefaultMaxGoal
+		}
+		if len(s.Goal) != tc.points || len(s.Goal) > limit || s.GoalStride != tc.stride || s.GoalCycles != tc.cycles {
+			t.Errorf("max %d, %d cycles: %d points, stride %d, %d cycles; want %d points, stride %d",
+				tc.max, tc.cycles, len(s.Goal), s.GoalStride, s.GoalCycles, tc.points, tc.stride)
+		}
+		var peak gctrace.GoalPoint
+		for _, p := range s.Goal {
+			if p.GoalMiB > peak.GoalMiB {
+				peak = p
+			}
+		}
+		if peak.GoalMiB != 1000 || peak.At != time.Duration(peakAt)*time.Millisecond {
+			t.Errorf("max %d, %d cycles: peak %+v, want 1000MiB at %dms", tc.max, tc.cycles, peak, peakAt)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package target
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// An InterpreterError is the cause (in a StartError) of a script that
+// cannot start because the interpreter its "#!" line names cannot: the
+// kernel says only "no such file or directory" of a file that exists.
+type InterpreterError struct {
+	Interpreter string // as the #! line names it
+	Err         error  // why it cannot run: fs.ErrNotExist, not executable, ...
+}
+
+func (e *InterpreterError) Error() string {
+	return fmt.Sprintf("its #! interpreter %q: %v", e.Interpreter, e.Err)
+}
+
+func (e *InterpreterError) Unwrap() error { return e.Err }
+
+// maxInterpDepth is how many interpreters of interpreters (a #! script
+// run by another) the check follows, as the kernel does (Linux: 4).
+const maxInterpDepth = 4
+
+// hashBangLen is how much of a file the kernel reads for its #! line
+// (Linux's BINPRM_BUF_SIZE).
+const hashBangLen = 256
+
+// checkInterpreter returns an *InterpreterError when the program at path
+// (run in dir: a relative path is dir's) is a script whose #! line names
+// an interpreter that is not there or cannot be run; nil otherwise, or
+// when the program itself cannot be read (its start says why).
+func checkInterpreter(path, dir string) error {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return nil
+		}
+		path = p
+	}
+	for range maxInterpDepth {
+		interp := hashBang(inDir(path, dir))
+		if interp == "" {
+			return nil
+		}
+		st, err := os.Stat(inDir(interp, dir))
+		switch {
+		case err != nil:
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return &InterpreterError{Interpreter: interp, Err: err}
+		case st.IsDir():
+			return &InterpreterError{Interpreter: interp, Err: errors.New("is a directory")}
+		case st.Mode().Perm()&0o111 == 0:
+			return &InterpreterError{Interpreter: interp, Err: fs.ErrPermission}
+		}
+		path = interp
+	}
+	return nil
+}
+
+// inDir is path as seen from dir: itself when absolute or dir is "".
+func inDir(path, dir string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// hashBang is the interpreter the #! line of the file at path names, ""
+// for a file without one or that cannot be read.
+func hashBang(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, hashBangLen)
+	n, _ := io.ReadFull(f, buf)
+	line, ok := bytes.CutPrefix(buf[:n], []byte("#!"))
+	if !ok {
+		return ""
+	}
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[0]
+}

@@ -1,0 +1,65 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A script whose #! interpreter is missing or cannot run is refused by
+// CanStart and Start, before anything runs, with an *InterpreterError
+// naming the interpreter (issue 24, item 19: the kernel's "no such file or
+// directory" of a file that exists). Scripts whose interpreter runs, and
+// programs that are not scripts, pass.
+func TestInterpreterMissing(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, mode os.FileMode) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	noexec := write("noexec", "#!/bin/sh\n", 0o644)
+	inner := write("inner.sh", "#!/no/such/interp\n", 0o755)
+	tests := []struct {
+		name   string
+		path   string
+		interp string // "": starts
+		is     error
+	}{
+		{"missing", write("missing.sh", "#!/no/such/interp -x\necho hi\n", 0o755), "/no/such/interp", fs.ErrNotExist},
+		{"spaces", write("spaces.sh", "#!  /no/such/interp\n", 0o755), "/no/such/interp", fs.ErrNotExist},
+		{"not executable", write("noexec.sh", "#!"+noexec+"\n", 0o755), noexec, fs.ErrPermission},
+		{"a directory", write("dir.sh", "#!"+dir+"\n", 0o755), dir, nil},
+		{"its interpreter's", write("outer.sh", "#!"+inner+"\n", 0o755), "/no/such/interp", fs.ErrNotExist},
+		{"sh", write("ok.sh", "#!/bin/sh\nexit 0\n", 0o755), "", nil},
+		{"no #!", write("plain.sh", "exit 0\n", 0o755), "", nil},
+		{"a binary", "/bin/sh", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CanStart(tt.path)
+			var ie *InterpreterError
+			switch {
+			case tt.interp == "" && err != nil:
+				t.Fatalf("CanStart(%s): %v, want nil", tt.path, err)
+			case tt.interp == "":
+				return
+			case !errors.Is(err, ErrNotStarted) || !errors.As(err, &ie) || ie.Interpreter != tt.interp:
+				t.Fatalf("CanStart(%s): %v, want a StartError of interpreter %q", tt.path, err, tt.interp)
+			case tt.is != nil && !errors.Is(err, tt.is):
+				t.Errorf("CanStart(%s): %v, not %v", tt.path, err, tt.is)
+			}
+			// Start refuses it as CanStart does, from another directory
+			// too (a relative path is the command's Dir's).
+			c := &Command{Path: "./" + filepath.Base(tt.path), Dir: dir}
+			if _, err := c.Start(context.Background()); !errors.As(err, &ie) || ie.Interpreter != tt.interp {
+				t.Errorf("Start: %v, want a StartError of interpreter %q", err, tt.interp)
+			}
+		})
+	}
+}
