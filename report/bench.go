@@ -157,6 +157,20 @@ func serverValues(e *Exec) []benchfmt.Value {
 	return v
 }
 
+// serverLine is the server under load as a benchmark of its own: its
+// run's figures (serverValues), its settings in its name (a sweep's points
+// apart, as benchstat -col /gogc wants them).
+func serverLine(sv *Exec) benchLine {
+	params := "cmd=" + execProgram(sv)
+	if m := sv.Settings.GOMEMLIMIT; m != "" {
+		params = "memlimit=" + m + " " + params
+	}
+	if g := sv.Settings.GOGC; g != "" {
+		params = "gogc=" + g + " " + params
+	}
+	return benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)}
+}
+
 // serverDefinitions says what the server line's figures are.
 const serverDefinitions = "; Server/cmd=PROGRAM: the server under test, one run (1 iteration): " + serverWall +
 	" its whole wall time, start to exit (its shutdown included: not a latency), cpu-ns user-ns sys-ns its CPU time, " +
@@ -230,15 +244,19 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
-	defer func() {
-		// The values as the file holds them (newBenchWriter), so that a
-		// result and its bench file give the same samples.
-		for _, l := range lines {
-			for i := range l.values {
-				l.values[i].Value = benchRound(l.values[i].Value)
-			}
+	lines, skipped = documentBenchLines(d)
+	// The values as the file holds them (newBenchWriter), so that a
+	// result and its bench file give the same samples.
+	for _, l := range lines {
+		for i := range l.values {
+			l.values[i].Value = benchRound(l.values[i].Value)
 		}
-	}()
+	}
+	return lines, skipped
+}
+
+// documentBenchLines are benchLines with their values as computed.
+func documentBenchLines(d *Document) (lines []benchLine, skipped []string) {
 	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}
@@ -289,18 +307,8 @@ func benchLines(d *Document) (lines []benchLine, skipped []string) {
 		}
 		lines = append(lines, l)
 	}
-	// The server under load, as a benchmark of its own: its run's figures,
-	// its settings in its name (a sweep's points apart, as benchstat -col
-	// /gogc wants them).
-	if sv := d.Server; d.Kind() == ServerDocument {
-		params := "cmd=" + execProgram(sv)
-		if m := sv.Settings.GOMEMLIMIT; m != "" {
-			params = "memlimit=" + m + " " + params
-		}
-		if g := sv.Settings.GOGC; g != "" {
-			params = "gogc=" + g + " " + params
-		}
-		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)})
+	if d.Kind() == ServerDocument {
+		lines = append(lines, serverLine(d.Server))
 	}
 	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
 	if h := d.Hiccup; h != nil && h.Count > 0 {
