@@ -109,7 +109,7 @@ func (r *Runner) cannotWrite(o *Outcome) error {
 	}
 	err := r.room(max(r.largest, failedRepeatRoom))
 	var cw *CannotWriteError
-	if errors.As(err, &cw) {
+	if errors.As(err, &cw) && o.Failed.Reason != CannotWrite { // one that says so already: a command's result
 		o.Failed = failure(CannotWrite, "%s: %s has no room for its files: %v", o.Failed.Text, r.Dir, cw.Err)
 	}
 	return err

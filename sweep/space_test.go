@@ -48,6 +48,9 @@ func TestRunnerStopsWhenTheDiskIsFull(t *testing.T) {
 		{"before", 280 << 10, false, "exit 0", 0, syscall.ENOSPC},
 		// The first point fills the disk and fails: the sweep stops there.
 		{"after", 0, false, `head -c 400000 /dev/zero > "$FILL"; exit 1`, 1, syscall.ENOSPC},
+		// The first point fills the disk and succeeds: its result cannot
+		// be written, and the sweep stops there.
+		{"result", 0, false, `head -c 400000 /dev/zero > "$FILL"; exit 0`, 1, syscall.ENOSPC},
 		// Room, but nothing can be written: the probe finds it.
 		{"read-only", 0, true, "exit 0", 0, syscall.EROFS},
 	}
