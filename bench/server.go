@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -125,7 +126,12 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		case rs.overMem != nil:
 			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
 		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())}
+			status := doc.Exec.Status
+			if n := doc.Exec.Leftovers; n > 0 {
+				// A daemon: gone with the program gcperf started.
+				status += fmt.Sprintf(", leaving %d %s running, stopped with it: a server must stay in the foreground", n, figure.Plural(n, "process", "processes"))
+			}
+			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), status, log.Name())}
 		}
 		return nil, err
 	}
