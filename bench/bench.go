@@ -363,14 +363,13 @@ func (b *benchmark) startServer() error {
 }
 
 // close ends what Run leaves on every way out: the streams' files not
-// committed (the runs never ran), the server not stopped (given up: the
-// kernel kills it with this process too, Pdeathsig, but not its own
-// children, which its SIGTERM lets it stop).
+// committed (the runs never ran), the server not stopped (given up: killed
+// at once with its process tree).
 func (b *benchmark) close() {
 	close(b.finished)
 	abortStreams(b.streams)
 	if b.srv != nil {
-		b.srv.r.Stop()
+		b.srv.abandon()
 	}
 }
 

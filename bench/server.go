@@ -135,7 +135,7 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		}
 		return nil, err
 	}
-	if err := serverOwns("/", s.Ready, rs.r.Processes()); err != nil {
+	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil {
 		var fe *ForeignServerError
 		errors.As(err, &fe)
 		fe.Log = log.Name()
@@ -273,4 +273,17 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		x.Log = ""
 	}
 	return x, err
+}
+
+// abandon kills the server that the benchmark gives up (Options.Abort),
+// with its process tree, at once, and waits for it; a temporary log goes
+// with it, as the benchmark's other temporary files do.
+func (rs *runningServer) abandon() {
+	rs.r.Kill(ErrAborted)
+	rs.r.Wait()
+	rs.cancel(nil)
+	rs.log.Close()
+	if rs.s.Log.Path == "" {
+		os.Remove(rs.log.Name())
+	}
 }
