@@ -55,6 +55,18 @@ func benchInput(ie *bench.InputError) error {
 // sets the mix's memory ("-size 1024 with -base 512 and -chunk 32"); ""
 // names the operation that needs the most, with its parameters.
 func benchMemory(me *bench.MemoryError, hint string) error {
+	if me.Report > 0 {
+		what := "the report"
+		if me.Format == "text" {
+			what = "the text report"
+		}
+		of := ""
+		if me.Format != "text" {
+			of = " (for " + me.Format + ")"
+		}
+		return usagef("-keep-runs %d: writing %s of %d kept runs needs %s at the end%s, but only %s is available (a smaller -keep-runs fits; the statistics cover every run whatever it is)",
+			me.Kept, what, me.Kept, env.Bytes(me.Report), of, env.Bytes(me.Memory.Available-me.Need.Live))
+	}
 	if me.Pass > 0 {
 		return usagef("-profile-runs %d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
 			me.ProfileRuns, env.Bytes(me.Pass), env.Bytes(me.Need.Engine), env.Bytes(me.Memory.Available))

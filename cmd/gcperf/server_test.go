@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strconv"
@@ -96,11 +97,18 @@ func runServerChild(args []string) int {
 			behave = "crash-after-ready"
 		}
 	}
-	for i := range 256 { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
+	pieces, keep := 256, 32
+	if behave == "setgogc" {
+		// A server that sets its own GOGC, whatever its environment
+		// says, with 8MiB live: cycles whose goals tell it.
+		debug.SetGCPercent(100)
+		pieces, keep, behave = 1024, 128, "ok"
+	}
+	for i := range pieces { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
 		b := make([]byte, 64<<10)
 		b[0] = byte(i)
 		serverKeep = append(serverKeep, b)
-		if len(serverKeep) > 32 {
+		if len(serverKeep) > keep {
 			serverKeep = serverKeep[1:]
 		}
 	}
