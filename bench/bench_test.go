@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
@@ -270,4 +271,53 @@ func TestRunControls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 24, item 8: the check before the runs counts what building and
+// writing the report holds at the end, per kept run and per format (the
+// JSON the most), not only the engine's records: runs whose records fit
+// but whose report does not are refused, naming the format.
+func TestCheckMemoryCountsTheReport(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory check reads /proc")
+	}
+	json, _ := bench.LookupFormat("json")
+	c := counting{new(atomic.Int64)}
+	// Runs whose records (280 B each) take about a third of the memory
+	// available, whose text report about two thirds, whose JSON (with the
+	// collector's figures per run, about 4 KiB a run) many times it.
+	avail := availableMemory(t)
+	kept := int(avail / 1000)
+	for _, tc := range []struct {
+		name    string
+		outputs []bench.Output
+		format  string // the MemoryError's Format, "" for none
+	}{
+		{"text", nil, ""},
+		{"json", []bench.Output{{Label: "-json r.json", Path: filepath.Join(t.TempDir(), "r.json"), Format: json}}, "-json r.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := options(kept)
+			o.Config.KeepRuns, o.Outputs = kept, tc.outputs
+			_, err := o.CheckMemory(workload.Mix{c})
+			var me *bench.MemoryError
+			switch {
+			case tc.format == "" && err != nil:
+				t.Errorf("%d kept runs, %s available: %v, want no error", kept, env.Bytes(avail), err)
+			case tc.format == "":
+			case !errors.As(err, &me) || me.Report == 0 || me.Format != tc.format || me.Kept != kept:
+				t.Errorf("%d kept runs, %s available: %v (%T), want a *MemoryError of the report naming %s", kept, env.Bytes(avail), err, err, tc.format)
+			}
+		})
+	}
+}
+
+// availableMemory is the memory the check compares with.
+func availableMemory(t *testing.T) int64 {
+	t.Helper()
+	m, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		t.Skip(err)
+	}
+	return m.Available
 }

@@ -111,6 +111,10 @@ func (r *Running) Interrupt(s os.Signal) { r.p.Interrupt(s) }
 // does.
 func (r *Running) Kill(why error) { r.p.Kill(why) }
 
+// Processes lists the command's process tree as it is now, as
+// target.Process.Processes does.
+func (r *Running) Processes() []int { return r.p.Processes() }
+
 // Stop stops the command as target.Process.Stop does: SIGTERM, then
 // SIGKILL after its grace period. Wait says when it has ended.
 func (r *Running) Stop() { r.p.Stop() }
@@ -346,7 +350,7 @@ func (r *Runner) keepDocument(o Outcome, file string, doc *report.Document) Outc
 	}
 	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
-			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
+			o.Failed = failure(CannotWrite, "its result could not be written: %v", safefile.Cause(werr))
 		}
 		return o
 	}

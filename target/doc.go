@@ -91,9 +91,9 @@
 // before it (with one command at a time, as gcperf runs them, the one
 // running), count it in the tree's samples, stop it with the tree and as
 // a leftover, and wait for it (wait4: os/exec waits for its own child
-// only), so that no zombie stays. Such a program starts its children
-// through the package: another child of its own would be taken for an
-// orphan. [KillAll] kills every Process still running, with its tree, at
+// only), so that no zombie stays. Such a program starts its other
+// children in its own process group (os/exec's default): a child of its
+// own in another group would be taken for an orphan. [KillAll] kills every Process still running, with its tree, at
 // once, and waits for them: a program that exits at once (gcperf's third
 // interrupt) calls it first.
 //

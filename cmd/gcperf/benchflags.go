@@ -15,6 +15,7 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/setting"
+	"github.com/gcperf/gcperf/load"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -447,6 +448,11 @@ func readyURL(ready string, ops []string) (string, error) {
 	}
 	if u, err := url.Parse(ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", flagError("ready", "%q is not an http or https URL", quote.Clip(ready))
+	}
+	// A port out of range or no host name: refused before the server
+	// starts, not after -ready-timeout.
+	if _, err := load.ParseURL(ready); err != nil {
+		return "", flagError("ready", "%s", err)
 	}
 	return ready, nil
 }
