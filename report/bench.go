@@ -244,15 +244,19 @@ type benchLine struct {
 // writes them and SamplesOf compares them, and the comment lines that name
 // the operations without a successful run.
 func benchLines(d *Document) (lines []benchLine, skipped []string) {
-	defer func() {
-		// The values as the file holds them (newBenchWriter), so that a
-		// result and its bench file give the same samples.
-		for _, l := range lines {
-			for i := range l.values {
-				l.values[i].Value = benchRound(l.values[i].Value)
-			}
+	lines, skipped = documentBenchLines(d)
+	// The values as the file holds them (newBenchWriter), so that a
+	// result and its bench file give the same samples.
+	for _, l := range lines {
+		for i := range l.values {
+			l.values[i].Value = benchRound(l.values[i].Value)
 		}
-	}()
+	}
+	return lines, skipped
+}
+
+// documentBenchLines are benchLines with their values as computed.
+func documentBenchLines(d *Document) (lines []benchLine, skipped []string) {
 	if d.Kind() == CommandDocument {
 		return execBenchLines(d, "", false), nil
 	}

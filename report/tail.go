@@ -15,12 +15,7 @@ import (
 // of a verdict, whether that subject is plural, and as what a run had.
 // With a threshold above 1, "had" becomes "had N or more" of what many
 // names (for stw, "stop-the-world pauses of T or more in all").
-var causeWords = map[string]struct {
-	subject string
-	plural  bool
-	had     string
-	many    string
-}{
+var causeWords = map[string]causeWording{
 	"gc":                   {"GC", false, "a GC cycle", ""},
 	"stw":                  {"Stop-the-world pauses", true, "a stop-the-world pause", "stop-the-world pauses"},
 	"minor_faults":         {"Minor page faults", true, "minor page faults", "minor page faults"},
@@ -28,6 +23,29 @@ var causeWords = map[string]struct {
 	"involuntary_switches": {"Involuntary context switches", true, "involuntary context switches", "involuntary context switches"},
 	"voluntary_switches":   {"Voluntary context switches", true, "voluntary context switches", "voluntary context switches"},
 	"sched_waits":          {"Scheduling waits", true, "a goroutine waiting 100µs or more to run", "goroutines waiting 100µs or more to run"},
+}
+
+// causeWording is how the text speaks of one cause (causeWords).
+type causeWording = struct {
+	subject string
+	plural  bool
+	had     string
+	many    string
+}
+
+// wordsOf is how the text speaks of cause c, and verb, which picks the
+// singular or the plural form to agree with it.
+func wordsOf(c workload.Cause) (w causeWording, verb func(sing, plur string) string) {
+	w, ok := causeWords[c.String()]
+	if !ok {
+		w.subject, w.plural, w.had = c.String(), true, c.String()
+	}
+	return w, func(sing, plur string) string {
+		if w.plural {
+			return plur
+		}
+		return sing
+	}
 }
 
 // causeLabel is how reports name a cause (a Cause.Cause value): "GC",
@@ -111,24 +129,17 @@ func (p *printer) estimates(t *Tail) {
 	p.f("   %s intervals from %d resamples of the runs; a cause counts from %s of the P99 (%s).\n",
 		figure.Percent(workload.TailLevel), t.Resamples, figure.Percent(workload.TailShare), dur(t.Least))
 	p.f("   Pauses as each run recorded them; the rest as a cost per unit fitted over all runs (a median fit of the runtime\n")
-	p.f("   less its pauses on every count and on the collector's presence) times each run's amount; GC includes its pauses.\n")
+	p.f("   less its pauses on the collector's presence, then of what is left on every count) times each run's amount;\n")
+	p.f("   What GC adds includes its pauses and whatever comes with it (a goroutine waiting for a cycle, its threads waking).\n")
 }
 
 // estimateSentence is what the estimate says of one cause, with its
 // interval: "Minor page faults add 6.29ms (4.80ms to 7.46ms) to the P99,
-// 36%; 6.41ms of the slowest 1%; 1.39µs each."; Fisher's test beside it
-// for a cause fewer than a fifth of the runs had.
+// 36%; slowest 1%: 6.41ms; 1.39µs each."; Fisher's test on a second line
+// for a cause fewer than a fifth of the runs had (a rare cause, where
+// the slowest runs' counts say most).
 func estimateSentence(c Cause, t *Tail) string {
-	w, ok := causeWords[c.Cause.String()]
-	if !ok {
-		w.subject, w.plural, w.had = c.Cause.String(), true, c.Cause.String()
-	}
-	verb := func(sing, plur string) string {
-		if w.plural {
-			return plur
-		}
-		return sing
-	}
+	w, verb := wordsOf(c.Cause)
 	switch {
 	case c.Method == workload.MethodNone && c.RunsWith == 0:
 		return fmt.Sprintf("%s: no run had %s.", w.subject, w.had)
@@ -136,22 +147,22 @@ func estimateSentence(c Cause, t *Tail) string {
 		return fmt.Sprintf("%s: every run had %s: no run without %s to compare with.", w.subject, w.had, verb("it", "them"))
 	}
 	span := dur(c.P99Low) + " to " + dur(c.P99High)
-	share := figure.Percent(float64(c.P99Adds) / float64(max(t.P99, 1)))
 	var b strings.Builder
 	switch c.Cost {
 	case workload.CostAdds:
-		fmt.Fprintf(&b, "%s %s %s (%s) to the P99, %s", w.subject, verb("adds", "add"), dur(c.P99Adds), span, share)
+		fmt.Fprintf(&b, "%s %s %s (%s) to the P99, %s", w.subject, verb("adds", "add"), dur(c.P99Adds), span,
+			figure.Percent(float64(c.P99Adds)/float64(max(t.P99, 1))))
 	case workload.CostUncertain:
-		fmt.Fprintf(&b, "%s: about %s of the P99, uncertain (%s)", w.subject, dur(c.P99Adds), span)
+		fmt.Fprintf(&b, "%s: about %s, uncertain (%s)", w.subject, dur(c.P99Adds), span)
 	default:
-		fmt.Fprintf(&b, "%s: nothing measurable: %s of the P99 (%s)", w.subject, dur(c.P99Adds), span)
+		fmt.Fprintf(&b, "%s: under %s of the P99, %s (%s)", w.subject, figure.Percent(workload.TailShare), dur(c.P99Adds), span)
 	}
-	fmt.Fprintf(&b, "; %s of the slowest 1%%", dur(c.TopAdds))
+	fmt.Fprintf(&b, "; slowest 1%%: %s", dur(c.TopAdds))
 	if c.Method == workload.MethodPerUnit && c.Cause != workload.CauseGC {
 		fmt.Fprintf(&b, "; %s each", dur(time.Duration(math.Round(c.PerUnit))))
 	}
 	if c.Worst > 0 && c.RunsWith > 0 && 5*c.RunsWith < c.Runs {
-		fmt.Fprintf(&b, "; %d of the %d slowest runs had %s against %s of all (Fisher's p = %s)",
+		fmt.Fprintf(&b, ".\n      %d of the %d slowest runs had %s against %s of all runs (Fisher's exact test: p = %s)",
 			c.WorstWith, c.Worst, verb("it", "them"), figure.Percent(float64(c.RunsWith)/float64(c.Runs)), pval(c.P))
 	}
 	return b.String() + "."
@@ -168,16 +179,7 @@ const statTick = 10 * time.Millisecond
 //
 // Alpha is the verdicts' significance level (Tail.Alpha).
 func CauseSentence(c Cause, alpha float64) string {
-	w, ok := causeWords[c.Cause.String()]
-	if !ok {
-		w.subject, w.plural, w.had = c.Cause.String(), true, c.Cause.String()
-	}
-	verb := func(sing, plur string) string {
-		if w.plural {
-			return plur
-		}
-		return sing
-	}
+	w, verb := wordsOf(c.Cause)
 	if c.Threshold > 1 {
 		if c.Cause == workload.CauseSTW {
 			w.had = fmt.Sprintf("%s of %s or more in all", w.many, dur(time.Duration(c.Threshold)))

@@ -50,8 +50,11 @@
 //
 // On Linux the parent reads such a pipe by polling, outside Go's
 // netpoller: every 10ms while output comes, backing off to every 100ms
-// while none does, and at once after a read that filled its buffer; the
-// pipe holds 1MiB where the kernel allows. A Go runtime writes each trace
+// while none does; each poll reads until the pipe is empty, and while a
+// poll finds a quarter of the pipe or more, the next comes four times
+// sooner (down to 50µs), so that the pipe never fills and a child writing
+// hundreds of MiB a second is not held up; the pipe holds 1MiB where the
+// kernel allows. A Go runtime writes each trace
 // line in about 20 pieces, one write(2) each, and a pipe in the netpoller
 // woke the parent at every piece: 60ms of its CPU for a second of a child
 // collecting 450 times, against about 12ms now (BenchmarkOverhead). The
@@ -88,9 +91,9 @@
 // before it (with one command at a time, as gcperf runs them, the one
 // running), count it in the tree's samples, stop it with the tree and as
 // a leftover, and wait for it (wait4: os/exec waits for its own child
-// only), so that no zombie stays. Such a program starts its children
-// through the package: another child of its own would be taken for an
-// orphan. [KillAll] kills every Process still running, with its tree, at
+// only), so that no zombie stays. Such a program starts its other
+// children in its own process group (os/exec's default): a child of its
+// own in another group would be taken for an orphan. [KillAll] kills every Process still running, with its tree, at
 // once, and waits for them: a program that exits at once (gcperf's third
 // interrupt) calls it first.
 //

@@ -11,8 +11,10 @@ import (
 
 // A Cause is something that happened during a run and can make it slow.
 // The engine reads each between runs (Config.GCStats "run") and
-// Result.Tail says, for each, whether the slowest runs had it more often
-// than all runs.
+// Result.Tail says, for each, how much of the P99 and of the slowest 1% it
+// accounts for, with a confidence interval (CauseTail.Cost), and whether
+// the slowest runs had it more often than all runs (Fisher's test,
+// CauseTail.Verdict).
 type Cause uint8
 
 const (
@@ -146,8 +148,11 @@ func (r *RunRecord) Amount(c Cause) uint64 {
 	return 0
 }
 
-// CauseTail is the evidence on one cause: how often the slowest runs had
-// it against all runs, and how slow the runs with it and without it were.
+// CauseTail is the evidence on one cause: what it adds to the P99 and to
+// the slowest 1%, estimated over every run (Method to Cost, below: the
+// headline), how often the slowest runs had it against all runs (Fisher's
+// test: the supporting figure where a cause is rare), and how slow the
+// runs with it and without it were.
 //
 // A run "has" the cause when its Amount is at least Threshold. Threshold
 // is 1 (any at all) unless more than half of the runs had some, as most

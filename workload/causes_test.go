@@ -31,7 +31,8 @@ func touchFresh(n int) error {
 
 // TestTailVerdicts runs workloads whose slow runs have a known cause and
 // checks the verdicts name it, and only it among the causes the workload
-// controls.
+// controls: Fisher's test says it explains the tail, and the estimate
+// that it adds to the P99.
 func TestTailVerdicts(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("page faults are read on Linux only")
@@ -49,8 +50,9 @@ func TestTailVerdicts(t *testing.T) {
 		pin  bool
 		run  func(call int64) error
 		// The verdicts the test controls: causes that must explain the
-		// tail, and causes that must not.
-		explains, not []workload.Cause
+		// tail by Fisher's test, causes whose estimate must add to the
+		// P99, and causes that must do neither.
+		explains, adds, not []workload.Cause
 	}{
 		{"slow runs are the GC runs", false, func(call int64) error {
 			if call%every == 0 {
@@ -59,16 +61,18 @@ func TestTailVerdicts(t *testing.T) {
 				spinFor(20 * time.Microsecond)
 			}
 			return nil
-		}, []workload.Cause{workload.CauseGC, workload.CauseSTW}, []workload.Cause{workload.CauseMajorFaults}},
-		{"slow runs fault on fresh memory", false, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
-		{"the same, pinned: the thread's faults", true, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
+			// The run waits for a whole cycle, mostly not stopped: the
+			// pauses are a small part of it.
+		}, []workload.Cause{workload.CauseGC, workload.CauseSTW}, []workload.Cause{workload.CauseGC}, []workload.Cause{workload.CauseMajorFaults}},
+		{"slow runs fault on fresh memory", false, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
+		{"the same, pinned: the thread's faults", true, faults, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseMinorFaults}, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMajorFaults}},
 		// Pinned: the faults of the worker's own thread, not those of
 		// whatever else the test process runs beside it.
 		{"slow runs have neither", true, func(call int64) error {
 			// Runtimes of 20..420µs by a fixed pseudo-random sequence.
 			spinFor(time.Duration(20+(call*7919)%400) * time.Microsecond)
 			return nil
-		}, nil, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMinorFaults, workload.CauseMajorFaults}},
+		}, nil, nil, []workload.Cause{workload.CauseGC, workload.CauseSTW, workload.CauseMinorFaults, workload.CauseMajorFaults}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,9 +106,14 @@ func TestTailVerdicts(t *testing.T) {
 						problems = append(problems, fmt.Sprintf("%v: %v, want explains: %+v", c, ct.Verdict, ct))
 					}
 				}
+				for _, c := range tt.adds {
+					if ct := tail.Causes[c]; ct.Cost != workload.CostAdds {
+						problems = append(problems, fmt.Sprintf("%v: %v, want adds: %+v", c, ct.Cost, ct))
+					}
+				}
 				for _, c := range tt.not {
-					if ct := tail.Causes[c]; ct.Verdict == workload.VerdictExplains || ct.Verdict == workload.VerdictPart {
-						problems = append(problems, fmt.Sprintf("%v: %v, want not: %+v", c, ct.Verdict, ct))
+					if ct := tail.Causes[c]; ct.Verdict == workload.VerdictExplains || ct.Verdict == workload.VerdictPart || ct.Cost == workload.CostAdds {
+						problems = append(problems, fmt.Sprintf("%v: %v, %v; want neither explains nor adds: %+v", c, ct.Verdict, ct.Cost, ct))
 					}
 				}
 				if len(problems) == 0 {

@@ -96,10 +96,13 @@ func (c *Cost) UnmarshalText(b []byte) error {
 }
 
 // fitted are the causes whose cost in a run is fitted (a cost per unit
-// times the run's amount): the collector's presence (a unit of 1) and the
-// counts. They are fitted together, on the runtimes less the
-// stop-the-world time, so that a count that rises with the collector (its
-// threads parking and waking) is not charged with the collector's cost.
+// times the run's amount): the collector's presence (a unit of 1), then
+// the counts. The runtimes less their stop-the-world time are fitted on
+// the collector's presence first (the difference of the medians of the
+// runs with it and without), and what is left on the counts together: what
+// comes with the collector (its threads parking and waking, a goroutine
+// blocked in runtime.GC, fresh memory after a cycle) is the collector's
+// cost, not charged to the switches or the faults it brings.
 var fitted = []Cause{CauseGC, CauseMinorFaults, CauseMajorFaults, CauseInvoluntarySwitches, CauseVoluntarySwitches, CauseSched}
 
 // estimator holds the runs' figures for the estimates: runtimes, each
@@ -113,7 +116,9 @@ type estimator struct {
 	order  []int       // the runs from the slowest
 	count  []int       // how many times a resample drew each run
 	cost   [NumCauses][]float64
-	design *bootstrap.Design    // the fit of yFit on x
+	gcFit  *bootstrap.Design    // the fit of yFit on x[0], the collector's presence
+	counts *bootstrap.Design    // the fit of what is left on the counts, x[1:]
+	left   []float64            // yFit less the collector's fitted cost
 	band   [NumCauses][]float64 // the costs of the runs at the P99
 }
 
@@ -128,7 +133,7 @@ type stat struct {
 func newEstimator(runs []*RunRecord) *estimator {
 	n := len(runs)
 	e := &estimator{y: make([]float64, n), yFit: make([]float64, n), stw: make([]float64, n),
-		x: make([][]float64, len(fitted)), order: make([]int, n), count: make([]int, n)}
+		x: make([][]float64, len(fitted)), order: make([]int, n), count: make([]int, n), left: make([]float64, n)}
 	for j := range e.x {
 		e.x[j] = make([]float64, n)
 	}
@@ -145,12 +150,38 @@ func newEstimator(runs []*RunRecord) *estimator {
 		e.order[i] = i
 	}
 	slices.SortStableFunc(e.order, func(a, b int) int { return cmp.Compare(e.y[b], e.y[a]) })
+	e.gcFit = bootstrap.NewDesign(e.x[:1], n)
+	e.counts = bootstrap.NewDesign(e.x[1:], n)
 	return e
 }
 
+// fit is the costs per unit of the fitted causes, as the two fits give
+// them (intercept first in each).
+type fit struct{ gc, counts []float64 }
+
+// perUnit is the fitted cost of one unit of the j-th of fitted.
+func (f fit) perUnit(j int) float64 {
+	if j == 0 {
+		return f.gc[1]
+	}
+	return f.counts[j]
+}
+
+// fit fits the costs per unit over the runs count says (nil: each once),
+// from start (zero: from scratch) in iters rounds.
+func (e *estimator) fit(count []int, start fit, iters int) fit {
+	var f fit
+	f.gc = e.gcFit.Fit(e.yFit, count, start.gc, iters)
+	for i, y := range e.yFit {
+		e.left[i] = y - f.gc[1]*e.x[0][i]
+	}
+	f.counts = e.counts.Fit(e.left, count, start.counts, iters)
+	return f
+}
+
 // stat computes the figures over the runs idx (nil: all), the costs per
-// unit fitted from start (nil: from scratch) in iters rounds.
-func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64) {
+// unit fitted from start (zero: from scratch) in iters rounds.
+func (e *estimator) stat(idx []int, start fit, iters int) (stat, fit) {
 	var s stat
 	clear(e.count)
 	for c := range e.band {
@@ -168,10 +199,7 @@ func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64
 			e.count[i] = 1
 		}
 	}
-	if e.design == nil {
-		e.design = bootstrap.NewDesign(e.x, e.yFit)
-	}
-	b := e.design.Fit(count, start, iters)
+	b := e.fit(count, start, iters)
 	// Each run's cost of each cause: its stop-the-world time (direct),
 	// its amount times the fitted cost per unit, and for the collector
 	// its pauses besides.
@@ -180,9 +208,9 @@ func (e *estimator) stat(idx []int, start []float64, iters int) (stat, []float64
 	}
 	copy(e.cost[CauseSTW], e.stw)
 	for j, c := range fitted {
-		s.perUnit[c] = b[j+1]
+		s.perUnit[c] = b.perUnit(j)
 		for i, a := range e.x[j] {
-			e.cost[c][i] = b[j+1] * a
+			e.cost[c][i] = s.perUnit[c] * a
 		}
 	}
 	for i, st := range e.stw {
@@ -238,7 +266,7 @@ func (t *Tail) estimate(runs []*RunRecord) {
 		return
 	}
 	e := newEstimator(runs)
-	full, b := e.stat(nil, nil, 30)
+	full, b := e.stat(nil, fit{}, 30)
 	reps := TailResamples
 	if n > 10_000 {
 		reps = max(200, TailResamples*10_000/n)

@@ -223,9 +223,11 @@ type GCSummary struct {
 // Of the Worst runs GCPerfP99 drops, WorstWithGC had the collector beside
 // them as CauseGC counts it (a cycle ended, a stop-the-world pause fell in
 // them, or a mark phase was in progress when they began), against
-// RunsWithGC of all Runs. Causes holds the evidence and the verdict on each Cause,
-// over the slowest 1% of the successful runs (at least MinTailRuns); Scope
-// says whose page faults and context switches were counted.
+// RunsWithGC of all Runs. Causes holds the evidence on each Cause: what it
+// adds to the P99 (P99) and to the slowest 1% (Top), estimated over every
+// successful run with an interval, and Fisher's verdict over the slowest 1%
+// of them (at least MinTailRuns); Scope says whose page faults and context
+// switches were counted.
 //
 // Its tags name its figures in a report (package report embeds it).
 type Tail struct {

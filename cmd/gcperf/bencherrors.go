@@ -116,9 +116,17 @@ func benchMemory(me *bench.MemoryError, hint string) error {
 func benchError(err error, memHint string) error {
 	var ie *bench.InputError
 	var me *bench.MemoryError
+	var ae *bench.AddressInUseError
+	var fe *bench.ForeignServerError
 	switch {
 	case errors.As(err, &me):
 		return benchMemory(me, memHint)
+	case errors.As(err, &ae):
+		return &usageError{msg: fmt.Sprintf("the server's URL %s: another process already listens on %s and would answer in the server's place: stop it, or give the server another port",
+			quote.Clip(ae.URL), ae.Addr), err: err}
+	case errors.As(err, &fe):
+		return fmt.Errorf("the server's URL %s: another process answers on %s, not the server gcperf started: its figures would be that process's; the server's output: %s",
+			quote.Clip(fe.URL), fe.Addr, fe.Log)
 	case errors.As(err, &ie):
 		return benchInput(ie)
 	}

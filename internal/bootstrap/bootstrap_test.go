@@ -69,8 +69,8 @@ func TestLAD(t *testing.T) {
 			y[i] += 500 // the slow runs a mean fit would follow
 		}
 	}
-	d := NewDesign(x, y)
-	b := d.Fit(nil, nil, 30)
+	d := NewDesign(x, n)
+	b := d.Fit(y, nil, nil, 30)
 	want := []float64{100, 5, 0.002, 0}
 	tol := []float64{1, 0.02, 0.0005, 0}
 	for j := range want {
@@ -84,7 +84,7 @@ func TestLAD(t *testing.T) {
 	for _, i := range idx {
 		count[i]++
 	}
-	b2 := d.Fit(count, b, 3)
+	b2 := d.Fit(y, count, b, 3)
 	if math.Abs(b2[1]-5) > 0.05 {
 		t.Errorf("resample: %v", b2)
 	}

@@ -10,7 +10,7 @@ import "math"
 type Design struct {
 	n, p  int
 	xs    []float64 // row-major n×p, the intercept's 1 first, each column scaled to at most 1 in magnitude
-	y     []float64
+	y     []float64 // of the fit in progress
 	scale []float64 // each column's largest magnitude
 	cols  []int     // the columns in use: the others are constant over the rows, and get 0
 	eps   float64   // the least residual a weight divides by
@@ -18,10 +18,10 @@ type Design struct {
 	b     []float64
 }
 
-// NewDesign prepares the fit of y on the columns x (each as long as y).
-func NewDesign(x [][]float64, y []float64) *Design {
-	n, p := len(y), len(x)+1
-	d := &Design{n: n, p: p, xs: make([]float64, n*p), y: y, scale: make([]float64, p),
+// NewDesign prepares the fits of n values on the columns x (each n long).
+func NewDesign(x [][]float64, n int) *Design {
+	p := len(x) + 1
+	d := &Design{n: n, p: p, xs: make([]float64, n*p), scale: make([]float64, p),
 		a: make([]float64, p*p), c: make([]float64, p), b: make([]float64, p)}
 	d.scale[0] = 1
 	d.cols = append(d.cols, 0)
@@ -34,24 +34,27 @@ func NewDesign(x [][]float64, y []float64) *Design {
 			d.cols = append(d.cols, j+1)
 		}
 	}
-	yScale := 0.0
 	for i := range n {
 		d.xs[i*p] = 1
 		for _, j := range d.cols[1:] {
 			d.xs[i*p+j] = x[j-1][i] / d.scale[j]
 		}
-		yScale = max(yScale, math.Abs(y[i]))
 	}
-	d.eps = max(yScale*1e-6, 1e-12)
 	return d
 }
 
-// Fit fits by iteratively reweighted least squares, over the rows each
-// counted as often as count says (nil: once; a bootstrap resample's
-// draws), iters rounds from start (nil: from least squares). It returns
-// the p coefficients, the intercept first; a column constant over all
-// rows gets 0, and so does one a resample leaves no variation in.
-func (d *Design) Fit(count []int, start []float64, iters int) []float64 {
+// Fit fits y (n values) by iteratively reweighted least squares, over the
+// rows each counted as often as count says (nil: once; a bootstrap
+// resample's draws), iters rounds from start (nil: from least squares).
+// It returns the p coefficients, the intercept first; a column constant
+// over all rows gets 0, and so does one a resample leaves no variation in.
+func (d *Design) Fit(y []float64, count []int, start []float64, iters int) []float64 {
+	d.y = y
+	yScale := 0.0
+	for _, v := range y {
+		yScale = max(yScale, math.Abs(v))
+	}
+	d.eps = max(yScale*1e-6, 1e-12)
 	b := d.b
 	clear(b)
 	if start != nil {

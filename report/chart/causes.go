@@ -34,9 +34,10 @@ func hasTail(d *report.Document) bool {
 
 // Causes draws, for each cause of slow runs the result judged
 // (report.Tail.Causes), the share of the slowest runs that had it beside
-// the share of all runs, with the verdict under the cause's name: a cause
-// that explains the tail stands taller among the slowest runs than among
-// all of them.
+// the share of all runs, with the verdict under the cause's name (what
+// the estimate says it adds to the P99, or Fisher's verdict in a result
+// without estimates): a cause the slowest runs had more often stands
+// taller among them than among all runs.
 func Causes(w io.Writer, d *report.Document, format Format) error {
 	p, err := causesPlot(d)
 	if err != nil {
@@ -63,7 +64,11 @@ func causesPlot(d *report.Document) (*plot.Plot, error) {
 		if c.Runs > 0 {
 			all[i] = 100 * float64(c.RunsWith) / float64(c.Runs)
 		}
-		names[i] = wrap(reportparts.CauseLabel(c.Cause.String()), 14) + "\n" + wrap(c.Verdict.String(), 14)
+		verdict := c.Cost.String() // the estimate's; Fisher's where there is none
+		if verdict == "" {
+			verdict = c.Verdict.String()
+		}
+		names[i] = wrap(reportparts.CauseLabel(c.Cause.String()), 14) + "\n" + wrap(verdict, 14)
 	}
 	p := newPlot("Causes of the slowest runs", "", "share of runs with it (%)")
 	width := vg.Points(28)
