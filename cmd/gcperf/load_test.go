@@ -120,3 +120,16 @@ func availableMemory(t *testing.T) int64 {
 	}
 	return m.Available
 }
+
+// Issue 24, item 8, in a sweep: each point's process writes its result as
+// JSON, whose memory is counted before the first point starts.
+func TestSweepPointReportTooLarge(t *testing.T) {
+	keep := availableMemory(t) / 2000
+	code, stdout, stderr := gcperf(t, nil, "sweep", "-q", "-gogc", "50", "-duration", "1s", "-keep-runs", fmt.Sprint(keep),
+		"-out", filepath.Join(t.TempDir(), "sw"), "noop")
+	want := fmt.Sprintf("gcperf: -keep-runs %d: writing the report of %d kept runs needs ", keep, keep)
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "result.json)") ||
+		strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q, naming the points' JSON result", code, stdout, stderr, want)
+	}
+}
