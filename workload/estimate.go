@@ -184,10 +184,6 @@ func (e *estimator) fit(count []int, start fit, iters int) fit {
 func (e *estimator) stat(idx []int, start fit, iters int) (stat, fit) {
 	var s stat
 	clear(e.count)
-	for c := range e.band {
-		e.band[c] = e.band[c][:0]
-	}
-	n := len(e.y)
 	var count []int // nil: every run once
 	if idx != nil {
 		for _, i := range idx {
@@ -215,6 +211,17 @@ func (e *estimator) stat(idx []int, start fit, iters int) (stat, fit) {
 	}
 	for i, st := range e.stw {
 		e.cost[CauseGC][i] += st
+	}
+	e.walk(&s)
+	return s, b
+}
+
+// walk sets the P99 and the mean of the slowest 1% of the runs e.count
+// draws, and each cause's cost at them, from e.cost.
+func (e *estimator) walk(s *stat) {
+	n := len(e.y)
+	for c := range e.band {
+		e.band[c] = e.band[c][:0]
 	}
 	// Walk the runs from the slowest, each as many times as drawn, by
 	// position from 0 (the slowest): the slowest 1% are positions
@@ -257,7 +264,6 @@ func (e *estimator) stat(idx []int, start fit, iters int) (stat, fit) {
 		s.atTop[c] /= float64(top)
 		s.atP99[c] = trimmedMean(e.band[c])
 	}
-	return s, b
 }
 
 // estimate sets each cause's estimate in t (the causes already judged by
