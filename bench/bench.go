@@ -199,9 +199,28 @@ type MemoryError struct {
 	// (Need.Engine) although the measured runs alone fit.
 	Pass        int64
 	ProfileRuns int
+	// Report, when above 0, is what building and writing the report of
+	// Kept runs holds at its peak (the runs' records, the document, the
+	// largest writer: Format.Memory), which does not fit beside the mix's
+	// Need.Live although the runs alone fit; Format is the format that
+	// needs the most ("text": none needs more than the text report).
+	Report int64
+	Kept   int
+	Format string
+	// Processes, with Report, is RunCount's number of processes, whose
+	// results it holds together (Count.N); 0 for Run.
+	Processes int
 }
 
 func (e *MemoryError) Error() string {
+	if e.Report > 0 && e.Processes > 0 {
+		return fmt.Sprintf("bench: the results of %d processes of %d kept runs each need %s once read back (%s the most), but only %s is available",
+			e.Processes, e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Memory.Available))
+	}
+	if e.Report > 0 {
+		return fmt.Sprintf("bench: writing the report of %d kept runs needs %s (%s the most), beside the mix's %s live, but only %s is available",
+			e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Need.Live), env.Bytes(e.Memory.Available))
+	}
 	if e.Pass > 0 {
 		return fmt.Sprintf("bench: the profiled pass of %d runs needs %s for its records beside the measured runs' %s, but only %s is available",
 			e.ProfileRuns, env.Bytes(e.Pass), env.Bytes(e.Need.Engine), env.Bytes(e.Memory.Available))
@@ -363,14 +382,13 @@ func (b *benchmark) startServer() error {
 }
 
 // close ends what Run leaves on every way out: the streams' files not
-// committed (the runs never ran), the server not stopped (given up: the
-// kernel kills it with this process too, Pdeathsig, but not its own
-// children, which its SIGTERM lets it stop).
+// committed (the runs never ran), the server not stopped (given up: killed
+// at once with its process tree).
 func (b *benchmark) close() {
 	close(b.finished)
 	abortStreams(b.streams)
 	if b.srv != nil {
-		b.srv.r.Stop()
+		b.srv.abandon()
 	}
 }
 
@@ -676,6 +694,12 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 	if me.Need.Total() > mem.Available {
 		return profCfg, me
 	}
+	// The report is built and written once the runs are over: their
+	// records, the document and the largest writer at once.
+	if rep := reportMemory(o.Config, o.Config.OpsPerRun(len(mix)), o.Outputs); sat.Add(me.Need.Live, rep) > mem.Available {
+		me.Report, me.Kept, me.Format = rep, o.Config.Kept(), o.mostMemory(len(mix))
+		return profCfg, me
+	}
 	if !profPass {
 		return profCfg, nil
 	}
@@ -685,6 +709,20 @@ func (o *Options) CheckMemory(mix workload.Mix) (workload.Config, error) {
 		return profCfg, me
 	}
 	return profCfg, nil
+}
+
+// mostMemory names the format whose writing needs the most memory, by
+// the label of its output; "text" when none needs more than the text
+// report.
+func (o *Options) mostMemory(ops int) string {
+	k, gc := o.Config.OpsPerRun(ops), o.Config.GCStats
+	name, most := "text", textMemory.perRun(k, gc)
+	for _, t := range o.Outputs {
+		if m := t.Format.Memory.perRun(k, gc); !t.Child && m > most {
+			name, most = File{Path: t.Path, Label: t.Label}.name(), m
+		}
+	}
+	return name
 }
 
 // httpError is err about the HTTP address.

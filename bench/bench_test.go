@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/bench"
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -269,5 +271,75 @@ func TestRunControls(t *testing.T) {
 				t.Errorf("phases %v, want Profiling, Writing", phases)
 			}
 		})
+	}
+}
+
+// Issue 24, item 8: the check before the runs counts what building and
+// writing the report holds at the end, per kept run and per format (the
+// JSON the most), not only the engine's records: runs whose records fit
+// but whose report does not are refused, naming the format.
+func TestCheckMemoryCountsTheReport(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory check reads /proc")
+	}
+	json, _ := bench.LookupFormat("json")
+	c := counting{new(atomic.Int64)}
+	// Runs whose records (280 B each) take about a third of the memory
+	// available, whose text report about two thirds, whose JSON (with the
+	// collector's figures per run, about 4 KiB a run) many times it.
+	avail := availableMemory(t)
+	kept := int(avail / 1000)
+	for _, tc := range []struct {
+		name    string
+		outputs []bench.Output
+		format  string // the MemoryError's Format, "" for none
+	}{
+		{"text", nil, ""},
+		{"json", []bench.Output{{Label: "-json r.json", Path: filepath.Join(t.TempDir(), "r.json"), Format: json}}, "-json r.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := options(kept)
+			o.Config.KeepRuns, o.Outputs = kept, tc.outputs
+			_, err := o.CheckMemory(workload.Mix{c})
+			var me *bench.MemoryError
+			switch {
+			case tc.format == "" && err != nil:
+				t.Errorf("%d kept runs, %s available: %v, want no error", kept, env.Bytes(avail), err)
+			case tc.format == "":
+			case !errors.As(err, &me) || me.Report == 0 || me.Format != tc.format || me.Kept != kept:
+				t.Errorf("%d kept runs, %s available: %v (%T), want a *MemoryError of the report naming %s", kept, env.Bytes(avail), err, err, tc.format)
+			}
+		})
+	}
+}
+
+// availableMemory is the memory the check compares with.
+func availableMemory(t *testing.T) int64 {
+	t.Helper()
+	m, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		t.Skip(err)
+	}
+	return m.Available
+}
+
+// Issue 24, item 8: RunCount counts the processes' results it reads back
+// and holds together, before any process starts.
+func TestRunCountChecksTheSetsMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory check reads /proc")
+	}
+	kept := int(availableMemory(t) / 2000)
+	o := options(kept)
+	o.Config.KeepRuns = kept
+	var started atomic.Int64
+	_, err := bench.RunCount(context.Background(), o, workload.Mix{counting{new(atomic.Int64)}},
+		bench.Count{N: 20, Exe: "/bin/false", Dir: t.TempDir(), Observe: func(sweep.RepeatEvent) { started.Add(1) }})
+	var me *bench.MemoryError
+	if !errors.As(err, &me) || me.Processes != 20 || me.Kept != kept || me.Report == 0 {
+		t.Errorf("RunCount: %v (%T), want a *MemoryError of the 20 processes' results", err, err)
+	}
+	if started.Load() != 0 {
+		t.Errorf("%d process events before refusing", started.Load())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -43,6 +44,10 @@ type Server struct {
 	// MemCap stops the server when its process tree's resident set grows
 	// above it, in bytes (0: no cap): a failed run.
 	MemCap int64
+	// Kill, when closed, kills the server and its process tree at once
+	// (target.Process.Kill), a stop under way included, without the
+	// grace period after SIGTERM (gcperf's third interrupt).
+	Kill <-chan struct{}
 }
 
 // readyPoll is the time between two readiness requests.
@@ -67,7 +72,18 @@ type runningServer struct {
 
 // startServer starts s and waits until it is ready. Its error wraps
 // ErrServer (or target.ErrNotStarted) and names the log.
+//
+// Before the start, another process that answers on the server's address
+// is refused (an *InputError of an *AddressInUseError); once the server
+// is ready, a socket listening there that is not its tree's fails it (a
+// *ForeignServerError).
 func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event), stop <-chan struct{}) (*runningServer, error) {
+	if err := addressFree(s.Ready); err != nil {
+		var ae *AddressInUseError
+		errors.As(err, &ae)
+		return nil, &serverFailure{sweep.NotStarted, &InputError{Field: "Server", Value: ae.Addr,
+			Reason: strings.TrimPrefix(err.Error(), "bench: "), Err: err}}
+	}
 	var log *os.File
 	var err error
 	if s.Log.Path == "" {
@@ -93,6 +109,13 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		cancel(nil)
 		return nil, err
 	}
+	go func() {
+		select {
+		case <-s.Kill:
+			rs.r.Kill(target.ErrInterrupted)
+		case <-rs.r.Done():
+		}
+	}()
 	if err := rs.waitReady(stop); err != nil {
 		rs.r.Stop()
 		doc, _ := rs.r.Wait()
@@ -103,9 +126,24 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		case rs.overMem != nil:
 			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
 		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())}
+			status := doc.Exec.Status
+			if n := doc.Exec.Leftovers; n > 0 {
+				// A daemon: gone with the program gcperf started.
+				status += fmt.Sprintf(", leaving %d %s running, stopped with it: a server must stay in the foreground", n, figure.Plural(n, "process", "processes"))
+			}
+			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), status, log.Name())}
 		}
 		return nil, err
+	}
+	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil && !endsSoon(rs.r.Done()) {
+		var fe *ForeignServerError
+		errors.As(err, &fe)
+		fe.Log = log.Name()
+		rs.r.Stop()
+		rs.r.Wait()
+		log.Close()
+		cancel(nil)
+		return nil, &serverFailure{sweep.ServerNotReady, fmt.Errorf("%w: %w", ErrServer, err)}
 	}
 	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
@@ -229,5 +267,36 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		x.Success = true
 		x.Stopped = "by gcperf after the runs"
 	}
+	// A temporary log is kept only for a server that failed, to read why.
+	if x.Success && err == nil && rs.s.Log.Path == "" {
+		os.Remove(rs.log.Name())
+		x.Log = ""
+	}
 	return x, err
+}
+
+// abandon kills the server that the benchmark gives up (Options.Abort),
+// with its process tree, at once, and waits for it; a temporary log goes
+// with it, as the benchmark's other temporary files do.
+func (rs *runningServer) abandon() {
+	rs.r.Kill(ErrAborted)
+	rs.r.Wait()
+	rs.cancel(nil)
+	rs.log.Close()
+	if rs.s.Log.Path == "" {
+		os.Remove(rs.log.Name())
+	}
+}
+
+// endsSoon reports whether done closes within a moment: a server that
+// crashed just after it answered has no process left to own its socket,
+// which the kernel has not closed yet; it is a server that ended, as the
+// runs will say, not another process answering.
+func endsSoon(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	case <-time.After(200 * time.Millisecond):
+		return false
+	}
 }

@@ -55,10 +55,11 @@ func (o *Options) streams() []streamSpec {
 
 // openStreams creates the streams' files before the runs, after check
 // passed. A streamed file is written as the runs end, so it cannot wait
-// for the end as the reports do; it still appears whole or not at all: it
-// is written to a temporary file in its directory (safefile.CreateTemp),
-// renamed into place by commitStreams once the runs are over, and removed
-// when they never ran, when it could not be written whole, or at an abort
+// for the end as the reports do; it appears at its path whole or not at
+// all: it is written to FILE.incomplete (safefile.CreateIncomplete), in
+// sight, so that a soak killed by SIGKILL leaves what it streamed there,
+// renamed FILE by commitStreams once the runs are over, and removed when
+// they never ran, when it could not be written whole, or at an abort
 // (abortStreams). "-" streams to o.Stdout directly.
 func (o *Options) openStreams() ([]*stream, error) {
 	var ss []*stream
@@ -66,7 +67,7 @@ func (o *Options) openStreams() ([]*stream, error) {
 		s := &stream{label: spec.out.Label, path: spec.out.Path}
 		w := orDiscard(o.Stdout)
 		if s.path != "-" {
-			t, err := safefile.CreateTemp(s.path, o.Overwrite)
+			t, err := safefile.CreateIncomplete(s.path, o.Overwrite)
 			if err != nil {
 				abortStreams(ss)
 				return nil, &InputError{Field: spec.field, Value: s.path, Reason: s.label + ": " + strings.TrimPrefix(err.Error(), s.path+": "), Err: err}

@@ -34,10 +34,10 @@ func TestHTTPBodyBounded(t *testing.T) {
 	}
 	f.Close()
 	for _, tc := range []struct{ file, want string }{
-		{"/dev/zero", "http: body @/dev/zero: not a regular file (a character device): the body is read from a file whole, before the runs"},
-		{fifo, "http: body @" + fifo + ": not a regular file (a named pipe): the body is read from a file whole, before the runs"},
-		{dir, "http: body @" + dir + ": not a regular file (a directory)"},
-		{big, "http: body @" + big + ": larger than 64MiB, the most a body may be"},
+		{"/dev/zero", "http: body @/dev/zero: not a regular file: a device"},
+		{fifo, "http: body @" + fifo + ": not a regular file: a named pipe"},
+		{dir, "http: body @" + dir + ": is a directory"},
+		{big, "http: body @" + big + ": larger than 64MiB, the most gcperf reads of such a file"},
 	} {
 		done := make(chan error, 1)
 		go func() {

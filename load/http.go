@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/redact"
+	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -94,57 +94,16 @@ func init() {
 // all of them.
 const MaxBodyBytes = 64 << 20
 
-// readBody reads a body file: a regular file of at most MaxBodyBytes. What
-// is not a regular file is refused before it is opened: a device such as
-// /dev/zero has no end, and opening a named pipe waits for a writer.
+// readBody reads a body file: a regular file of at most MaxBodyBytes. A
+// device such as /dev/zero, a named pipe or a directory is refused before
+// anything is read (safefile.Open): the first has no end, the second
+// would wait for a writer.
 func readBody(file string) ([]byte, error) {
-	st, err := os.Stat(file)
+	b, err := safefile.Read(file, MaxBodyBytes)
 	if err != nil {
 		return nil, unwrapPath(err)
-	}
-	if err := regular(st); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil { // the file opened, in case it changed since
-		return nil, unwrapPath(err)
-	} else if err := regular(st); err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxBodyBytes+1))
-	switch {
-	case err != nil:
-		return nil, unwrapPath(err)
-	case len(b) > MaxBodyBytes:
-		return nil, fmt.Errorf("larger than %dMiB, the most a body may be", MaxBodyBytes>>20)
 	}
 	return b, nil
-}
-
-// regular refuses a file that is not a regular file, naming what it is.
-func regular(st os.FileInfo) error {
-	m := st.Mode()
-	if m.IsRegular() {
-		return nil
-	}
-	what := "a special file"
-	switch {
-	case m.IsDir():
-		what = "a directory"
-	case m&os.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case m&os.ModeCharDevice != 0:
-		what = "a character device"
-	case m&os.ModeDevice != 0:
-		what = "a device"
-	case m&os.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Errorf("not a regular file (%s): the body is read from a file whole, before the runs", what)
 }
 
 // unwrapPath drops the *fs.PathError's operation and path, which the
@@ -206,17 +165,9 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	if c.Expect < 100 || c.Expect > 999 {
 		return nil, &workload.ConfigError{Field: "expect", Msg: fmt.Sprintf("must be a status from 100 to 999, got %d", c.Expect)}
 	}
-	u, err := url.Parse(c.URL)
-	switch {
-	case err != nil:
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %v", redact.URL(c.URL), unwrapURL(err))}
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: must start with http:// or https://", u.Redacted())}
-	case u.Hostname() == "":
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: has no host", u.Redacted())}
-	}
-	if msg := badPort(u); msg != "" {
-		return nil, &workload.ConfigError{Field: "url", Msg: fmt.Sprintf("%q: %s", u.Redacted(), msg)}
+	u, err := ParseURL(c.URL)
+	if err != nil {
+		return nil, &workload.ConfigError{Field: "url", Msg: err.Error()}
 	}
 	tmpl, err := http.NewRequest(c.Method, c.URL, nil)
 	if err != nil {
@@ -239,6 +190,25 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	h := &HTTP{cfg: c, shown: u.Redacted(), tmpl: tmpl}
 	h.init()
 	return h, nil
+}
+
+// ParseURL parses an http:// or https:// URL that can be dialled: a
+// host, and a port from 1 to 65535 if any. Its error quotes the URL, its
+// password hidden, and says what is wrong with it.
+func ParseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%q: %w", redact.URL(raw), unwrapURL(err))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("%q: must start with http:// or https://", u.Redacted())
+	case u.Hostname() == "":
+		return nil, fmt.Errorf("%q: has no host", u.Redacted())
+	}
+	if msg := badPort(u); msg != "" {
+		return nil, fmt.Errorf("%q: %s", u.Redacted(), msg)
+	}
+	return u, nil
 }
 
 // badPort says what is wrong with u's port, "" when nothing is: a port

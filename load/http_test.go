@@ -323,8 +323,14 @@ func TestHTTPOpenLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := res.Operations[0]
-	if o.Stats.Errors != 0 || o.Stats.Results != 100 || o.Corrected == nil || res.OpenLoop == nil {
-		t.Fatalf("errors %d (%v), results %d, corrected %v, open loop %v; want 0 errors, 100 results, both", o.Stats.Errors, o.FirstError, o.Stats.Results, o.Corrected != nil, res.OpenLoop)
+	if o.Stats.Errors != 0 || o.Corrected == nil || res.OpenLoop == nil {
+		t.Fatalf("errors %d (%v), corrected %v, open loop %v; want 0 errors and both", o.Stats.Errors, o.FirstError, o.Corrected != nil, res.OpenLoop)
+	}
+	// The 100 requests due within the 200ms are made, or, on a machine
+	// too busy to keep the schedule, counted as skipped: -duration ends
+	// the timed runs at 200ms (issue 24, item 17).
+	if o.Stats.Results < 1 || o.Stats.Results+res.OpenLoop.SkippedStarts != 100 {
+		t.Fatalf("results %d, skipped %d; want 100 in all", o.Stats.Results, res.OpenLoop.SkippedStarts)
 	}
 	if n := conns.Load(); n > 2 {
 		t.Errorf("%d connections for 2 goroutines", n)

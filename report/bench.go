@@ -157,6 +157,20 @@ func serverValues(e *Exec) []benchfmt.Value {
 	return v
 }
 
+// serverLine is the server under load as a benchmark of its own: its
+// run's figures (serverValues), its settings in its name (a sweep's points
+// apart, as benchstat -col /gogc wants them).
+func serverLine(sv *Exec) benchLine {
+	params := "cmd=" + execProgram(sv)
+	if m := sv.Settings.GOMEMLIMIT; m != "" {
+		params = "memlimit=" + m + " " + params
+	}
+	if g := sv.Settings.GOGC; g != "" {
+		params = "gogc=" + g + " " + params
+	}
+	return benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)}
+}
+
 // serverDefinitions says what the server line's figures are.
 const serverDefinitions = "; Server/cmd=PROGRAM: the server under test, one run (1 iteration): " + serverWall +
 	" its whole wall time, start to exit (its shutdown included: not a latency), cpu-ns user-ns sys-ns its CPU time, " +
@@ -293,18 +307,8 @@ func documentBenchLines(d *Document) (lines []benchLine, skipped []string) {
 		}
 		lines = append(lines, l)
 	}
-	// The server under load, as a benchmark of its own: its run's figures,
-	// its settings in its name (a sweep's points apart, as benchstat -col
-	// /gogc wants them).
-	if sv := d.Server; d.Kind() == ServerDocument {
-		params := "cmd=" + execProgram(sv)
-		if m := sv.Settings.GOMEMLIMIT; m != "" {
-			params = "memlimit=" + m + " " + params
-		}
-		if g := sv.Settings.GOGC; g != "" {
-			params = "gogc=" + g + " " + params
-		}
-		lines = append(lines, benchLine{op: "server", params: params, name: benchName("server", params, 1), iters: 1, values: serverValues(sv)})
+	if d.Kind() == ServerDocument {
+		lines = append(lines, serverLine(d.Server))
 	}
 	// The hiccup meter, as a benchmark of its own: its lateness per wake-up.
 	if h := d.Hiccup; h != nil && h.Count > 0 {

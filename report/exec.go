@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,6 +184,12 @@ type ExecGC struct {
 	Goal       []ExecGoalPoint `json:"heap_goal"`
 	GoalStride int             `json:"heap_goal_stride,omitzero"`
 	GoalCycles int             `json:"heap_goal_cycles,omitzero"`
+	// ImpliedGOGC is the GOGC the heap goals imply (the median of the
+	// goal over the previous cycle's live heap, of ImpliedGOGCCycles
+	// cycles, gctrace.Summary's): what the runtime applied, when
+	// GOMEMLIMIT did not lower the goal. Absent when no cycle tells it.
+	ImpliedGOGC       int `json:"implied_gogc,omitzero"`
+	ImpliedGOGCCycles int `json:"implied_gogc_cycles,omitzero"`
 }
 
 // ExecPauses is the distribution of the stop-the-world pauses (two per
@@ -201,6 +208,27 @@ type ExecPauses struct {
 type ExecGoalPoint struct {
 	At      time.Duration `json:"at_ns"`
 	GoalMiB uint64        `json:"goal_mib"`
+}
+
+// GOGCNotApplied says how the GOGC that the command's heap goals imply
+// (ImpliedGOGC) differs from the GOGC of its environment, "" when it does
+// not, no GOGC was set, or the trace cannot tell: a program that sets its
+// own (debug.SetGCPercent) ran with another GOGC than it was given. The
+// trace's MiB are rounded down and the runtime has a minimum heap, so only
+// a factor of two and 5 points apart tells; a GOMEMLIMIT may lower the
+// goal, so with one set only a higher GOGC than asked tells.
+func (e *Exec) GOGCNotApplied() string {
+	want, err := strconv.Atoi(e.Settings.GOGC)
+	if err != nil || want < 0 || e.GC == nil || e.GC.ImpliedGOGCCycles < 3 {
+		return ""
+	}
+	got := e.GC.ImpliedGOGC
+	limited := e.Settings.GOMEMLIMIT != "" && e.Settings.GOMEMLIMIT != "off"
+	if got <= 2*want+5 && (got >= want/2-5 || limited) {
+		return ""
+	}
+	return fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈%d (the goal over the live heap of %d cycles): does it set its own (debug.SetGCPercent)?",
+		want, got, e.GC.ImpliedGOGCCycles)
 }
 
 // WriteExecText writes the text report of a command's run (gcperf exec):
@@ -239,6 +267,9 @@ func writeExec(w io.Writer, d *Exec, head string) error {
 		return s
 	}
 	fmt.Fprintf(&b, "Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(d.Settings.GOGC), unset(d.Settings.GOMEMLIMIT), unset(d.Settings.GODEBUG))
+	if why := d.GOGCNotApplied(); why != "" {
+		fmt.Fprintf(&b, "   Not applied: %s\n", why)
+	}
 	if g := d.GC; g != nil {
 		writeExecGC(&b, g)
 	} else {

@@ -40,7 +40,9 @@ var (
 // A line is formatted into a reused buffer and written to a bufio.Writer
 // (64 KiB: one write to w per several hundred runs), so logging a run
 // allocates nothing; with several threads a mutex takes the lines one at a
-// time. The buffer is flushed by End. The first write error is kept (Err)
+// time. The buffer is flushed by End, and at least once a second of the
+// timed runs (by their starts, without reading the clock), so that a
+// process killed mid-soak leaves all but its last second in w. The first write error is kept (Err)
 // and ends the logging, never the benchmark. A RunLog follows one
 // benchmark.
 type RunLog struct {
@@ -49,7 +51,14 @@ type RunLog struct {
 	buf []byte
 	gc  bool
 	err error
+	// flushed is when, since the timed runs began, the buffer was last
+	// flushed: a run that ends a second later flushes it.
+	flushed time.Duration
 }
+
+// runLogFlushEvery is how often the lines a RunLog buffers reach its
+// writer, in the time of the timed runs.
+const runLogFlushEvery = time.Second
 
 // NewRunLog returns a RunLog writing to w.
 func NewRunLog(w io.Writer) *RunLog {
@@ -158,6 +167,9 @@ func (l *RunLog) RunEnd(phase workload.Phase, _ int, r *workload.RunRecord) {
 	b = append(b, '\n')
 	l.buf = b
 	l.write(b)
+	if end := r.Start + r.Runtime; end-l.flushed >= runLogFlushEvery && l.err == nil {
+		l.flushed, l.err = end, l.w.Flush()
+	}
 }
 
 // End flushes the lines still buffered.

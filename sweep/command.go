@@ -111,6 +111,10 @@ func (r *Running) Interrupt(s os.Signal) { r.p.Interrupt(s) }
 // does.
 func (r *Running) Kill(why error) { r.p.Kill(why) }
 
+// Processes lists the command's process tree as it is now, as
+// target.Process.Processes does.
+func (r *Running) Processes() []int { return r.p.Processes() }
+
 // Stop stops the command as target.Process.Stop does: SIGTERM, then
 // SIGKILL after its grace period. Wait says when it has ended.
 func (r *Running) Stop() { r.p.Stop() }
@@ -209,7 +213,10 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 	for _, p := range r.RSS {
 		d.RSS.Points = append(d.RSS.Points, report.ExecRSSSample{At: p.At, RSSBytes: p.RSS, Processes: p.Processes})
 	}
+	untrusted := untrustedTrace(argv, r, s)
 	switch {
+	case untrusted != "":
+		d.GCUnavailable = "the trace was not trusted: " + untrusted
 	case s.Cycles > 0:
 		g := &report.ExecGC{
 			Cycles: s.Cycles, Forced: s.Forced, Truncated: s.Truncated, Sequences: s.Sequences,
@@ -227,6 +234,7 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 		if s.GoalStride > 1 {
 			g.GoalStride, g.GoalCycles = s.GoalStride, s.GoalCycles
 		}
+		g.ImpliedGOGC, g.ImpliedGOGCCycles = s.ImpliedGOGC, s.ImpliedCycles
 		d.GC = g
 	case traceLines > 0:
 		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)
@@ -312,6 +320,9 @@ func (r *Runner) runCommand(ctx context.Context, p Point, rep int, limit time.Du
 			o.Failed = failure(Exited, "%s", doc.Exec.Status)
 		}
 	}
+	if err := CheckApplied(p, doc); err != nil && o.Failed.IsZero() {
+		o.Failed = failure(NotApplied, "%v", err)
+	}
 	if err != nil && o.Failed.IsZero() {
 		o.Failed = failure(Other, "%v", err)
 	}
@@ -339,7 +350,7 @@ func (r *Runner) keepDocument(o Outcome, file string, doc *report.Document) Outc
 	}
 	if werr := r.temps.Write(filepath.Join(r.Dir, name), nil, true, func(w io.Writer) error { return report.JSON(w, doc) }); werr != nil {
 		if o.Failed.IsZero() {
-			o.Failed = failure(NoResult, "its result could not be written: %v", safefile.Cause(werr))
+			o.Failed = failure(CannotWrite, "its result could not be written: %v", safefile.Cause(werr))
 		}
 		return o
 	}

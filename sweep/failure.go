@@ -21,11 +21,12 @@ const (
 	NoResult                     // it wrote no result, or one that is unreadable or incomplete
 	NotApplied                   // its runtime did not apply the point's settings
 	ServerNotReady               // the server under load did not answer its readiness URL in time
+	CannotWrite                  // its files could not be written: a full disk, a quota (ErrCannotWrite)
 	Other                        // a reason of none of these: an older gcperf's failure, kept as text
 )
 
 var reasonNames = [...]string{"not failed", "not started", "exited", "killed", "timed out",
-	"over memory", "no result", "settings not applied", "server not ready", "other"}
+	"over memory", "no result", "settings not applied", "server not ready", "cannot write", "other"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {

@@ -272,13 +272,17 @@ func CheckApplied(p Point, d *report.Document) error {
 	}
 	if x != nil {
 		// A command's or a server's runtime is not read back: what it ran
-		// with is its environment, which gcperf set.
+		// with is its environment, which gcperf set, and the GOGC its heap
+		// goals imply.
 		var diffs []string
 		if x.Settings.GOGC != p.GOGC.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOGC=%s but the command ran with GOGC=%s", p.GOGC, quote.Clip(x.Settings.GOGC)))
 		}
 		if x.Settings.GOMEMLIMIT != p.MemLimit.String() {
 			diffs = append(diffs, fmt.Sprintf("asked GOMEMLIMIT=%s but the command ran with GOMEMLIMIT=%s", p.MemLimit, quote.Clip(x.Settings.GOMEMLIMIT)))
+		}
+		if why := x.GOGCNotApplied(); why != "" {
+			diffs = append(diffs, why)
 		}
 		if len(diffs) > 0 {
 			return errors.New(strings.Join(diffs, "; "))

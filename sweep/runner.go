@@ -125,6 +125,9 @@ type Runner struct {
 	// (a Command's), which RemoveTemps removes when its caller gives up
 	// at once.
 	temps *safefile.Temps
+	// largest is the most bytes a repeat has left in Dir: the room the
+	// next one must find (space.go).
+	largest int64
 }
 
 // RemoveTemps removes the temporary files of the results Run is writing
@@ -169,8 +172,11 @@ var ErrConflict = errors.New("sweep: a complete result of another benchmark")
 
 // Run runs every point of the shard Count times, repeat 1 of every point
 // first, then repeat 2, and so on. A point that fails is recorded with the
-// reason and the sweep goes on. It returns the outcomes in the order they
-// ran (those resumed from files in their place, with a Wall of 0).
+// reason and the sweep goes on, unless Dir cannot take another repeat's
+// files (checked before each repeat, and after one that failed without a
+// result): it then stops with a *CannotWriteError (ErrCannotWrite). It
+// returns the outcomes in the order they ran (those resumed from files in
+// their place, with a Wall of 0).
 func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 	if r.Count < 1 {
 		return nil, fmt.Errorf("sweep: count must be at least 1, got %d", r.Count)
@@ -197,17 +203,8 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 		observe = func(RepeatEvent) {}
 	}
 	if r.Resume {
-		if err := r.conflicts(mine); err != nil {
+		if err := r.prepareResume(mine); err != nil {
 			return nil, err
-		}
-		// What a killed gcperf left half-written (a SIGKILL, a power cut):
-		// no child runs yet, and Dir's lock (hold) keeps out every other
-		// gcperf, so nothing here is being written.
-		safefile.RemoveStale(r.Dir)
-		for _, p := range mine {
-			for rep := 1; rep <= r.Count; rep++ {
-				r.cleanProfiles(p.FileName(rep))
-			}
 		}
 	}
 	var outs []Outcome
@@ -232,6 +229,9 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 					continue
 				}
 			}
+			if err := r.roomBefore(); err != nil {
+				return outs, err
+			}
 			observe(e)
 			o, err := r.runPoint(ctx, p, rep, r.timeout(outs))
 			if err != nil {
@@ -239,13 +239,35 @@ func (r *Runner) Run(ctx context.Context, points []Point) ([]Outcome, error) {
 				observe(e)
 				return outs, err
 			}
+			r.wrote(o)
+			full := r.cannotWrite(&o)
 			e.Kind, e.Outcome, e.Log = RepeatDone, &o, filepath.Join(r.Dir, logName(o.Point, o.Rep))
 			observe(e)
 			outs = append(outs, o)
 			progress()
+			if full != nil {
+				return outs, full
+			}
 		}
 	}
 	return outs, nil
+}
+
+// prepareResume checks that Dir holds no complete result of another
+// benchmark, and removes what a killed gcperf left half-written (a
+// SIGKILL, a power cut): no child runs yet, and Dir's lock (hold) keeps
+// out every other gcperf, so nothing there is being written.
+func (r *Runner) prepareResume(mine []Point) error {
+	if err := r.conflicts(mine); err != nil {
+		return err
+	}
+	safefile.RemoveStale(r.Dir)
+	for _, p := range mine {
+		for rep := 1; rep <= r.Count; rep++ {
+			r.cleanProfiles(p.FileName(rep))
+		}
+	}
+	return nil
 }
 
 // hold checks that Lock holds Dir, or takes Dir's lock for the run when

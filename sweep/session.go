@@ -168,6 +168,10 @@ const (
 	RepeatsFailed
 	// Merged: the merged sweep is in Dir.
 	Merged
+	// Stopped: the sweep stopped before its end because Dir cannot take
+	// another repeat's files (Err, an ErrCannotWrite); Repeats finished,
+	// kept in Dir.
+	Stopped
 )
 
 // An Event is what a Session has to say (Session.Observe): its Kind and
@@ -523,8 +527,14 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 	defer s.Close()
 	r := &s.Runner
 	interrupted := errors.Is(runErr, ErrInterrupted)
-	if runErr != nil && !interrupted {
+	full := errors.Is(runErr, ErrCannotWrite)
+	if runErr != nil && !interrupted && !full {
 		return true, runErr
+	}
+	if full {
+		// What finished is reported and kept, as at an interrupt.
+		s.observe(Event{Kind: Stopped, Repeats: len(outs), Dir: r.Dir, Err: runErr})
+		failed = true
 	}
 	rows := Summarize(outs)
 	var argv []string
@@ -534,7 +544,7 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 	markCommand(rows, argv)
 	MarkFrontier(rows)
 	var adv *Advice
-	if s.SLO != nil && !interrupted && s.shard() == "" {
+	if s.SLO != nil && !interrupted && !full && s.shard() == "" {
 		a := Advise(rows, outs, *s.SLO)
 		adv = &a
 	}
@@ -549,7 +559,11 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 		failed = true
 	}
 	overhead(stdout, began, outs, interrupted)
-	s.reportWritten(written, interrupted)
+	var stopped error // why the sweep has no advice, when it stopped early
+	if interrupted || full {
+		stopped = runErr
+	}
+	s.reportWritten(written, stopped)
 	if interrupted {
 		s.observe(Event{Kind: Interrupted, Repeats: len(outs), Dir: r.Dir})
 		failed = true
@@ -580,14 +594,14 @@ func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted boo
 }
 
 // reportWritten says where the results are, and why there is no advice
-// when an SLO asked for it.
-func (s *Session) reportWritten(written []string, interrupted bool) {
+// when an SLO asked for it (stopped: the sweep stopped early, why).
+func (s *Session) reportWritten(written []string, stopped error) {
 	s.observe(Event{Kind: Written, Dir: s.Dir, Files: written})
 	switch {
 	case s.SLO != nil && s.shard() != "":
 		s.observe(Event{Kind: NoAdvice, Shard: s.shard(), Err: ErrOneShard})
-	case s.SLO != nil && interrupted:
-		s.observe(Event{Kind: NoAdvice, Err: ErrInterrupted})
+	case s.SLO != nil && stopped != nil:
+		s.observe(Event{Kind: NoAdvice, Err: stopped})
 	}
 }
 

@@ -355,26 +355,33 @@ func (t *osTree) forward(s syscall.Signal) {
 func (t *osTree) signal(s syscall.Signal, running bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var living map[int]member
-	if t.r != nil {
+	if t.r == nil {
 		if running {
-			t.r.walk() // the descendants started since the last sample
-		} else {
-			t.r.adopt() // the orphans since
+			t.forward(s)
 		}
-		living = t.r.living() // with their process groups now
+		return
 	}
-	switch {
-	case running:
-		if !signalGroup(t.pid, s) {
-			t.proc.Signal(s)
+	if !running {
+		// The child has been waited for: its group's id is free for
+		// another once the group is empty, so each process is signalled
+		// on its own, once, whether it is still in the group or not (a
+		// process that leaves it, setsid, between two readings is not
+		// missed).
+		t.r.adopt() // the orphans since
+		living := t.r.living()
+		for pid := range living {
+			signalPid(pid, s)
 		}
-	case t.r != nil && len(t.r.group(t.pid)) > 0:
-		// Once the child has been waited for, its group is signalled
-		// only while it has members: an empty group's id is free for
-		// another.
-		signalGroup(t.pid, s)
+		for _, pid := range t.r.group(t.pid) {
+			if _, ok := living[pid]; !ok {
+				signalPid(pid, s)
+			}
+		}
+		return
 	}
+	t.r.walk()             // the descendants started since the last sample
+	living := t.r.living() // with their process groups now
+	t.forward(s)
 	for pid, m := range living {
 		if m.pgrp != t.pid {
 			signalPid(pid, s)

@@ -2,6 +2,7 @@ package target
 
 import (
 	"bytes"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -13,14 +14,20 @@ import (
 )
 
 // An InterpreterError is the cause (in a StartError) of a script that
-// cannot start because the interpreter its "#!" line names cannot: the
-// kernel says only "no such file or directory" of a file that exists.
+// cannot start because the interpreter its "#!" line names cannot, or of
+// a dynamically linked program whose loader (its ELF interpreter, such as
+// /lib64/ld-linux-x86-64.so.2) is missing: the kernel says only "no such
+// file or directory" of a file that exists.
 type InterpreterError struct {
-	Interpreter string // as the #! line names it
+	Interpreter string // as the #! line or the ELF header names it
+	Loader      bool   // an ELF program's loader, not a #! interpreter
 	Err         error  // why it cannot run: fs.ErrNotExist, not executable, ...
 }
 
 func (e *InterpreterError) Error() string {
+	if e.Loader {
+		return fmt.Sprintf("its loader (ELF interpreter) %q: %v", e.Interpreter, e.Err)
+	}
 	return fmt.Sprintf("its #! interpreter %q: %v", e.Interpreter, e.Err)
 }
 
@@ -49,7 +56,7 @@ func checkInterpreter(path, dir string) error {
 	for range maxInterpDepth {
 		interp := hashBang(inDir(path, dir))
 		if interp == "" {
-			return nil
+			return checkLoader(inDir(path, dir))
 		}
 		st, err := os.Stat(inDir(interp, dir))
 		switch {
@@ -99,4 +106,30 @@ func hashBang(path string) string {
 		return ""
 	}
 	return fields[0]
+}
+
+// checkLoader returns an *InterpreterError when the file at path is a
+// dynamically linked ELF program whose loader is not there; nil
+// otherwise.
+func checkLoader(path string) error {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil // not ELF, or not readable: its start says why
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_INTERP {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(p.Open(), 4096))
+		if err != nil {
+			return nil
+		}
+		loader := string(bytes.TrimRight(b, "\x00"))
+		var pe *fs.PathError
+		if _, err := os.Stat(loader); errors.Is(err, fs.ErrNotExist) && errors.As(err, &pe) {
+			return &InterpreterError{Interpreter: loader, Loader: true, Err: pe.Err}
+		}
+	}
+	return nil
 }

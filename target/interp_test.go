@@ -1,11 +1,15 @@
 package target
 
 import (
+	"bytes"
 	"context"
+	"debug/elf"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +65,47 @@ func TestInterpreterMissing(t *testing.T) {
 				t.Errorf("Start: %v, want a StartError of interpreter %q", err, tt.interp)
 			}
 		})
+	}
+}
+
+// A dynamically linked program whose loader (its ELF interpreter) is
+// missing is refused with the loader's name, where the kernel says "no
+// such file or directory" of a program that exists.
+func TestLoaderMissing(t *testing.T) {
+	const prog = "/bin/true"
+	f, err := elf.Open(prog)
+	if err != nil {
+		t.Skipf("%s: %v", prog, err)
+	}
+	var loader string
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			b, _ := io.ReadAll(p.Open())
+			loader = string(bytes.TrimRight(b, "\x00"))
+		}
+	}
+	f.Close()
+	if loader == "" {
+		t.Skipf("%s is linked statically", prog)
+	}
+	b, err := os.ReadFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := "/no/such/" + strings.Repeat("x", len(loader)-len("/no/such/"))
+	path := filepath.Join(t.TempDir(), "noloader")
+	if err := os.WriteFile(path, bytes.Replace(b, []byte(loader), []byte(missing), 1), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = CanStart(path)
+	var ie *InterpreterError
+	if !errors.As(err, &ie) || !ie.Loader || ie.Interpreter != missing || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("CanStart: %v, want the missing loader %q", err, missing)
+	}
+	if want := `target: cannot start "` + path + `": its loader (ELF interpreter) "` + missing + `": no such file or directory`; err.Error() != want {
+		t.Errorf("error %q\nwant  %q", err, want)
+	}
+	if err := CanStart(prog); err != nil {
+		t.Errorf("CanStart(%s): %v", prog, err)
 	}
 }

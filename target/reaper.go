@@ -40,10 +40,11 @@ type orphan struct {
 // double fork, a daemon that called setsid) becomes this process's child
 // instead of init's, so that the tree's stop finds it, stops it, waits for
 // it and counts it. It is a setting of the whole process, for the program
-// that calls it to decide (gcperf's main does): every child of this
-// process that the package did not start is then taken for an orphan of
-// the trees being watched, so such a program starts its children through
-// the package. Without it the package behaves as before: only the
+// that calls it to decide (gcperf's main does): a child of this process
+// that the package did not start is then taken for an orphan of the trees
+// being watched, unless it is in this process's own process group (as
+// os/exec starts a child by default: gopsutil's lsb_release), so such a
+// program starts any other child through the package. Without it the package behaves as before: only the
 // descendants a sample saw are found. Outside Linux it returns an error
 // and changes nothing.
 func Subreaper() error {
@@ -83,12 +84,17 @@ func KillAll(why error) {
 func (r *registry) adopted(t *treeReader, kids []int) (mine []int, dying int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	own := ownGroup()
 	for _, pid := range kids {
 		if r.children[pid] {
 			continue
 		}
 		st, err := t.stat(pid)
-		if err != nil {
+		// In this process's own group: a child of its own that another
+		// package started (gopsutil runs lsb_release), not an orphan.
+		// Each Process leads a group of its own, and its descendants
+		// stay in it or leave for one of theirs (setsid).
+		if err != nil || st.PGRP == own {
 			continue
 		}
 		o, ok := r.orphans[pid]

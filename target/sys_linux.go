@@ -55,3 +55,6 @@ func reap(pid int) bool {
 	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	return got == pid || errors.Is(err, syscall.ECHILD)
 }
+
+// ownGroup is this process's own process group.
+func ownGroup() int { return syscall.Getpgrp() }

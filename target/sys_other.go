@@ -34,3 +34,6 @@ func setSubreaper() error {
 
 // reap does nothing outside Linux, where no orphan is adopted.
 func reap(pid int) bool { return true }
+
+// ownGroup is no group outside Linux, where no orphan is adopted.
+func ownGroup() int { return -1 }

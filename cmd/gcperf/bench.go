@@ -49,6 +49,9 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 	}
 	defer in.Close()
 	o.Abort, o.Abandon = in.Abort(), in.Abandon()
+	if o.Server != nil {
+		o.Server.Kill = in.Kill()
+	}
 	o.Events = func(e bench.Event) { benchEvent(stderr, in, e) }
 	var out bench.Outcome
 	var err error

@@ -55,6 +55,26 @@ func benchInput(ie *bench.InputError) error {
 // sets the mix's memory ("-size 1024 with -base 512 and -chunk 32"); ""
 // names the operation that needs the most, with its parameters.
 func benchMemory(me *bench.MemoryError, hint string) error {
+	if me.Report > 0 && me.Processes > 0 {
+		of := ""
+		if me.Format != "text" {
+			of = " (for " + me.Format + ")"
+		}
+		return usagef("-keep-runs %d: the results of -count %d processes of %d kept runs each need %s once read back%s, but only %s is available (a smaller -keep-runs or -count fits)",
+			me.Kept, me.Processes, me.Kept, env.Bytes(me.Report), of, env.Bytes(me.Memory.Available))
+	}
+	if me.Report > 0 {
+		what := "the report"
+		if me.Format == "text" {
+			what = "the text report"
+		}
+		of := ""
+		if me.Format != "text" {
+			of = " (for " + me.Format + ")"
+		}
+		return usagef("-keep-runs %d: writing %s of %d kept runs needs %s at the end%s, but only %s is available (a smaller -keep-runs fits; the statistics cover every run whatever it is)",
+			me.Kept, what, me.Kept, env.Bytes(me.Report), of, env.Bytes(me.Memory.Available-me.Need.Live))
+	}
 	if me.Pass > 0 {
 		return usagef("-profile-runs %d: the profiled pass needs %s for its records beside the measured runs' %s, but only %s is available (a smaller -profile-runs or -keep-runs fits)",
 			me.ProfileRuns, env.Bytes(me.Pass), env.Bytes(me.Need.Engine), env.Bytes(me.Memory.Available))
@@ -96,9 +116,17 @@ func benchMemory(me *bench.MemoryError, hint string) error {
 func benchError(err error, memHint string) error {
 	var ie *bench.InputError
 	var me *bench.MemoryError
+	var ae *bench.AddressInUseError
+	var fe *bench.ForeignServerError
 	switch {
 	case errors.As(err, &me):
 		return benchMemory(me, memHint)
+	case errors.As(err, &ae):
+		return &usageError{msg: fmt.Sprintf("the server's URL %s: another process already listens on %s and would answer in the server's place: stop it, or give the server another port",
+			quote.Clip(ae.URL), ae.Addr), err: err}
+	case errors.As(err, &fe):
+		return fmt.Errorf("the server's URL %s: another process (pid %d) answers on %s, not the server gcperf started: its figures would be that process's; the server's output: %s",
+			quote.Clip(fe.URL), fe.Pid, fe.Addr, fe.Log)
 	case errors.As(err, &ie):
 		return benchInput(ie)
 	}

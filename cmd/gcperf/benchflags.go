@@ -15,6 +15,7 @@ import (
 	"github.com/gcperf/gcperf/bench"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/setting"
+	"github.com/gcperf/gcperf/load"
 	"github.com/gcperf/gcperf/profiles"
 	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/target"
@@ -67,7 +68,7 @@ func (f *benchFlags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.IntVar(&c.Warmups, "warmup", def.Warmups, "warmup runs of the mix before the timed runs, not recorded")
 	fs.IntVar(&c.Runs, "runs", def.Runs, "timed runs of the mix")
 	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
-	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count: -runs is then the most, if given; open loop (-rate), the schedule is d long")
+	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count, at least one however short d: -runs is then the most, if given; open loop (-rate), the schedule is d long and ends at d however far behind it, the starts due and not made reported as skipped")
 	fs.DurationVar(&c.WarmupDuration, "warmup-duration", 0, "run the warmups for `d` instead of a count: -warmup is then the most, if given")
 	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N (0: the default)")
 	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")
@@ -447,6 +448,11 @@ func readyURL(ready string, ops []string) (string, error) {
 	}
 	if u, err := url.Parse(ready); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", flagError("ready", "%q is not an http or https URL", quote.Clip(ready))
+	}
+	// A port out of range or no host name: refused before the server
+	// starts, not after -ready-timeout.
+	if _, err := load.ParseURL(ready); err != nil {
+		return "", flagError("ready", "%s", err)
 	}
 	return ready, nil
 }

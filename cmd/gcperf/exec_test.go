@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +41,9 @@ var execKeep [][]byte
 //     Go programs' traces on one stderr;
 //   - spewerr writes 2MiB to stderr, then runs a collection;
 //   - manygc allocates until the collector has run 1,500 times;
+//   - spoof prints trace lines of its own, with pauses longer than its run;
+//   - setgogc sets GOGC=100 itself (debug.SetGCPercent) and allocates
+//     512MiB with 16MiB live;
 //   - fail prints to stderr and exits with status 3;
 //   - wait prints "waiting" on stdout, then exits 0 on SIGINT (after an
 //     interrupt, as a well-behaved program does), or 4 after a minute;
@@ -102,6 +106,26 @@ func runExecChild(what string) int {
 			}
 			runtime.ReadMemStats(&ms)
 		}
+		return 0
+	case "spoof":
+		// Lines of its own that look like the runtime's: 100 cycles of
+		// two pauses of 100ms each, in a run of a few milliseconds.
+		for i := 1; i <= 100; i++ {
+			fmt.Fprintf(os.Stderr, "gc %d @0.%03ds 0%%: 100+1.2+100 ms clock, 0.030+0.5/1.0/0.2+0.006 ms cpu, 4->4->1 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P\n", i, i)
+		}
+		return 0
+	case "setgogc":
+		// A program that sets its own GOGC, whatever its environment
+		// says, then collects with 16MiB live.
+		debug.SetGCPercent(100)
+		ring := make([][]byte, 256)
+		for i := range 8192 {
+			ring[i%len(ring)] = make([]byte, 64<<10)
+			if i%256 == 255 {
+				runtime.GC() // a cycle whose goal tells the GOGC, at least
+			}
+		}
+		execKeep = ring
 		return 0
 	case "fail":
 		fmt.Fprintln(os.Stderr, "failing on purpose")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 )
 
 // fullDisk is a writer that takes room bytes, then fails as a full disk
@@ -124,5 +125,89 @@ func TestExecGoalBounded(t *testing.T) {
 	}
 	if want := fmt.Sprintf("over %d cycles", g.GoalCycles); !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// TestExecSpoofedTrace: a program's own lines that look like the runtime's,
+// with figures that cannot be true of its run, are refused with a word,
+// not reported (issue 24, item 12).
+func TestExecSpoofedTrace(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gcperf exec's figures are Linux's")
+	}
+	exe := execChild(t, "spoof")
+	out := filepath.Join(t.TempDir(), "e.json")
+	code, _, stderr := gcperf(t, nil, "exec", "-json", out, "--", exe)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "GC figures unavailable: the trace was not trusted: a stop-the-world pause of 100ms in a run of "
+	if !strings.Contains(stderr, want) || strings.Contains(stderr, "GC: 100 cycles") {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	doc, err := report.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Exec.GC != nil || !strings.HasPrefix(doc.Exec.GCUnavailable, "the trace was not trusted: ") {
+		t.Errorf("GC %+v, unavailable %q", doc.Exec.GC, doc.Exec.GCUnavailable)
+	}
+}
+
+// TestSweepOwnGOGC: a command that sets its own GOGC runs every point of a
+// -gogc sweep with it; its heap goals say so, and each point whose GOGC
+// was not applied fails as such (issue 24, item 14).
+func TestSweepOwnGOGC(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a command's figures are Linux's")
+	}
+	exe := execChild(t, "setgogc")
+	out := filepath.Join(t.TempDir(), "sw")
+	code, stdout, stderr := gcperf(t, nil, "sweep", "-gogc", "10,100,1000", "-q", "-out", out, "--", exe)
+	if code != exitFail {
+		t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitFail, stdout, stderr)
+	}
+	_, s, err := sweep.LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range s.Outcomes {
+		gogc, _ := o.Point.GOGC.Percent()
+		applied := gogc == 100
+		if applied != o.Failed.IsZero() || !applied && (o.Failed.Reason != sweep.NotApplied || !strings.Contains(o.Failed.Text, fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈", gogc))) {
+			t.Errorf("GOGC=%d: failed %+v", gogc, o.Failed)
+		}
+	}
+}
+
+// TestSweepServerOwnGOGC: a server that sets its own GOGC fails the points
+// of a server sweep whose GOGC it did not apply (issue 24, item 14).
+func TestSweepServerOwnGOGC(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "sw")
+	args := append([]string{"sweep", "-gogc", "10,100,1000", "-runs", "60", "-ready", "http://" + addr + "/", "-q", "-out", dir,
+		"spin", "-d", "2ms", "--"}, serverArgv(t, addr, "setgogc")...)
+	code, stdout, stderr := gcperf(t, nil, args...)
+	if code != exitFail {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	outs, _, err := sweep.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		gogc, _ := o.Point.GOGC.Percent()
+		applied := gogc == 100
+		if applied != o.Failed.IsZero() || !applied && (o.Failed.Reason != sweep.NotApplied || !strings.Contains(o.Failed.Text, fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈", gogc))) {
+			var gc *report.ExecGC
+			if o.Doc != nil && o.Doc.Server != nil {
+				gc = o.Doc.Server.GC
+			}
+			t.Errorf("GOGC=%d: failed %+v; the server's GC %+v", gogc, o.Failed, gc)
+		}
 	}
 }

@@ -67,6 +67,7 @@ type watcher struct {
 	phase   phase
 	abort   chan struct{}
 	abandon chan struct{}
+	kill    chan struct{}
 	done    chan struct{}
 	// pass: a separate profiled pass started (Pass), what an interrupt
 	// after the runs abandons; server: a server under test was started
@@ -77,7 +78,7 @@ type watcher struct {
 // watchInterrupts starts reading sig (nil: no signals) until Close.
 func watchInterrupts(sig <-chan os.Signal, stderr io.Writer, stop, cancel func(), quiet1 bool) *watcher {
 	in := &watcher{stderr: stderr, stop: stop, cancel: cancel, quiet1: quiet1,
-		abort: make(chan struct{}), abandon: make(chan struct{}), done: make(chan struct{})}
+		abort: make(chan struct{}), abandon: make(chan struct{}), kill: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		for {
 			select {
@@ -95,6 +96,9 @@ func (in *watcher) interrupt() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.n++
+	if in.n == 3 {
+		close(in.kill)
+	}
 	say := func(msg string) { fmt.Fprintln(in.stderr, "gcperf: "+msg) }
 	switch {
 	case in.phase == phaseWriting:
@@ -143,6 +147,10 @@ func (in *watcher) Interrupted() bool {
 	defer in.mu.Unlock()
 	return in.n > 0
 }
+
+// Kill is closed by the third interrupt, whatever the phase: what the
+// command started (a server being stopped) is killed at once.
+func (in *watcher) Kill() <-chan struct{} { return in.kill }
 
 // Pass says that the separate profiled pass started: an interrupt now
 // abandons it.

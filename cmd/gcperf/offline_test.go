@@ -25,7 +25,7 @@ func manyBenchFile(t *testing.T, dir string, n int) string {
 	return path
 }
 
-// The commands that measure nothing (compare, report, plot) stop at the
+// The commands that measure nothing (compare, report, plot, profile) stop at the
 // first interrupt, exit 130, write nothing and leave no temporary file.
 // Before issue 24 (item 18) they ignored Ctrl-C, SIGTERM and SIGHUP: a
 // compare of 300,000 benchmarks ran its 270 s to the end.
@@ -41,6 +41,7 @@ func TestOfflineCommandsInterrupted(t *testing.T) {
 		{"compare-json", []string{"compare", "-json", many, many}, ""},
 		{"report", []string{"report", "-format", "csv", "-o", filepath.Join(dir, "r.csv"), fixture("list.json")}, "r.csv"},
 		{"plot", []string{"plot", "-kind", "spectrum", "-o", filepath.Join(dir, "p.svg"), fixture("list.json")}, "p.svg"},
+		{"profile", []string{"profile", filepath.Join(handProfiles(t), "old.pprof")}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 // profileCmd summarizes a pprof profile, or compares two:
 // gcperf profile [-n N] [-cum] FILE, gcperf profile -diff [-n N] OLD NEW.
-func profileCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int {
+func profileCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) int {
 	flags := newFlags("profile", profileUsage)
 	n := flags.Int("n", 10, "show the top `n` functions")
 	cum := flags.Bool("cum", false, "sort by cumulative value (a function and what it calls) instead of flat")
@@ -24,16 +24,23 @@ func profileCmd(args []string, stdout, stderr io.Writer, _ <-chan os.Signal) int
 	if *diff && *cum {
 		return fail(stderr, usagef("profile: -cum does not go with -diff, which compares flat shares"))
 	}
-	var err error
+	ctx, release := offlineContext(sig)
+	defer release()
+	out := ctxWriter{ctx, stdout}
+	var work func() error
 	switch {
 	case *diff && flags.NArg() != 2:
 		return fail(stderr, usagef("profile -diff takes two pprof files, OLD and NEW; got %d arguments", flags.NArg()))
 	case *diff:
-		err = profileDiff(stdout, flags.Arg(0), flags.Arg(1), *n)
+		work = func() error { return profileDiff(out, flags.Arg(0), flags.Arg(1), *n) }
 	case flags.NArg() != 1:
 		return fail(stderr, usagef("profile takes one pprof file, FILE; got %d arguments", flags.NArg()))
 	default:
-		err = profileTop(stdout, flags.Arg(0), *n, *cum)
+		work = func() error { return profileTop(out, flags.Arg(0), *n, *cum) }
+	}
+	_, err := untilDone(ctx, func() (struct{}, error) { return struct{}{}, work() })
+	if ctx.Err() != nil {
+		return offlineInterrupted(stderr, "profile")
 	}
 	if err != nil {
 		return fail(stderr, err)

@@ -6,10 +6,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strconv"
@@ -31,9 +33,49 @@ import (
 // runtime/metrics: what the runtime applied) to stderr, allocates enough
 // to run a few collections, listens on ADDR and serves until SIGTERM or
 // SIGINT, then exits 0. BEHAVIOUR: ok; never-ready (never listens);
-// crash-after-ready (exits 3 20ms after its first request); and
-// crash-if-gogc=N (crash-after-ready when its GOGC is N, else ok).
+// crash-after-ready (exits 3 20ms after its first request);
+// crash-if-gogc=N (crash-after-ready when its GOGC is N, else ok);
+// worker (ok, having started a worker: a copy of itself that ignores
+// SIGTERM and SIGINT, "worker PID" on its stderr); daemonize (starts a
+// copy of itself, ok, in a session of its own, and exits 0 at once: a
+// server behind a daemonizing wrapper). Two more are not servers, ADDR
+// then a file where they write their pid: hold (waits until a signal
+// ends it) and ignoreterm (ignores SIGTERM and SIGINT, and waits).
 const serverChildArg = "gcperf-test-server"
+
+// serverChildOther runs the behaviours of a server child but ok, never-
+// ready and crash-*; handled is false for those.
+func serverChildOther(arg, behave string) (code int, handled bool) {
+	switch behave {
+	case "hold", "ignoreterm":
+		if behave == "ignoreterm" {
+			signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+		}
+		if arg != "-" {
+			if err := os.WriteFile(arg, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 96, true
+			}
+		}
+		time.Sleep(time.Hour)
+		return 0, true
+	case "daemonize", "worker":
+		exe, _ := os.Executable()
+		c := exec.Command(exe, serverChildArg, "-", "ignoreterm")
+		if behave == "daemonize" {
+			c = exec.Command(exe, serverChildArg, arg, "ok")
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		}
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			return 95, true
+		}
+		if behave == "daemonize" {
+			return 0, true
+		}
+		fmt.Fprintf(os.Stderr, "worker %d\n", c.Process.Pid)
+	}
+	return 0, false
+}
 
 var serverKeep [][]byte
 
@@ -42,6 +84,9 @@ func runServerChild(args []string) int {
 		return 97
 	}
 	addr, behave := args[0], args[1]
+	if code, ok := serverChildOther(addr, behave); ok {
+		return code
+	}
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
 	metrics.Read(s)
 	gogc, limit := s[0].Value.Uint64(), s[1].Value.Uint64()
@@ -51,6 +96,20 @@ func runServerChild(args []string) int {
 		if g == strconv.FormatUint(gogc, 10) {
 			behave = "crash-after-ready"
 		}
+	}
+	if behave == "setgogc" {
+		// A server that sets its own GOGC, whatever its environment
+		// says: 8MiB live, and 16MiB more then a collection, 16 times:
+		// cycles whose goals tell it.
+		debug.SetGCPercent(100)
+		ring := make([][]byte, 128)
+		for i := range 4096 {
+			ring[i%len(ring)] = make([]byte, 64<<10)
+			if i%256 == 255 {
+				runtime.GC()
+			}
+		}
+		serverKeep, behave = ring, "ok"
 	}
 	for i := range 256 { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
 		b := make([]byte, 64<<10)
@@ -255,21 +314,51 @@ func TestRunServerFailures(t *testing.T) {
 }
 
 // TestRunServerDefaultLog: without -server-log the server's output goes to
-// a new temporary file, which the report names.
+// a new temporary file, which gcperf names as it starts the server; it is
+// removed once the server has run well (issue 24, item 30), and kept, and
+// named, when the server failed, to read why.
 func TestRunServerDefaultLog(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("a server's figures are Linux's")
 	}
-	addr := freeAddr(t)
-	args := append([]string{"run", "-q", "-runs", "20", "-ready", "http://" + addr + "/", "noop", "--"}, serverArgv(t, addr, "ok")...)
-	code, stdout, stderr := gcperf(t, nil, args...)
-	m := regexp.MustCompile(`\nOutput: (.*gcperf-server-\d+\.log)\n`).FindStringSubmatch(stdout)
-	if code != 0 || m == nil {
-		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	defer os.Remove(m[1])
-	if pid := serverPid(t, m[1]); !gone(pid) {
-		t.Errorf("the server %d is still running", pid)
+	for _, tc := range []struct {
+		behave string
+		code   int
+		kept   bool
+	}{
+		{"ok", 0, false},
+		{"crash-after-ready", exitFail, true},
+	} {
+		t.Run(tc.behave, func(t *testing.T) {
+			addr := freeAddr(t)
+			args := append([]string{"run", "-q", "-runs", "20", "-ready", "http://" + addr + "/", "spin", "-d", "2ms", "--"}, serverArgv(t, addr, tc.behave)...)
+			code, stdout, stderr := gcperf(t, nil, args...)
+			m := regexp.MustCompile(`its output in (.*gcperf-server-\d+\.log)\n`).FindStringSubmatch(stderr)
+			if code != tc.code || m == nil {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			defer os.Remove(m[1])
+			_, err := os.Stat(m[1])
+			if kept := err == nil; kept != tc.kept {
+				t.Errorf("the server's log %s kept: %v, want %v", m[1], kept, tc.kept)
+			}
+			if tc.kept {
+				if !strings.Contains(stderr, "its output: "+m[1]) {
+					t.Errorf("the failure does not name the log %s:\n%s", m[1], stderr)
+				}
+				if pid := serverPid(t, m[1]); !gone(pid) {
+					t.Errorf("the server %d is still running", pid)
+				}
+				return
+			}
+			if strings.Contains(stdout, "\nOutput: ") {
+				t.Errorf("the report names the removed log:\n%s", stdout)
+			}
+			if c, err := net.Dial("tcp", addr); err == nil {
+				c.Close()
+				t.Errorf("the server still listens on %s", addr)
+			}
+		})
 	}
 }
 
@@ -433,5 +522,145 @@ func TestSweepServerFailures(t *testing.T) {
 				t.Errorf("outcomes %+v", outs)
 			}
 		})
+	}
+}
+
+// listenHTTP serves "ok" on addr from this process until the test ends.
+func listenHTTP(t *testing.T, addr string) {
+	t.Helper()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "not the server") })}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+}
+
+// Issue 24, item 10: with another process already listening on the
+// server's address, gcperf measured that process, saying "the server is
+// ready after 2ms". It refuses before starting the server, naming the
+// address; nothing is started, no log created.
+func TestRunServerAddressInUse(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	addr := freeAddr(t)
+	listenHTTP(t, addr)
+	log := filepath.Join(t.TempDir(), "server.log")
+	args := append([]string{"run", "-q", "-runs", "20", "-server-log", log, "http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "never-ready")...)
+	code, _, stderr := gcperf(t, nil, args...)
+	want := "gcperf: the server's URL http://" + addr + "/: another process already listens on " + addr +
+		" and would answer in the server's place: stop it, or give the server another port\n"
+	if code != exitUsage || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Errorf("the server's log was created: the server was started")
+	}
+}
+
+// Issue 24, item 10: a server that became "ready" because another process
+// answers on its address (here this process, which began to listen once
+// the server had started) fails the run: its figures would be that
+// process's.
+func TestRunServerForeignListener(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	addr := freeAddr(t)
+	log := filepath.Join(t.TempDir(), "server.log")
+	w := &notifyWriter{want: "gcperf: starting the server", seen: make(chan struct{})}
+	go func() {
+		<-w.seen
+		// Once the server runs (its pid in its log).
+		for b := []byte{}; !strings.Contains(string(b), "pid "); time.Sleep(5 * time.Millisecond) {
+			b, _ = os.ReadFile(log)
+		}
+		listenHTTP(t, addr)
+	}()
+	args := append([]string{"run", "-q", "-runs", "20", "-server-log", log, "http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "never-ready")...)
+	var out strings.Builder
+	code := run(args, &out, w, nil)
+	stderr := w.String()
+	want := regexp.MustCompile(`(?m)^gcperf: the server's URL http://` + regexp.QuoteMeta(addr) + `/: another process \(pid ` + strconv.Itoa(os.Getpid()) + `\) answers on ` + regexp.QuoteMeta(addr) +
+		`, not the server gcperf started: its figures would be that process's; the server's output: ` + regexp.QuoteMeta(log) + `\n\z`)
+	if code != exitFail || !want.MatchString(stderr) || strings.Contains(stderr, "is ready") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %v", code, stderr, want)
+	}
+	if pid := serverPid(t, log); !gone(pid) {
+		t.Errorf("the server %d is still running", pid)
+	}
+}
+
+// Issue 24, item 10: in a sweep, a point whose server's address another
+// process holds (a daemon of an earlier point) fails, not reported ok.
+func TestSweepServerAddressInUse(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's figures are Linux's")
+	}
+	sweepTest(t)
+	addr := freeAddr(t)
+	listenHTTP(t, addr)
+	dir := filepath.Join(t.TempDir(), "sw")
+	args := append([]string{"sweep", "-gogc", "50,400", "-runs", "20", "-q", "-out", dir, "http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "ok")...)
+	code, _, stderr := gcperf(t, nil, args...)
+	if code != exitFail {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	outs, _, err := sweep.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		if o.Failed.Reason != sweep.NotStarted || !strings.Contains(o.Failed.Text, "another process already listens on "+addr) {
+			t.Errorf("%s: failure %v %q: want not started, another process listening", o.Point.Name(), o.Failed.Reason, o.Failed.Text)
+		}
+	}
+}
+
+// Three interrupts during the runs give them up (exit 130): the server is
+// killed with its worker, which ignores SIGTERM, and its temporary log is
+// removed with gcperf's other temporary files (issue 24, items 6 and 30).
+func TestRunServerAborted(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	addr := freeAddr(t)
+	sig := make(chan os.Signal, 3)
+	w := &notifyWriter{want: "gcperf: running ", seen: make(chan struct{})}
+	worker := make(chan int, 1)
+	go func() {
+		<-w.seen
+		logs, _ := filepath.Glob(filepath.Join(tmp, "gcperf-server-*.log"))
+		b := []byte{}
+		if len(logs) == 1 {
+			b, _ = os.ReadFile(logs[0])
+		}
+		m := regexp.MustCompile(`worker (\d+)`).FindSubmatch(b)
+		pid := 0
+		if m != nil {
+			pid, _ = strconv.Atoi(string(m[1]))
+		}
+		worker <- pid
+		for range 3 {
+			sig <- syscall.SIGINT
+		}
+	}()
+	args := append([]string{"run", "-q", "-duration", "1m", "http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "worker")...)
+	var out strings.Builder
+	code := run(args, &out, w, sig)
+	pid := <-worker
+	if code != exitAborted || pid == 0 {
+		t.Fatalf("exit %d, worker %d; stderr:\n%s", code, pid, w.String())
+	}
+	if !gone(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the server's worker %d is still running", pid)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
 	}
 }

@@ -819,10 +819,16 @@ func sweepLine(e sweep.Event) string {
 		case errors.Is(e.Err, sweep.ErrIncomplete):
 			return fmt.Sprintf("sweep: %d of the grid's %d repeats are in the directories (an interrupted sweep?): no advice; -resume finishes it", e.Repeats, e.Of)
 		}
+		if errors.Is(e.Err, sweep.ErrCannotWrite) {
+			return "sweep: no advice for a sweep stopped before its end"
+		}
 		return "sweep: no advice for an interrupted sweep"
 	case sweep.Interrupted:
 		return fmt.Sprintf("sweep: interrupted: %d finished %s kept; -resume -out %s runs the rest",
 			e.Repeats, figure.Plural(e.Repeats, "repeat", "repeats"), e.Dir)
+	case sweep.Stopped:
+		return fmt.Sprintf("sweep: stopped: %v; %d finished %s kept; -resume -out %s runs the rest once there is room",
+			strings.TrimPrefix(quote.OneLine(e.Err), "sweep: "), e.Repeats, figure.Plural(e.Repeats, "repeat", "repeats"), e.Dir)
 	case sweep.RepeatsFailed:
 		repeats := figure.Plural(e.Repeats, "repeat", "repeats")
 		if e.Merge {

@@ -1,6 +1,7 @@
 package gctrace
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -20,6 +21,10 @@ type Summary struct {
 	// First and Last are the start times (Cycle.At) of the first and the
 	// last cycle.
 	First, Last time.Duration
+	// Backwards counts the cycles that began before the cycle before them
+	// in the same sequence: a runtime's clock does not go back, so the
+	// lines are not (all) a runtime's.
+	Backwards int
 
 	// Pauses are the stop-the-world pauses: two per cycle, sweep
 	// termination and mark termination.
@@ -48,7 +53,21 @@ type Summary struct {
 	Goal       []GoalPoint
 	GoalStride int
 	GoalCycles int
+
+	// ImpliedGOGC is the GOGC the heap goals imply: the median over the
+	// cycles that tell it (ImpliedCycles) of 100 × (goal − the previous
+	// cycle's live heap) / (that live heap + stacks + globals), which is
+	// the runtime's GOGC when GOMEMLIMIT does not lower the goal. Only a
+	// cycle after one of the same process with at least 4MiB live tells
+	// it, the trace's MiB being rounded down. 0 when ImpliedCycles is 0.
+	ImpliedGOGC   int
+	ImpliedCycles int
 }
+
+// impliedMinLiveMiB is the least live heap of the cycle before whose goal
+// tells the GOGC in force: at 4MiB, the rounding of the trace's MiB moves
+// the figure by at most a factor of about 1.6.
+const impliedMinLiveMiB = 4
 
 // DefaultMaxGoal is the most points of a Summary's Goal when
 // Summarizer.MaxGoal is 0: as many as target's RSS series.
@@ -91,6 +110,11 @@ type Summarizer struct {
 	sum    Summary
 	pauses []time.Duration
 	goal   *peaks.Series[GoalPoint]
+	// lastSeq is the sequence of the last cycle added, lastLive its live
+	// heap (MiB, 0 when its line gave none).
+	lastSeq  int
+	lastLive uint64
+	implied  []float32 // the GOGC each cycle's goal implies
 }
 
 // Add counts one cycle.
@@ -99,6 +123,10 @@ func (z *Summarizer) Add(c *Cycle) {
 	if s.Cycles == 0 {
 		s.First = c.At
 	}
+	if s.Cycles > 0 && c.Seq == z.lastSeq && c.At < s.Last {
+		s.Backwards++
+	}
+	z.imply(c)
 	s.Cycles++
 	s.Last = c.At
 	s.CPUPercent = c.CPUPercent
@@ -138,11 +166,30 @@ func (z *Summarizer) Add(c *Cycle) {
 	}
 }
 
+// imply keeps the GOGC that c's goal implies, after a cycle of the same
+// process with enough of a live heap, and remembers c's.
+func (z *Summarizer) imply(c *Cycle) {
+	const need = HasHeap | HasGoal
+	if z.sum.Cycles > 0 && c.Seq == z.lastSeq && z.lastLive >= impliedMinLiveMiB && c.Has&need == need && c.HeapGoalMiB >= z.lastLive {
+		base := z.lastLive + c.StacksMiB + c.GlobalsMiB
+		z.implied = append(z.implied, float32(100*float64(c.HeapGoalMiB-z.lastLive)/float64(base)))
+	}
+	z.lastSeq, z.lastLive = c.Seq, 0
+	if c.Has&HasHeap != 0 {
+		z.lastLive = c.HeapLiveMiB
+	}
+}
+
 // Summary returns the summary of the cycles added so far.
 func (z *Summarizer) Summary() Summary {
 	s := z.sum
 	if z.goal != nil {
 		s.Goal, s.GoalStride = z.goal.Points(), z.goal.Stride() // appends by the caller or by Add do not meet
+	}
+	if n := len(z.implied); n > 0 {
+		g := slices.Clone(z.implied)
+		slices.Sort(g)
+		s.ImpliedGOGC, s.ImpliedCycles = int(math.Round(float64(g[n/2]))), n
 	}
 	p := slices.Clone(z.pauses)
 	slices.Sort(p)
