@@ -128,6 +128,7 @@ func (p *printer) estimates(t *Tail) {
 	}
 	p.f("   %s intervals from %d resamples of the runs; a cause counts from %s of the P99 (%s).\n",
 		figure.Percent(workload.TailLevel), t.Resamples, figure.Percent(workload.TailShare), dur(t.Least))
+	p.f("   A cause's part of the P99 is its mean cost in the runs within 2%% of the P99 by rank, less a fifth at each end.\n")
 	p.f("   Pauses as each run recorded them; the rest as a cost per unit fitted over all runs (a median fit of the runtime\n")
 	p.f("   less its pauses on the collector's presence, then of what is left on every count) times each run's amount;\n")
 	p.f("   What GC adds includes its pauses and whatever comes with it (a goroutine waiting for a cycle, its threads waking).\n")

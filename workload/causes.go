@@ -185,12 +185,16 @@ type CauseTail struct {
 	KeptWithout int           `json:"p99_without_runs" csv:"Runs in P99 Without"`
 	Verdict     Verdict       `json:"verdict" csv:"Verdict"`
 
-	// The estimate over every run (Tail.estimate): how much the cause adds
-	// to the P99 and to the mean of the slowest 1% (Tail.P99, Tail.Top),
-	// as the figure of all runs less the figure of the same runs without
-	// the cause by Method, with a TailLevel bootstrap interval over the
-	// runs (P99Low..P99High, TopLow..TopHigh). PerUnit is the fitted cost
-	// of one unit of the cause in nanoseconds (MethodPerUnit). Cost judges
+	// The estimate over every run (Tail.estimate): the time the cause
+	// accounts for in the runs at the P99 (P99Adds: the mean cost of the
+	// runs within 2% of the runs of the P99 by rank, less a fifth at each
+	// end) and in the slowest 1% (TopAdds: their mean cost), of Tail.P99
+	// and Tail.Top, each with a TailLevel bootstrap interval over the runs
+	// (P99Low..P99High, TopLow..TopHigh). A run's cost is, by Method, its
+	// stop-the-world time as recorded (direct), or its amount times
+	// PerUnit, the cost of one unit in nanoseconds fitted over all runs by
+	// least absolute deviations (per_unit; for gc a unit is the collector
+	// beside the run, and its cost includes the run's pauses). Cost judges
 	// the P99's interval against Tail.Least. All zero in older results,
 	// with fewer than MinEstimateRuns runs, and for a cause no run had
 	// (or, for gc, every run had).
