@@ -207,9 +207,16 @@ type MemoryError struct {
 	Report int64
 	Kept   int
 	Format string
+	// Processes, with Report, is RunCount's number of processes, whose
+	// results it holds together (Count.N); 0 for Run.
+	Processes int
 }
 
 func (e *MemoryError) Error() string {
+	if e.Report > 0 && e.Processes > 0 {
+		return fmt.Sprintf("bench: the results of %d processes of %d kept runs each need %s once read back (%s the most), but only %s is available",
+			e.Processes, e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Memory.Available))
+	}
 	if e.Report > 0 {
 		return fmt.Sprintf("bench: writing the report of %d kept runs needs %s (%s the most), beside the mix's %s live, but only %s is available",
 			e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Need.Live), env.Bytes(e.Memory.Available))

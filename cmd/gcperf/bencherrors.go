@@ -55,6 +55,14 @@ func benchInput(ie *bench.InputError) error {
 // sets the mix's memory ("-size 1024 with -base 512 and -chunk 32"); ""
 // names the operation that needs the most, with its parameters.
 func benchMemory(me *bench.MemoryError, hint string) error {
+	if me.Report > 0 && me.Processes > 0 {
+		of := ""
+		if me.Format != "text" {
+			of = " (for " + me.Format + ")"
+		}
+		return usagef("-keep-runs %d: the results of -count %d processes of %d kept runs each need %s once read back%s, but only %s is available (a smaller -keep-runs or -count fits)",
+			me.Kept, me.Processes, me.Kept, env.Bytes(me.Report), of, env.Bytes(me.Memory.Available))
+	}
 	if me.Report > 0 {
 		what := "the report"
 		if me.Format == "text" {

@@ -97,18 +97,25 @@ func runServerChild(args []string) int {
 			behave = "crash-after-ready"
 		}
 	}
-	pieces, keep := 256, 32
 	if behave == "setgogc" {
 		// A server that sets its own GOGC, whatever its environment
-		// says, with 8MiB live: cycles whose goals tell it.
+		// says: 8MiB live, and 16MiB more then a collection, 16 times:
+		// cycles whose goals tell it.
 		debug.SetGCPercent(100)
-		pieces, keep, behave = 1024, 128, "ok"
+		ring := make([][]byte, 128)
+		for i := range 4096 {
+			ring[i%len(ring)] = make([]byte, 64<<10)
+			if i%256 == 255 {
+				runtime.GC()
+			}
+		}
+		serverKeep, behave = ring, "ok"
 	}
-	for i := range pieces { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
+	for i := range 256 { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
 		b := make([]byte, 64<<10)
 		b[0] = byte(i)
 		serverKeep = append(serverKeep, b)
-		if len(serverKeep) > keep {
+		if len(serverKeep) > 32 {
 			serverKeep = serverKeep[1:]
 		}
 	}
