@@ -117,36 +117,47 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		}
 	}()
 	if err := rs.waitReady(stop); err != nil {
-		rs.r.Stop()
-		doc, _ := rs.r.Wait()
-		rs.overMem = overMemory(rs.r)
-		log.Close()
-		cancel(nil)
-		switch {
-		case rs.overMem != nil:
-			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
-		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			status := doc.Exec.Status
-			if n := doc.Exec.Leftovers; n > 0 {
-				// A daemon: gone with the program gcperf started.
-				status += fmt.Sprintf(", leaving %d %s running, stopped with it: a server must stay in the foreground", n, figure.Plural(n, "process", "processes"))
-			}
-			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), status, log.Name())}
-		}
-		return nil, err
+		return nil, rs.notReady(err)
 	}
 	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil && !endsSoon(rs.r.Done()) {
 		var fe *ForeignServerError
 		errors.As(err, &fe)
 		fe.Log = log.Name()
-		rs.r.Stop()
-		rs.r.Wait()
-		log.Close()
-		cancel(nil)
+		rs.end()
 		return nil, &serverFailure{sweep.ServerNotReady, fmt.Errorf("%w: %w", ErrServer, err)}
 	}
 	event(ServerReady{After: time.Since(start), URL: s.Ready})
 	return rs, nil
+}
+
+// end stops a server that failed before the runs and waits for it.
+func (rs *runningServer) end() *report.Document {
+	rs.r.Stop()
+	doc, _ := rs.r.Wait()
+	rs.overMem = overMemory(rs.r)
+	rs.log.Close()
+	rs.cancel(nil)
+	return doc
+}
+
+// notReady ends a server that did not become ready (waitReady's err) and
+// says why: over its memory cap, or exited (with the daemons it left,
+// stopped with it), else err.
+func (rs *runningServer) notReady(err error) error {
+	doc := rs.end()
+	log := rs.log.Name()
+	switch {
+	case rs.overMem != nil:
+		return &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log)}
+	case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
+		status := doc.Exec.Status
+		if n := doc.Exec.Leftovers; n > 0 {
+			// A daemon: gone with the program gcperf started.
+			status += fmt.Sprintf(", leaving %d %s running, stopped with it: a server must stay in the foreground", n, figure.Plural(n, "process", "processes"))
+		}
+		return &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(rs.s.Command.Path), status, log)}
+	}
+	return err
 }
 
 // A serverFailure is a server's failure before the runs, with its reason,

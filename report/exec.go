@@ -186,9 +186,13 @@ type ExecGC struct {
 	GoalCycles int             `json:"heap_goal_cycles,omitzero"`
 	// ImpliedGOGC is the GOGC the heap goals imply (the median of the
 	// goal over the previous cycle's live heap, of ImpliedGOGCCycles
-	// cycles, gctrace.Summary's): what the runtime applied, when
-	// GOMEMLIMIT did not lower the goal. Absent when no cycle tells it.
+	// cycles, gctrace.Summary's), and ImpliedGOGCLow and ImpliedGOGCHigh
+	// the bounds the trace's rounding leaves, between which lies what the
+	// runtime applied when GOMEMLIMIT did not lower the goal. Absent when
+	// no cycle tells it.
 	ImpliedGOGC       int `json:"implied_gogc,omitzero"`
+	ImpliedGOGCLow    int `json:"implied_gogc_low,omitzero"`
+	ImpliedGOGCHigh   int `json:"implied_gogc_high,omitzero"`
 	ImpliedGOGCCycles int `json:"implied_gogc_cycles,omitzero"`
 }
 
@@ -214,21 +218,24 @@ type ExecGoalPoint struct {
 // (ImpliedGOGC) differs from the GOGC of its environment, "" when it does
 // not, no GOGC was set, or the trace cannot tell: a program that sets its
 // own (debug.SetGCPercent) ran with another GOGC than it was given. The
-// trace's MiB are rounded down and the runtime has a minimum heap, so only
-// a factor of two and 5 points apart tells; a GOMEMLIMIT may lower the
-// goal, so with one set only a higher GOGC than asked tells.
+// GOGC given differs when it is outside the bounds the trace's rounding
+// leaves (ImpliedGOGCLow to ImpliedGOGCHigh), by a margin of a tenth and
+// 2 points; a GOMEMLIMIT may lower the goal, so with one set only a GOGC
+// below the bounds tells.
 func (e *Exec) GOGCNotApplied() string {
 	want, err := strconv.Atoi(e.Settings.GOGC)
 	if err != nil || want < 0 || e.GC == nil || e.GC.ImpliedGOGCCycles < 3 {
 		return ""
 	}
-	got := e.GC.ImpliedGOGC
+	g := e.GC
 	limited := e.Settings.GOMEMLIMIT != "" && e.Settings.GOMEMLIMIT != "off"
-	if got <= 2*want+5 && (got >= want/2-5 || limited) {
+	below := float64(want) < 0.9*float64(g.ImpliedGOGCLow)-2
+	above := float64(want) > 1.1*float64(g.ImpliedGOGCHigh)+2 && !limited
+	if !below && !above {
 		return ""
 	}
-	return fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈%d (the goal over the live heap of %d cycles): does it set its own (debug.SetGCPercent)?",
-		want, got, e.GC.ImpliedGOGCCycles)
+	return fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈%d (%d to %d, the goal over the live heap of %d cycles): does it set its own (debug.SetGCPercent)?",
+		want, g.ImpliedGOGC, g.ImpliedGOGCLow, g.ImpliedGOGCHigh, g.ImpliedGOGCCycles)
 }
 
 // WriteExecText writes the text report of a command's run (gcperf exec):

@@ -13,13 +13,20 @@ import (
 // GOMEMLIMIT=limit.
 func impliedBy(t *testing.T, gogc int, asked, limit string) *Exec {
 	t.Helper()
+	return impliedFrom(t, gogc, asked, limit, func(i int) float64 { return float64(20 + (i*7)%40) })
+}
+
+// impliedFrom is impliedBy with the live heap of cycle i live(i) MiB, not
+// rounded: the trace rounds it, and the goal, down.
+func impliedFrom(t *testing.T, gogc int, asked, limit string, live func(int) float64) *Exec {
+	t.Helper()
 	var lines []string
-	live := 20
+	prev := live(0)
 	for i := 1; i <= 20; i++ {
-		next := 20 + (i*7)%40
+		next := live(i)
 		lines = append(lines, fmt.Sprintf("gc %d @%d.000s 1%%: 0.015+1.2+0.003 ms clock, 0.030+0.5/1.0/0.2+0.006 ms cpu, %d->%d->%d MB, %d MB goal, 0 MB stacks, 0 MB globals, 2 P",
-			i, i, live, live, next, live+live*gogc/100))
-		live = next
+			i, i, int(prev), int(prev), int(next), int(prev*(1+float64(gogc)/100))))
+		prev = next
 	}
 	sc := gctrace.NewScanner(strings.NewReader(strings.Join(lines, "\n") + "\n"))
 	var z gctrace.Summarizer
@@ -27,7 +34,7 @@ func impliedBy(t *testing.T, gogc int, asked, limit string) *Exec {
 		z.Add(sc.Cycle())
 	}
 	s := z.Summary()
-	return &Exec{Settings: ExecSettings{GOGC: asked, GOMEMLIMIT: limit}, GC: &ExecGC{ImpliedGOGC: s.ImpliedGOGC, ImpliedGOGCCycles: s.ImpliedCycles}}
+	return &Exec{Settings: ExecSettings{GOGC: asked, GOMEMLIMIT: limit}, GC: &ExecGC{ImpliedGOGC: s.ImpliedGOGC, ImpliedGOGCLow: s.ImpliedLow, ImpliedGOGCHigh: s.ImpliedHigh, ImpliedGOGCCycles: s.ImpliedCycles}}
 }
 
 // TestGOGCNotApplied: the GOGC a command's heap goals imply is compared
@@ -57,8 +64,15 @@ func TestGOGCNotApplied(t *testing.T) {
 				tc.asked, tc.limit, tc.applied, x.GC.ImpliedGOGC, x.GC.ImpliedGOGCCycles, got, tc.want)
 		}
 	}
+	// Small heaps and a small GOGC: the rounding leaves wide bounds.
+	for _, gogc := range []int{5, 10, 20, 30, 50} {
+		x := impliedFrom(t, gogc, fmt.Sprint(gogc), "", func(i int) float64 { return 4 + float64(i%10)/10 })
+		if got := x.GOGCNotApplied(); got != "" {
+			t.Errorf("GOGC=%d, live heaps of 4 to 5MiB: %q", gogc, got)
+		}
+	}
 	x := impliedBy(t, 100, "10", "")
-	if got := x.GOGCNotApplied(); !strings.HasPrefix(got, "asked GOGC=10 but the command's heap goals say its runtime applied GOGC≈100 (the goal over the live heap of 19 cycles)") {
+	if got := x.GOGCNotApplied(); !strings.HasPrefix(got, "asked GOGC=10 but the command's heap goals say its runtime applied GOGC≈100 (90 to 103, the goal over the live heap of 19 cycles)") {
 		t.Errorf("the mismatch reads %q", got)
 	}
 	var b strings.Builder

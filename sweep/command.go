@@ -235,6 +235,7 @@ func execSection(argv []string, r *target.Result, s gctrace.Summary, traceLines,
 			g.GoalStride, g.GoalCycles = s.GoalStride, s.GoalCycles
 		}
 		g.ImpliedGOGC, g.ImpliedGOGCCycles = s.ImpliedGOGC, s.ImpliedCycles
+		g.ImpliedGOGCLow, g.ImpliedGOGCHigh = s.ImpliedLow, s.ImpliedHigh
 		d.GC = g
 	case traceLines > 0:
 		d.GCUnavailable = fmt.Sprintf("%d gctrace lines, none a cycle gcperf could read", traceLines)

@@ -194,6 +194,9 @@ func TestThirdInterruptKillsServer(t *testing.T) {
 // port after the run (and, in a sweep, answered for the next points). The
 // daemon is stopped with the wrapper, and the run says why it failed.
 func TestRunDaemonizingServer(t *testing.T) {
+	// The wrapper exits at once, before its daemon is ready: not a second
+	// later under the race detector.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	dir, tmp := t.TempDir(), t.TempDir()
 	addr := freeAddr(t)
 	argv := serverArgv(t, addr, "daemonize")

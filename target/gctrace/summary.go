@@ -59,9 +59,12 @@ type Summary struct {
 	// cycle's live heap) / (that live heap + stacks + globals), which is
 	// the runtime's GOGC when GOMEMLIMIT does not lower the goal. Only a
 	// cycle after one of the same process with at least 4MiB live tells
-	// it, the trace's MiB being rounded down. 0 when ImpliedCycles is 0.
-	ImpliedGOGC   int
-	ImpliedCycles int
+	// it. The trace's MiB being rounded down, each cycle gives the GOGC
+	// within bounds (the figures' least and most); ImpliedLow and
+	// ImpliedHigh are the medians of those bounds, between which the
+	// runtime's GOGC lies. All 0 when ImpliedCycles is 0.
+	ImpliedGOGC, ImpliedLow, ImpliedHigh int
+	ImpliedCycles                        int
 }
 
 // impliedMinLiveMiB is the least live heap of the cycle before whose goal
@@ -114,7 +117,7 @@ type Summarizer struct {
 	// heap (MiB, 0 when its line gave none).
 	lastSeq  int
 	lastLive uint64
-	implied  []float32 // the GOGC each cycle's goal implies
+	implied  [][3]float32 // the GOGC each cycle's goal implies: its figure, least and most
 }
 
 // Add counts one cycle.
@@ -171,8 +174,13 @@ func (z *Summarizer) Add(c *Cycle) {
 func (z *Summarizer) imply(c *Cycle) {
 	const need = HasHeap | HasGoal
 	if z.sum.Cycles > 0 && c.Seq == z.lastSeq && z.lastLive >= impliedMinLiveMiB && c.Has&need == need && c.HeapGoalMiB >= z.lastLive {
-		base := z.lastLive + c.StacksMiB + c.GlobalsMiB
-		z.implied = append(z.implied, float32(100*float64(c.HeapGoalMiB-z.lastLive)/float64(base)))
+		// Each MiB figure is rounded down: the true one is below it + 1.
+		live, goal, more := float64(z.lastLive), float64(c.HeapGoalMiB), float64(c.StacksMiB+c.GlobalsMiB)
+		z.implied = append(z.implied, [3]float32{
+			float32(100 * (goal - live) / (live + more)),
+			float32(100 * max(0, goal-live-1) / (live + more + 3)),
+			float32(100 * (goal + 1 - live) / (live + more)),
+		})
 	}
 	z.lastSeq, z.lastLive = c.Seq, 0
 	if c.Has&HasHeap != 0 {
@@ -187,9 +195,8 @@ func (z *Summarizer) Summary() Summary {
 		s.Goal, s.GoalStride = z.goal.Points(), z.goal.Stride() // appends by the caller or by Add do not meet
 	}
 	if n := len(z.implied); n > 0 {
-		g := slices.Clone(z.implied)
-		slices.Sort(g)
-		s.ImpliedGOGC, s.ImpliedCycles = int(math.Round(float64(g[n/2]))), n
+		s.ImpliedCycles = n
+		s.ImpliedGOGC, s.ImpliedLow, s.ImpliedHigh = medianOf(z.implied, 0), medianOf(z.implied, 1), medianOf(z.implied, 2)
 	}
 	p := slices.Clone(z.pauses)
 	slices.Sort(p)
@@ -202,6 +209,17 @@ func (z *Summarizer) Summary() Summary {
 		s.Pauses.Max = p[n-1]
 	}
 	return s
+}
+
+// medianOf returns the median of the i-th figure of the implied GOGCs,
+// rounded.
+func medianOf(implied [][3]float32, i int) int {
+	g := make([]float32, len(implied))
+	for k, x := range implied {
+		g[k] = x[i]
+	}
+	slices.Sort(g)
+	return int(math.Round(float64(g[len(g)/2])))
 }
 
 // rank returns the nearest-rank q-th percentile of the sorted p: the
