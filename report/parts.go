@@ -37,10 +37,11 @@ func textParts(d *Document) reportparts.Parts {
 	return pt
 }
 
-// textSection is what one of the text report's sections prints.
+// textSection is what one of the text report's sections prints, verbose:
+// the HTML page holds every explanation.
 func textSection(d *Document, print func(*printer, *Document)) string {
 	var b bytes.Buffer
-	p := &printer{w: &b}
+	p := &printer{w: &b, verbose: true}
 	print(p, d)
 	return b.String()
 }

@@ -50,16 +50,24 @@ func readFixture(t *testing.T, name string) (*Document, []byte) {
 // unknown).
 var fixtures = []string{"list.json", "threads.json", "errors.json", "tail.json", "gogcoff.json"}
 
+// TestTextGolden: the default report (NAME.txt) and the verbose one
+// (NAME.v.txt) of each fixture.
 func TestTextGolden(t *testing.T) {
 	for _, name := range fixtures {
-		t.Run(name, func(t *testing.T) {
-			d, _ := readFixture(t, name)
-			var b bytes.Buffer
-			if err := Text(&b, d); err != nil {
-				t.Fatal(err)
+		for _, verbose := range []bool{false, true} {
+			file := strings.TrimSuffix(name, ".json")
+			if verbose {
+				file += ".v"
 			}
-			golden(t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".txt"), b.Bytes())
-		})
+			t.Run(file, func(t *testing.T) {
+				d, _ := readFixture(t, name)
+				var b bytes.Buffer
+				if err := WriteText(&b, d, TextOptions{Verbose: verbose}); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, filepath.Join("testdata", file+".txt"), b.Bytes())
+			})
+		}
 	}
 }
 
