@@ -13,7 +13,7 @@ func init() {
 // textParts is the text report of d in parts: the same header, statistics
 // and sections that Text prints (reportparts.TextParts, for report/html).
 func textParts(d *Document) reportparts.Parts {
-	pt := reportparts.Parts{Header: textSection(d, (*printer).header)}
+	pt := reportparts.Parts{Header: textSection(d, (*printer).header), Summary: textSection(d, (*printer).summary)}
 	cols, showMix, rows := statRows(d)
 	for i := range cols {
 		pt.Head = append(pt.Head, colName(cols, showMix, i))

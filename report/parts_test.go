@@ -22,6 +22,9 @@ func TestTextParts(t *testing.T) {
 		}
 		text := b.String()
 		pt := textParts(d)
+		if !strings.HasPrefix(text, pt.Summary) || pt.Summary == "" {
+			t.Errorf("%s: the text report does not begin with the summary %q", name, pt.Summary)
+		}
 		title, details, _ := strings.Cut(pt.Header, "\n")
 		if !strings.HasPrefix(text, title+"\n") || !strings.Contains(text, "\n\n"+details) || details == "" {
 			t.Errorf("%s: the text report does not begin with the title %q and hold the settings %q", name, title, details)

@@ -259,12 +259,12 @@ func fewRuns(n int64) string {
 	}
 	var parts []string
 	if len(maxed) > 0 {
-		verb, them := "is", "it"
+		verb := "is"
 		if len(maxed) > 1 {
-			verb, them = "are", "them"
+			verb = "are"
 		}
-		parts = append(parts, fmt.Sprintf("%s of %d %s %s the slowest run: too few runs for %s to differ from the max (%s)",
-			joinAnd(maxed), n, figure.Plural(int(n), "run", "runs"), verb, them, strings.Join(needs, ", ")))
+		parts = append(parts, fmt.Sprintf("%s of %d %s %s the max: too few runs to differ from it (%s)",
+			joinAnd(maxed), n, figure.Plural(int(n), "run", "runs"), verb, strings.Join(needs, ", ")))
 	}
 	if len(second) > 0 {
 		parts = append(parts, fmt.Sprintf("%s of %d runs: the second slowest run", joinAnd(second), n))
@@ -343,13 +343,19 @@ func (p *printer) failures(d *Document) {
 // of the CPU, its longest pause, the allocation rate and the peak RSS.
 func (p *printer) gcLine(d *Document) {
 	rss := "peak RSS " + env.Bytes(int64(d.Process.PeakRSSBytes))
+	// Against a server, the server's collector has its own section:
+	// this one is the load generator's.
+	label := "GC"
+	if d.Kind() == ServerDocument {
+		label = "The load generator's GC"
+	}
 	g := d.GC
 	if g == nil {
-		p.f("GC: not measured (-gcstats off); %s.\n", rss)
+		p.f("%s: not measured (-gcstats off); %s.\n", label, rss)
 		return
 	}
-	p.wrapped("", fmt.Sprintf("GC: %d %s, GC CPU %s, longest pause %s, allocated %s/s, %s.",
-		g.Cycles, figure.Plural(int(g.Cycles), "cycle", "cycles"), figure.Percent(g.CPUFraction), dur(g.STWMax),
+	p.wrapped("", fmt.Sprintf("%s: %d %s, GC CPU %s, longest pause %s, allocated %s/s, %s.",
+		label, g.Cycles, figure.Plural(int(g.Cycles), "cycle", "cycles"), figure.Percent(g.CPUFraction), dur(g.STWMax),
 		env.Bytes(int64(g.AllocRate)), rss))
 }
 
