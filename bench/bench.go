@@ -210,9 +210,16 @@ type MemoryError struct {
 	Report int64
 	Kept   int
 	Format string
+	// Processes, with Report, is RunCount's number of processes, whose
+	// results it holds together (Count.N); 0 for Run.
+	Processes int
 }
 
 func (e *MemoryError) Error() string {
+	if e.Report > 0 && e.Processes > 0 {
+		return fmt.Sprintf("bench: the results of %d processes of %d kept runs each need %s once read back (%s the most), but only %s is available",
+			e.Processes, e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Memory.Available))
+	}
 	if e.Report > 0 {
 		return fmt.Sprintf("bench: writing the report of %d kept runs needs %s (%s the most), beside the mix's %s live, but only %s is available",
 			e.Kept, env.Bytes(e.Report), e.Format, env.Bytes(e.Need.Live), env.Bytes(e.Memory.Available))
@@ -378,14 +385,13 @@ func (b *benchmark) startServer() error {
 }
 
 // close ends what Run leaves on every way out: the streams' files not
-// committed (the runs never ran), the server not stopped (given up: the
-// kernel kills it with this process too, Pdeathsig, but not its own
-// children, which its SIGTERM lets it stop).
+// committed (the runs never ran), the server not stopped (given up: killed
+// at once with its process tree).
 func (b *benchmark) close() {
 	close(b.finished)
 	abortStreams(b.streams)
 	if b.srv != nil {
-		b.srv.r.Stop()
+		b.srv.abandon()
 	}
 }
 

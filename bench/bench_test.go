@@ -20,6 +20,7 @@ import (
 	"github.com/gcperf/gcperf/internal/setting"
 	"github.com/gcperf/gcperf/profiles/pprofhttp"
 	"github.com/gcperf/gcperf/report"
+	"github.com/gcperf/gcperf/sweep"
 	"github.com/gcperf/gcperf/workload"
 )
 
@@ -320,4 +321,25 @@ func availableMemory(t *testing.T) int64 {
 		t.Skip(err)
 	}
 	return m.Available
+}
+
+// Issue 24, item 8: RunCount counts the processes' results it reads back
+// and holds together, before any process starts.
+func TestRunCountChecksTheSetsMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory check reads /proc")
+	}
+	kept := int(availableMemory(t) / 2000)
+	o := options(kept)
+	o.Config.KeepRuns = kept
+	var started atomic.Int64
+	_, err := bench.RunCount(context.Background(), o, workload.Mix{counting{new(atomic.Int64)}},
+		bench.Count{N: 20, Exe: "/bin/false", Dir: t.TempDir(), Observe: func(sweep.RepeatEvent) { started.Add(1) }})
+	var me *bench.MemoryError
+	if !errors.As(err, &me) || me.Processes != 20 || me.Kept != kept || me.Report == 0 {
+		t.Errorf("RunCount: %v (%T), want a *MemoryError of the 20 processes' results", err, err)
+	}
+	if started.Load() != 0 {
+		t.Errorf("%d process events before refusing", started.Load())
+	}
 }

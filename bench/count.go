@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gcperf/gcperf/env"
 	"github.com/gcperf/gcperf/internal/interrupt"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/internal/setting"
@@ -61,6 +62,9 @@ func RunCount(ctx context.Context, o Options, mix workload.Mix, c Count) (Outcom
 		return Outcome{}, inputf("N", c.N, "RunCount runs at least 2 processes, got %d", c.N)
 	case c.N > setting.MaxCount:
 		return Outcome{}, inputf("N", c.N, "must be at most %d, got %d", setting.MaxCount, c.N)
+	}
+	if err := o.checkCountMemory(mix, c.N); err != nil {
+		return Outcome{}, err
 	}
 	_, locks, err := o.check(mix)
 	if err != nil {
@@ -173,4 +177,23 @@ func (o *Options) writeSet(set *report.Set) []error {
 			}
 			return nil // no result: no file
 		})
+}
+
+// checkCountMemory refuses, before any process starts, a set of n
+// processes' results that would not fit in memory once read back and
+// written (countMemory): each process checks its own runs.
+func (o *Options) checkCountMemory(mix workload.Mix, n int) error {
+	if o.Config.Validate(len(mix)) != nil {
+		return nil // Options.check says why
+	}
+	mem, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		return nil // not Linux, or no /proc: nothing to check against
+	}
+	need := countMemory(o.Config, o.Config.OpsPerRun(len(mix)), n, o.Outputs)
+	if need <= mem.Available {
+		return nil
+	}
+	return &MemoryError{Threads: o.Config.Threads, Ops: len(mix), Memory: mem,
+		Report: need, Kept: o.Config.Kept(), Format: o.mostMemory(len(mix)), Processes: n}
 }

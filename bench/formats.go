@@ -59,6 +59,29 @@ var (
 	htmlMemory = RunMemory{Base: 1300, GCRun: 1700, Op: 310}
 )
 
+// setTextMemory is what RunCount holds per kept run of each process: the
+// process's result read back (its JSON decoded) and kept for the set's
+// report, measured as the peak RSS of gcperf run -count 3 -warmup 0 -runs
+// N -keep-runs N [-gcstats total|run] noop (N = 400,000, and noop four
+// times at 200,000) above none: 458 and 817 B a run, 330 and 245 B an
+// operation more, with a tenth more. The set's JSON (SetJSON) holds about
+// what one process's JSON does, per run of each process.
+var setTextMemory = RunMemory{Base: 510, GCRun: 900, Op: 360}
+
+// countMemory is what RunCount holds at its peak for the set of n
+// processes' results: per kept run of each process, the result read back,
+// or the largest writer among the set's outputs (those the processes do
+// not write themselves), saturating at math.MaxInt64.
+func countMemory(cfg workload.Config, k, n int, outs []Output) int64 {
+	per := setTextMemory.perRun(k, cfg.GCStats)
+	for _, o := range outs {
+		if !o.Child {
+			per = max(per, o.Format.Memory.perRun(k, cfg.GCStats))
+		}
+	}
+	return sat.Mul(sat.Mul(int64(cfg.Kept()), per), int64(n))
+}
+
 // reportMemory is what building and writing the report of a benchmark
 // holds at its peak: the kept runs' records, the document, and the
 // largest of the writers of the text report and of outs (written one

@@ -36,12 +36,13 @@ type ForeignServerError struct {
 	URL   string // Server.Ready
 	Addr  string // its host and port
 	Inode uint64 // the listening socket's inode
+	Pid   int    // the process that holds it
 	Log   string // the server's output
 }
 
 func (e *ForeignServerError) Error() string {
-	return fmt.Sprintf("bench: %s: another process answers on %s (socket %d), not the server started nor any process of its tree; its output: %s",
-		e.URL, e.Addr, e.Inode, e.Log)
+	return fmt.Sprintf("bench: %s: another process (pid %d) answers on %s, not the server started nor any process of its tree; its output: %s",
+		e.URL, e.Pid, e.Addr, e.Log)
 }
 
 // urlAddr is the host and port of an http or https URL, the port the
@@ -155,11 +156,13 @@ func socketInodes(root string, pids []int) (inodes map[uint64]bool, ok bool) {
 }
 
 // serverOwns checks, once a server is ready, that the sockets listening
-// on its address (ready's host and port) belong to its process tree
-// (pids), reading root/proc. It says nothing (nil) where it cannot tell:
-// no /proc (not Linux), an address it cannot resolve, no listener there
-// (another network namespace, another host), a process it cannot read.
-func serverOwns(root, ready string, pids []int) error {
+// on its address (ready's host and port) belong to its process tree (the
+// processes tree lists), reading root/proc: one that another process
+// holds is a *ForeignServerError. It says nothing (nil) where it cannot
+// tell: no /proc (not Linux), an address it cannot resolve, no listener
+// there (another network namespace, another host), a process it cannot
+// read, a socket no process holds any more (a server that is ending).
+func serverOwns(root, ready string, tree func() []int) error {
 	host, portText, err := urlAddr(ready)
 	if err != nil {
 		return nil
@@ -185,14 +188,43 @@ func serverOwns(root, ready string, pids []int) error {
 	if len(listening) == 0 {
 		return nil
 	}
+	pids := tree()
 	mine, ok := socketInodes(root, pids)
 	if !ok {
 		return nil
 	}
 	for _, inode := range listening {
-		if !mine[inode] {
-			return &ForeignServerError{URL: ready, Addr: net.JoinHostPort(host, portText), Inode: inode}
+		if mine[inode] {
+			continue
+		}
+		// Another process's, or one of the tree's that started since.
+		if pid := holder(root, inode); pid != 0 && !slices.Contains(pids, pid) && !slices.Contains(tree(), pid) {
+			return &ForeignServerError{URL: ready, Addr: net.JoinHostPort(host, portText), Inode: inode, Pid: pid}
 		}
 	}
 	return nil
+}
+
+// holder is a process that holds the socket inode open, read from every
+// process's root/proc/<pid>/fd; 0 when none does.
+func holder(root string, inode uint64) int {
+	procs, err := os.ReadDir(filepath.Join(root, "proc"))
+	if err != nil {
+		return 0
+	}
+	want := "socket:[" + strconv.FormatUint(inode, 10) + "]"
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		dir := filepath.Join(root, "proc", p.Name(), "fd")
+		fds, _ := os.ReadDir(dir)
+		for _, fd := range fds {
+			if link, _ := os.Readlink(filepath.Join(dir, fd.Name())); link == want {
+				return pid
+			}
+		}
+	}
+	return 0
 }

@@ -72,32 +72,39 @@ func TestServerOwns(t *testing.T) {
 	}
 	write("net/tcp", procTCP)
 	write("net/tcp6", procTCP6)
-	fd := filepath.Join(root, "proc", "100", "fd")
-	if err := os.MkdirAll(fd, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i, target := range []string{"/dev/null", "socket:[1001]", "pipe:[7]"} {
-		if err := os.Symlink(target, filepath.Join(fd, strconv.Itoa(i))); err != nil {
+	for pid, targets := range map[string][]string{
+		"100": {"/dev/null", "socket:[1001]", "pipe:[7]"}, // the server
+		"200": {"socket:[1002]"},                          // another process
+	} {
+		fd := filepath.Join(root, "proc", pid, "fd")
+		if err := os.MkdirAll(fd, 0o755); err != nil {
 			t.Fatal(err)
+		}
+		for i, target := range targets {
+			if err := os.Symlink(target, filepath.Join(fd, strconv.Itoa(i))); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	for _, tt := range []struct {
 		url     string
 		pids    []int
-		foreign uint64 // 0: none
+		foreign int // the other process; 0: none
 	}{
 		{"http://127.0.0.1:19037/", []int{100}, 0},
 		{"http://127.0.0.1:19037/", []int{100, 101}, 0}, // 101 ended since
-		{"http://127.0.0.1:8080/", []int{100}, 1002},
+		{"http://127.0.0.1:8080/", []int{100}, 200},
+		{"http://127.0.0.1:8080/", []int{100, 200}, 0},
+		{"http://127.0.0.1:8081/", []int{100}, 0},  // no process holds it: ending
 		{"http://127.0.0.1:19040/", []int{100}, 0}, // no listener: nothing to say
 	} {
-		err := serverOwns(root, tt.url, tt.pids)
+		err := serverOwns(root, tt.url, func() []int { return tt.pids })
 		fe, ok := err.(*ForeignServerError)
 		switch {
 		case tt.foreign == 0 && err != nil:
 			t.Errorf("%s %v: %v", tt.url, tt.pids, err)
-		case tt.foreign != 0 && (!ok || fe.Inode != tt.foreign):
-			t.Errorf("%s %v: %v, want a ForeignServerError of socket %d", tt.url, tt.pids, err, tt.foreign)
+		case tt.foreign != 0 && (!ok || fe.Pid != tt.foreign || fe.Inode != 1002):
+			t.Errorf("%s %v: %v, want a ForeignServerError of process %d", tt.url, tt.pids, err, tt.foreign)
 		}
 	}
 }

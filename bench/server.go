@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcperf/gcperf/env"
+	"github.com/gcperf/gcperf/internal/figure"
 	"github.com/gcperf/gcperf/internal/quote"
 	"github.com/gcperf/gcperf/internal/safefile"
 	"github.com/gcperf/gcperf/report"
@@ -125,11 +126,16 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 		case rs.overMem != nil:
 			err = &serverFailure{sweep.OverMemory, fmt.Errorf("%w: %v before it was ready; its output: %s", ErrServer, rs.overMem, log.Name())}
 		case doc != nil && doc.Kind() == report.CommandDocument && doc.Exec.Stopped == "":
-			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), doc.Exec.Status, log.Name())}
+			status := doc.Exec.Status
+			if n := doc.Exec.Leftovers; n > 0 {
+				// A daemon: gone with the program gcperf started.
+				status += fmt.Sprintf(", leaving %d %s running, stopped with it: a server must stay in the foreground", n, figure.Plural(n, "process", "processes"))
+			}
+			err = &serverFailure{sweep.NotStarted, fmt.Errorf("%w: %s exited before it was ready (%s); its output: %s", ErrServer, quote.Clip(c.Path), status, log.Name())}
 		}
 		return nil, err
 	}
-	if err := serverOwns("/", s.Ready, rs.r.Processes()); err != nil {
+	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil && !endsSoon(rs.r.Done()) {
 		var fe *ForeignServerError
 		errors.As(err, &fe)
 		fe.Log = log.Name()
@@ -267,4 +273,30 @@ func (rs *runningServer) stop() (*report.Exec, error) {
 		x.Log = ""
 	}
 	return x, err
+}
+
+// abandon kills the server that the benchmark gives up (Options.Abort),
+// with its process tree, at once, and waits for it; a temporary log goes
+// with it, as the benchmark's other temporary files do.
+func (rs *runningServer) abandon() {
+	rs.r.Kill(ErrAborted)
+	rs.r.Wait()
+	rs.cancel(nil)
+	rs.log.Close()
+	if rs.s.Log.Path == "" {
+		os.Remove(rs.log.Name())
+	}
+}
+
+// endsSoon reports whether done closes within a moment: a server that
+// crashed just after it answered has no process left to own its socket,
+// which the kernel has not closed yet; it is a server that ended, as the
+// runs will say, not another process answering.
+func endsSoon(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	case <-time.After(200 * time.Millisecond):
+		return false
+	}
 }

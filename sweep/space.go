@@ -44,11 +44,23 @@ const (
 	failedRepeatRoom = 1 << 20
 )
 
-// room checks that the runner's directory can take need bytes more, by
-// writing them to a temporary file (a name RemoveStale knows) and removing
-// it: a full disk, a quota or a read-only file system fails the write.
-// Its error is a *CannotWriteError.
+// probeRoom is the most room checks by writing: beyond it, the file
+// system's free space says (freeBytes), so that the check does not write
+// a large result's worth between two points.
+const probeRoom = 64 << 10
+
+// room checks that the runner's directory can take need bytes more: that
+// its file system has them free (where freeBytes can say), and by writing
+// up to probeRoom of them to a temporary file (a name RemoveStale knows),
+// removed at once: a full disk, a quota or a read-only file system fails
+// the write. Its error is a *CannotWriteError.
 func (r *Runner) room(need int64) error {
+	if free, ok := freeBytes(r.Dir); ok {
+		if free < need {
+			return &CannotWriteError{Dir: r.Dir, Need: need, Err: errNoSpace}
+		}
+		need = min(need, probeRoom)
+	}
 	f, err := os.CreateTemp(r.Dir, ".room.tmp*")
 	if err != nil {
 		return &CannotWriteError{Dir: r.Dir, Need: need, Err: safefile.Cause(err)}
@@ -97,7 +109,7 @@ func (r *Runner) cannotWrite(o *Outcome) error {
 	}
 	err := r.room(max(r.largest, failedRepeatRoom))
 	var cw *CannotWriteError
-	if errors.As(err, &cw) {
+	if errors.As(err, &cw) && o.Failed.Reason != CannotWrite { // one that says so already: a command's result
 		o.Failed = failure(CannotWrite, "%s: %s has no room for its files: %v", o.Failed.Text, r.Dir, cw.Err)
 	}
 	return err

@@ -37,15 +37,22 @@ func smallDisk(t *testing.T, size string) string {
 // CannotWrite, ENOSPC) rather than "exit status 1".
 func TestRunnerStopsWhenTheDiskIsFull(t *testing.T) {
 	tests := []struct {
-		name string
-		fill int    // bytes written into the directory before the sweep
-		cmd  string // the point's command
-		outs int    // outcomes before it stops
+		name     string
+		fill     int    // bytes written into the directory before the sweep
+		readOnly bool   // the file system is remounted read-only before the sweep
+		cmd      string // the point's command
+		outs     int    // outcomes before it stops
+		errno    syscall.Errno
 	}{
 		// Less room than a repeat needs: not one point runs.
-		{"before", 280 << 10, "exit 0", 0},
+		{"before", 280 << 10, false, "exit 0", 0, syscall.ENOSPC},
 		// The first point fills the disk and fails: the sweep stops there.
-		{"after", 0, `head -c 400000 /dev/zero > "$FILL"; exit 1`, 1},
+		{"after", 0, false, `head -c 400000 /dev/zero > "$FILL"; exit 1`, 1, syscall.ENOSPC},
+		// The first point fills the disk and succeeds: its result cannot
+		// be written, and the sweep stops there.
+		{"result", 0, false, `head -c 400000 /dev/zero > "$FILL"; exit 0`, 1, syscall.ENOSPC},
+		// Room, but nothing can be written: the probe finds it.
+		{"read-only", 0, true, "exit 0", 0, syscall.EROFS},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,14 +60,19 @@ func TestRunnerStopsWhenTheDiskIsFull(t *testing.T) {
 			if tt.fill > 0 {
 				os.WriteFile(filepath.Join(dir, "fill"), make([]byte, tt.fill), 0o644) // as much as fits
 			}
+			if tt.readOnly {
+				if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
+					t.Fatalf("remount read-only: %v: %s", err, out)
+				}
+			}
 			r, progress := commandRunner(t, "")
 			r.Dir = dir
 			r.Command = &target.Command{Path: "/bin/sh", Args: []string{"-c", tt.cmd}}
 			r.Env = append(r.Env, "FILL="+filepath.Join(dir, "fill"))
 			outs, err := r.Run(context.Background(), grid(t, "50,100,200", "off"))
 			var cw *CannotWriteError
-			if !errors.As(err, &cw) || !errors.Is(err, ErrCannotWrite) || !errors.Is(err, syscall.ENOSPC) || cw.Dir != dir {
-				t.Fatalf("Run: %v, want a *CannotWriteError of %s wrapping ENOSPC; progress:\n%s", err, dir, progress)
+			if !errors.As(err, &cw) || !errors.Is(err, ErrCannotWrite) || !errors.Is(err, tt.errno) || cw.Dir != dir {
+				t.Fatalf("Run: %v, want a *CannotWriteError of %s wrapping %v; progress:\n%s", err, dir, tt.errno, progress)
 			}
 			if len(outs) != tt.outs {
 				t.Fatalf("%d outcomes, want %d: it ran on; progress:\n%s", len(outs), tt.outs, progress)

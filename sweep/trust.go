@@ -40,9 +40,9 @@ func untrustedTrace(argv []string, r *target.Result, s gctrace.Summary) string {
 		return fmt.Sprintf("%d stop-the-world pauses totalling %s in a run of %s", s.Pauses.Count, ns(s.Pauses.Total), ns(r.Wall))
 	case s.MarkWall > span:
 		return fmt.Sprintf("mark phases totalling %s in a run of %s", ns(s.MarkWall), ns(r.Wall))
-	case s.Last > r.Wall+traceClockSlack:
+	case s.Last > r.Wall+traceClockSlack && r.Leftovers == 0: // a leftover may print after the end
 		return fmt.Sprintf("a cycle at %s since its program started, in a run of %s", ns(s.Last), ns(r.Wall))
-	case s.Backwards > 0:
+	case s.Backwards > 0 && s.Sequences == 1: // two processes' lines may be taken for one's
 		return fmt.Sprintf("%d %s before the cycle before %s", s.Backwards, figure.Plural(s.Backwards, "cycle began", "cycles began"), figure.Plural(s.Backwards, "it", "them"))
 	}
 	// A heap may hold memory never touched, so never resident (a large

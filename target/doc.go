@@ -93,18 +93,21 @@
 // a leftover, and wait for it (wait4: os/exec waits for its own child
 // only), so that no zombie stays. Such a program starts its other
 // children in its own process group (os/exec's default): a child of its
-// own in another group would be taken for an orphan. [KillAll] kills every Process still running, with its tree, at
-// once, and waits for them: a program that exits at once (gcperf's third
-// interrupt) calls it first.
+// own in another group would be taken for an orphan. [KillAll] kills
+// every Process still running, with its tree, at once, and waits for
+// them: a program that exits at once (gcperf's third interrupt) calls it
+// first.
 //
 // The limit: should this process itself be killed by SIGKILL, nothing of
-// it runs any more. The kernel kills its direct children (Pdeathsig), but
-// their descendants, and the orphans it had adopted, go to init (or to the
-// nearest subreaper above it) and keep running. Neither Pdeathsig (one
-// process, not inherited) nor a subreaper (which must live) can stop
-// them; only a cgroup holding the tree can, or a process outside it,
-// which would count its own memory and CPU in the tree's if it stood in
-// it. Outside Linux there is no subreaper: Subreaper returns an error.
+// it runs any more to stop anything. The kernel kills its direct children
+// (Pdeathsig), but their descendants, and the orphans it had adopted, go
+// to init (or to the nearest subreaper above it) and keep running.
+// Pdeathsig is one process's, not inherited, and a subreaper must be
+// alive to reap: only a cgroup holding the tree could stop them (a later
+// issue), or a process outside gcperf watching it, which, standing in the
+// measured tree as its parent, would add its own memory and CPU to the
+// figures, so there is none. Outside Linux there is no subreaper:
+// Subreaper returns an error.
 //
 // # While it runs
 //
@@ -137,20 +140,21 @@
 // [Process.Stop], and the end of Start's context (a deadline: sweep's
 // -point-timeout), stop the child: SIGTERM to its process group and to
 // every descendant seen that left it (a daemon that called setsid) or
-// adopted (Subreaper), then,
-// Grace later (default 10s), SIGKILL to all of them. Result.Stopped says
-// why (ErrStopped, Kill's cause, the context's cause) and Result.Killed
-// that SIGKILL was needed. [Process.Kill] sends SIGKILL at once. Nothing waits forever on a child that ignores
-// signals: after SIGKILL, a process that does not end within KillWait (one
+// adopted (Subreaper), then, Grace later (default 10s), SIGKILL to all of
+// them. Result.Stopped says why (ErrStopped, Kill's cause, the context's
+// cause) and Result.Killed that SIGKILL was needed. [Process.Kill] sends
+// SIGKILL at once, a stop under way included. Nothing waits forever on a
+// child that ignores signals: after SIGKILL, a process that does not end within KillWait (one
 // in uninterruptible sleep) is counted in Result.Unkilled and left.
 //
 // When the child ends, what it left running (its group, the descendants
 // seen that left the group, told from a new process with the same pid by
 // their start time, and the orphans of the tree adopted with Subreaper)
-// is stopped the same way, SIGTERM then SIGKILL (at once once Kill is
-// called), and counted in Result.Leftovers: no process of the tree
-// outlives Wait. Without Subreaper one that was never seen (started and
-// detached between two samples) escapes.
+// is stopped the same way, each process signalled on its own, SIGTERM
+// then SIGKILL (at once when Kill is called), and counted in
+// Result.Leftovers: no process of the tree outlives Wait. Without
+// Subreaper one that was never seen (started and detached between two
+// samples) escapes.
 //
 // # When it ends
 //

@@ -55,6 +55,14 @@ func benchInput(ie *bench.InputError) error {
 // sets the mix's memory ("-size 1024 with -base 512 and -chunk 32"); ""
 // names the operation that needs the most, with its parameters.
 func benchMemory(me *bench.MemoryError, hint string) error {
+	if me.Report > 0 && me.Processes > 0 {
+		of := ""
+		if me.Format != "text" {
+			of = " (for " + me.Format + ")"
+		}
+		return usagef("-keep-runs %d: the results of -count %d processes of %d kept runs each need %s once read back%s, but only %s is available (a smaller -keep-runs or -count fits)",
+			me.Kept, me.Processes, me.Kept, env.Bytes(me.Report), of, env.Bytes(me.Memory.Available))
+	}
 	if me.Report > 0 {
 		what := "the report"
 		if me.Format == "text" {
@@ -117,8 +125,8 @@ func benchError(err error, memHint string) error {
 		return &usageError{msg: fmt.Sprintf("the server's URL %s: another process already listens on %s and would answer in the server's place: stop it, or give the server another port",
 			quote.Clip(ae.URL), ae.Addr), err: err}
 	case errors.As(err, &fe):
-		return fmt.Errorf("the server's URL %s: another process answers on %s, not the server gcperf started: its figures would be that process's; the server's output: %s",
-			quote.Clip(fe.URL), fe.Addr, fe.Log)
+		return fmt.Errorf("the server's URL %s: another process (pid %d) answers on %s, not the server gcperf started: its figures would be that process's; the server's output: %s",
+			quote.Clip(fe.URL), fe.Pid, fe.Addr, fe.Log)
 	case errors.As(err, &ie):
 		return benchInput(ie)
 	}

@@ -69,7 +69,7 @@ func (f *benchFlags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.IntVar(&c.Warmups, "warmup", def.Warmups, "warmup runs of the mix before the timed runs, not recorded")
 	fs.IntVar(&c.Runs, "runs", def.Runs, "timed runs of the mix")
 	fs.IntVar(&c.Outliers, "outliers", def.Outliers, "best and worst runs discarded before the mean-based statistics")
-	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count: -runs is then the most, if given; open loop (-rate), the schedule is d long")
+	fs.DurationVar(&c.Duration, "duration", 0, "run the timed runs for `d` (such as 10m) instead of a count, at least one however short d: -runs is then the most, if given; open loop (-rate), the schedule is d long and ends at d however far behind it, the starts due and not made reported as skipped")
 	fs.DurationVar(&c.WarmupDuration, "warmup-duration", 0, "run the warmups for `d` instead of a count: -warmup is then the most, if given")
 	fs.IntVar(&c.KeepRuns, "keep-runs", workload.DefaultKeepRuns, "keep the per-run records (JSON and CSV runs, the timeline) of the first `N` timed runs; every statistic covers all runs, and memory does not grow beyond N (0: the default)")
 	fs.IntVar(&c.Threads, "threads", def.Threads, "goroutines running whole mixes from one pool of runs")

@@ -265,18 +265,25 @@ func runForwarding(c target.Command, meta report.Meta, sig <-chan os.Signal) (*r
 	}
 }
 
-// writeExecReports writes the output files, then the text report to
-// stderr, as time(1) does (the command's stdout stays its own, to pipe or
-// redirect); it returns exitFail when one could not be written. The files
-// hold the measurement, the terminal only shows it: a text report that
-// could not be written (stderr closed or full) does not keep them from
-// being written, nor does a log that filled the disk (execLog.writeFile).
+// writeExecReports writes the text report to stderr, as time(1) does (the
+// command's stdout stays its own, to pipe or redirect), and the output
+// files; it returns exitFail when one could not be written. A text report
+// that could not be written (stderr closed or full) does not keep the
+// files from being written: they hold the measurement, the terminal only
+// shows it; nor does a log that filled the disk (execLog.writeFile).
 func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer) (code int) {
+	var err error
 	var one *report.Document
 	if o.n == 1 {
 		one = set.Processes[0].Result
+		err = report.WriteExecText(stderr, one)
+	} else {
+		err = report.SetText(stderr, set)
 	}
 	code = exitOK
+	if err != nil {
+		code = fail(stderr, err)
+	}
 	for _, out := range o.outputs {
 		write := func(w io.Writer) error { return out.format.Write(w, one) }
 		if o.n > 1 {
@@ -286,15 +293,6 @@ func writeExecReports(o *execOptions, set *report.Set, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "gcperf: exec: %s %s\n", out.flag, quote.Line(safefile.WithOverwrite(err)))
 			code = exitFail
 		}
-	}
-	var err error
-	if one != nil {
-		err = report.WriteExecText(stderr, one)
-	} else {
-		err = report.SetText(stderr, set)
-	}
-	if err != nil {
-		code = fail(stderr, err)
 	}
 	return code
 }

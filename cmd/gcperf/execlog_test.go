@@ -203,7 +203,11 @@ func TestSweepServerOwnGOGC(t *testing.T) {
 		gogc, _ := o.Point.GOGC.Percent()
 		applied := gogc == 100
 		if applied != o.Failed.IsZero() || !applied && (o.Failed.Reason != sweep.NotApplied || !strings.Contains(o.Failed.Text, fmt.Sprintf("asked GOGC=%d but the command's heap goals say its runtime applied GOGC≈", gogc))) {
-			t.Errorf("GOGC=%d: failed %+v", gogc, o.Failed)
+			var gc *report.ExecGC
+			if o.Doc != nil && o.Doc.Server != nil {
+				gc = o.Doc.Server.GC
+			}
+			t.Errorf("GOGC=%d: failed %+v; the server's GC %+v", gogc, o.Failed, gc)
 		}
 	}
 }

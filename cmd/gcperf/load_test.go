@@ -68,14 +68,7 @@ func TestHTTPIsTheLoadedAddress(t *testing.T) {
 // available, the records take 280 B a run and the text report about 600,
 // the JSON (with the collector's figures per run) about 4,500.
 func TestKeepRunsReportTooLarge(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the memory check reads /proc")
-	}
-	m, err := env.ReadMemory(context.Background(), "/")
-	if err != nil {
-		t.Skip(err)
-	}
-	keep := m.Available / 2000
+	keep := availableMemory(t) / 2000
 	file := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := gcperf(t, nil, "run", "-q", "-duration", "1s", "-keep-runs", fmt.Sprint(keep), "-json", file, "noop")
 	want := fmt.Sprintf("gcperf: -keep-runs %d: writing the report of %d kept runs needs ", keep, keep)
@@ -97,5 +90,46 @@ func TestReadyURLChecked(t *testing.T) {
 		if code != 2 || stdout != "" || stderr != tc.want {
 			t.Errorf("-ready %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.ready, code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// Issue 24, item 8, with -count: the processes' results, which gcperf
+// reads back and holds together to write the set's report, are counted
+// before any process starts: -count 20 of runs whose report takes about a
+// third of the memory available each is refused, naming -keep-runs and
+// -count.
+func TestCountResultsTooLarge(t *testing.T) {
+	keep := availableMemory(t) / 2000
+	code, stdout, stderr := gcperf(t, nil, "run", "-q", "-count", "20", "-duration", "1s", "-keep-runs", fmt.Sprint(keep), "noop")
+	want := fmt.Sprintf("gcperf: -keep-runs %d: the results of -count 20 processes of %d kept runs each need ", keep, keep)
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", code, stdout, stderr, want)
+	}
+}
+
+// availableMemory is the memory the check before the runs compares with;
+// the test is skipped where there is none to read.
+func availableMemory(t *testing.T) int64 {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the memory check reads /proc")
+	}
+	m, err := env.ReadMemory(context.Background(), "/")
+	if err != nil {
+		t.Skip(err)
+	}
+	return m.Available
+}
+
+// Issue 24, item 8, in a sweep: each point's process writes its result as
+// JSON, whose memory is counted before the first point starts.
+func TestSweepPointReportTooLarge(t *testing.T) {
+	keep := availableMemory(t) / 2000
+	code, stdout, stderr := gcperf(t, nil, "sweep", "-q", "-gogc", "50", "-duration", "1s", "-keep-runs", fmt.Sprint(keep),
+		"-out", filepath.Join(t.TempDir(), "sw"), "noop")
+	want := fmt.Sprintf("gcperf: -keep-runs %d: writing the report of %d kept runs needs ", keep, keep)
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "result.json)") ||
+		strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q, naming the points' JSON result", code, stdout, stderr, want)
 	}
 }

@@ -97,18 +97,25 @@ func runServerChild(args []string) int {
 			behave = "crash-after-ready"
 		}
 	}
-	pieces, keep := 256, 32
 	if behave == "setgogc" {
 		// A server that sets its own GOGC, whatever its environment
-		// says, with 8MiB live: cycles whose goals tell it.
+		// says: 8MiB live, and 16MiB more then a collection, 16 times:
+		// cycles whose goals tell it.
 		debug.SetGCPercent(100)
-		pieces, keep, behave = 1024, 128, "ok"
+		ring := make([][]byte, 128)
+		for i := range 4096 {
+			ring[i%len(ring)] = make([]byte, 64<<10)
+			if i%256 == 255 {
+				runtime.GC()
+			}
+		}
+		serverKeep, behave = ring, "ok"
 	}
-	for i := range pieces { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
+	for i := range 256 { // 16MiB in 64KiB pieces, the last 2MiB kept: a few cycles
 		b := make([]byte, 64<<10)
 		b[0] = byte(i)
 		serverKeep = append(serverKeep, b)
-		if len(serverKeep) > keep {
+		if len(serverKeep) > 32 {
 			serverKeep = serverKeep[1:]
 		}
 	}
@@ -576,7 +583,7 @@ func TestRunServerForeignListener(t *testing.T) {
 	var out strings.Builder
 	code := run(args, &out, w, nil)
 	stderr := w.String()
-	want := regexp.MustCompile(`(?m)^gcperf: the server's URL http://` + regexp.QuoteMeta(addr) + `/: another process answers on ` + regexp.QuoteMeta(addr) +
+	want := regexp.MustCompile(`(?m)^gcperf: the server's URL http://` + regexp.QuoteMeta(addr) + `/: another process \(pid ` + strconv.Itoa(os.Getpid()) + `\) answers on ` + regexp.QuoteMeta(addr) +
 		`, not the server gcperf started: its figures would be that process's; the server's output: ` + regexp.QuoteMeta(log) + `\n\z`)
 	if code != exitFail || !want.MatchString(stderr) || strings.Contains(stderr, "is ready") {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %v", code, stderr, want)
@@ -609,5 +616,51 @@ func TestSweepServerAddressInUse(t *testing.T) {
 		if o.Failed.Reason != sweep.NotStarted || !strings.Contains(o.Failed.Text, "another process already listens on "+addr) {
 			t.Errorf("%s: failure %v %q: want not started, another process listening", o.Point.Name(), o.Failed.Reason, o.Failed.Text)
 		}
+	}
+}
+
+// Three interrupts during the runs give them up (exit 130): the server is
+// killed with its worker, which ignores SIGTERM, and its temporary log is
+// removed with gcperf's other temporary files (issue 24, items 6 and 30).
+func TestRunServerAborted(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	addr := freeAddr(t)
+	sig := make(chan os.Signal, 3)
+	w := &notifyWriter{want: "gcperf: running ", seen: make(chan struct{})}
+	worker := make(chan int, 1)
+	go func() {
+		<-w.seen
+		logs, _ := filepath.Glob(filepath.Join(tmp, "gcperf-server-*.log"))
+		b := []byte{}
+		if len(logs) == 1 {
+			b, _ = os.ReadFile(logs[0])
+		}
+		m := regexp.MustCompile(`worker (\d+)`).FindSubmatch(b)
+		pid := 0
+		if m != nil {
+			pid, _ = strconv.Atoi(string(m[1]))
+		}
+		worker <- pid
+		for range 3 {
+			sig <- syscall.SIGINT
+		}
+	}()
+	args := append([]string{"run", "-q", "-duration", "1m", "http", "-url", "http://" + addr + "/", "--"}, serverArgv(t, addr, "worker")...)
+	var out strings.Builder
+	code := run(args, &out, w, sig)
+	pid := <-worker
+	if code != exitAborted || pid == 0 {
+		t.Fatalf("exit %d, worker %d; stderr:\n%s", code, pid, w.String())
+	}
+	if !gone(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the server's worker %d is still running", pid)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
 	}
 }

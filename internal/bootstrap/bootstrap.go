@@ -1,8 +1,8 @@
 // Package bootstrap is the resampling behind workload's tail estimates: a
 // seed derived from the data (so that the same result always gives the
 // same interval), draws of runs with replacement, percentile intervals,
-// the upper order statistics of a sample, and a least-absolute-deviations
-// fit (a per-unit cost the slowest runs do not pull).
+// and a least-absolute-deviations fit (a per-unit cost the slowest runs do
+// not pull).
 package bootstrap
 
 import (
@@ -59,72 +59,4 @@ func Interval(reps []float64, level float64) (lo, hi float64) {
 		return reps[i]
 	}
 	return at(a), at(1 - a)
-}
-
-// Upper returns, of the values v (reordered in place), the nearest-rank
-// q-quantile (the ceil(q*n)-th smallest) and the mean of the k largest
-// (1 <= k <= n). It runs in time linear in len(v), on average; NaN for no
-// values.
-func Upper(v []float64, q float64, k int) (quantile, topMean float64) {
-	n := len(v)
-	if n == 0 {
-		return math.NaN(), math.NaN()
-	}
-	k = min(max(k, 1), n)
-	rank := min(max(int(math.Ceil(q*float64(n))), 1), n)
-	sel(v, n-k)
-	top := 0.0
-	for _, x := range v[n-k:] {
-		top += x
-	}
-	// The quantile is at or above v[n-k] when rank-1 >= n-k; else in the
-	// part below, which holds the n-k smallest.
-	if rank-1 >= n-k {
-		sel(v[n-k:], rank-1-(n-k))
-		return v[rank-1], top / float64(k)
-	}
-	sel(v[:n-k], rank-1)
-	return v[rank-1], top / float64(k)
-}
-
-// sel reorders v so that v[i] holds the value it would hold sorted, those
-// before it no greater and those after no smaller (quickselect, middle
-// pivot of three).
-func sel(v []float64, i int) {
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		m := lo + (hi-lo)/2
-		if v[m] < v[lo] {
-			v[m], v[lo] = v[lo], v[m]
-		}
-		if v[hi] < v[lo] {
-			v[hi], v[lo] = v[lo], v[hi]
-		}
-		if v[hi] < v[m] {
-			v[hi], v[m] = v[m], v[hi]
-		}
-		p := v[m]
-		a, b := lo, hi
-		for a <= b {
-			for v[a] < p {
-				a++
-			}
-			for v[b] > p {
-				b--
-			}
-			if a <= b {
-				v[a], v[b] = v[b], v[a]
-				a++
-				b--
-			}
-		}
-		switch {
-		case i <= b:
-			hi = b
-		case i >= a:
-			lo = a
-		default:
-			return
-		}
-	}
 }

@@ -3,40 +3,8 @@ package bootstrap
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
-
-	"github.com/gcperf/gcperf/latency"
 )
-
-// TestUpper: the quantile and the mean of the k largest are those of the
-// sorted values, whatever their order.
-func TestUpper(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 3, 10, 99, 100, 101, 1000, 1001} {
-		for _, k := range []int{1, 2, 10, n} {
-			v := make([]float64, n)
-			for i := range v {
-				v[i] = float64(rng.IntN(50)) // ties
-			}
-			sorted := slices.Clone(v)
-			slices.Sort(sorted)
-			k := min(k, n)
-			want := 0.0
-			for _, x := range sorted[n-k:] {
-				want += x
-			}
-			want /= float64(k)
-			q, top := Upper(v, 0.99, k)
-			if wq := sorted[latency.Rank(0.99, n)-1]; q != wq || top != want {
-				t.Errorf("n %d k %d: %v, %v; want %v, %v", n, k, q, top, wq, want)
-			}
-		}
-	}
-	if q, top := Upper(nil, 0.99, 1); !math.IsNaN(q) || !math.IsNaN(top) {
-		t.Errorf("no values: %v, %v; want NaN", q, top)
-	}
-}
 
 func TestInterval(t *testing.T) {
 	reps := make([]float64, 1001)
