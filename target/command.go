@@ -97,7 +97,7 @@ func CanStart(path string) error {
 	if _, err := exec.LookPath(path); err != nil {
 		return startError(path, err)
 	}
-	if err := checkInterpreter(path, ""); err != nil {
+	if err := checkInterpreter(path, "", nil); err != nil {
 		return &StartError{Path: path, Err: err}
 	}
 	return nil
@@ -231,7 +231,7 @@ func (c *Command) check() error {
 			return &StartError{Path: c.Path, Err: err}
 		}
 	}
-	if err := checkInterpreter(c.Path, c.Dir); err != nil {
+	if err := checkInterpreter(c.Path, c.Dir, c.Env); err != nil {
 		return &StartError{Path: c.Path, Err: err}
 	}
 	return nil

@@ -2,6 +2,7 @@ package target
 
 import (
 	"bytes"
+	"cmp"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -42,10 +43,13 @@ const maxInterpDepth = 4
 const hashBangLen = 256
 
 // checkInterpreter returns an *InterpreterError when the program at path
-// (run in dir: a relative path is dir's) is a script whose #! line names
-// an interpreter that is not there or cannot be run; nil otherwise, or
-// when the program itself cannot be read (its start says why).
-func checkInterpreter(path, dir string) error {
+// (run in dir: a relative path is dir's, with the environment env: nil is
+// this process's) is a script whose #! line names an interpreter that is
+// not there or cannot be run (or "/usr/bin/env NAME" with no NAME in the
+// PATH the child gets), or a program whose loader is missing; nil
+// otherwise, or when the program itself cannot be read (its start says
+// why).
+func checkInterpreter(path, dir string, env []string) error {
 	if !strings.ContainsRune(path, filepath.Separator) {
 		p, err := exec.LookPath(path)
 		if err != nil {
@@ -54,9 +58,12 @@ func checkInterpreter(path, dir string) error {
 		path = p
 	}
 	for range maxInterpDepth {
-		interp := hashBang(inDir(path, dir))
+		interp, arg := hashBang(inDir(path, dir))
 		if interp == "" {
 			return checkLoader(inDir(path, dir))
+		}
+		if name, ok := envProgram(interp, arg); ok && !inPath(name, dir, pathOf(env)) {
+			return &InterpreterError{Interpreter: interp + " " + arg, Err: exec.ErrNotFound}
 		}
 		st, err := os.Stat(inDir(interp, dir))
 		switch {
@@ -84,28 +91,67 @@ func inDir(path, dir string) string {
 	return filepath.Join(dir, path)
 }
 
-// hashBang is the interpreter the #! line of the file at path names, ""
-// for a file without one or that cannot be read.
-func hashBang(path string) string {
+// hashBang is the interpreter the #! line of the file at path names, and
+// the argument it gives it (the rest of the line, as the kernel passes
+// it), "" for a file without one or that cannot be read.
+func hashBang(path string) (interp, arg string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer f.Close()
 	buf := make([]byte, hashBangLen)
 	n, _ := io.ReadFull(f, buf)
 	line, ok := bytes.CutPrefix(buf[:n], []byte("#!"))
 	if !ok {
-		return ""
+		return "", ""
 	}
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return ""
+	interp, arg, _ = strings.Cut(strings.TrimSpace(strings.ReplaceAll(string(line), "\t", " ")), " ")
+	return interp, strings.TrimSpace(arg)
+}
+
+// envProgram is the program a "#!/usr/bin/env NAME" line runs, when it is
+// one: env with one argument, neither an option nor a setting.
+func envProgram(interp, arg string) (name string, ok bool) {
+	if filepath.Base(interp) != "env" || arg == "" || strings.ContainsAny(arg, " =") || strings.HasPrefix(arg, "-") {
+		return "", false
 	}
-	return fields[0]
+	return arg, true
+}
+
+// pathOf is the PATH of the environment env (nil: this process's).
+func pathOf(env []string) string {
+	if env == nil {
+		return os.Getenv("PATH")
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one counts
+		}
+	}
+	return path
+}
+
+// inPath reports whether env(1) finds the program name in the directories
+// of path (name itself when it holds a slash, dir's when relative).
+func inPath(name, dir, path string) bool {
+	executable := func(p string) bool {
+		st, err := os.Stat(inDir(p, dir))
+		return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+	}
+	if strings.ContainsRune(name, '/') {
+		return executable(name)
+	}
+	for _, d := range filepath.SplitList(path) {
+		if executable(filepath.Join(cmp.Or(d, "."), name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkLoader returns an *InterpreterError when the file at path is a

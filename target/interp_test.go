@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,9 @@ func TestInterpreterMissing(t *testing.T) {
 		}
 		return path
 	}
+	if _, err := os.Stat("/usr/bin/env"); err != nil {
+		t.Skipf("no /usr/bin/env: %v", err)
+	}
 	noexec := write("noexec", "#!/bin/sh\n", 0o644)
 	inner := write("inner.sh", "#!/no/such/interp\n", 0o755)
 	tests := []struct {
@@ -40,6 +44,9 @@ func TestInterpreterMissing(t *testing.T) {
 		{"not executable", write("noexec.sh", "#!"+noexec+"\n", 0o755), noexec, fs.ErrPermission},
 		{"a directory", write("dir.sh", "#!"+dir+"\n", 0o755), dir, nil},
 		{"its interpreter's", write("outer.sh", "#!"+inner+"\n", 0o755), "/no/such/interp", fs.ErrNotExist},
+		{"env", write("env.sh", "#!/usr/bin/env no-such-program-gcperf\n", 0o755), "/usr/bin/env no-such-program-gcperf", exec.ErrNotFound},
+		{"env sh", write("envsh.sh", "#!/usr/bin/env sh\nexit 0\n", 0o755), "", nil},
+		{"env -S", write("envs.sh", "#!/usr/bin/env -S no-such-program-gcperf -x\n", 0o755), "", nil}, // options: not followed
 		{"sh", write("ok.sh", "#!/bin/sh\nexit 0\n", 0o755), "", nil},
 		{"no #!", write("plain.sh", "exit 0\n", 0o755), "", nil},
 		{"a binary", "/bin/sh", "", nil},

@@ -102,8 +102,8 @@ func (f *benchFlags) Register(fs *flag.FlagSet, def workload.Config) {
 	}
 	fs.StringVar(&f.Dir, "out", "", "write every format to `dir`, created if missing: "+strings.Join(names, ", "))
 	fs.BoolVar(&f.Options.Overwrite, "overwrite", false, "replace existing output files")
-	fs.StringVar(&f.runlog, "runlog", "", "stream every timed run to `file` as it ends, one CSV line each (run, thread, start_ns, runtime_ns... and the GC figures and the other causes of slow runs), whatever -keep-runs keeps (- for stdout)")
-	fs.StringVar(&f.hlog, "hlog", "", "stream the mix runtimes to `file` as an HdrHistogram interval log (.hlog, as jHiccup writes it: HistogramLogAnalyzer reads it), one histogram every -hlog-interval (- for stdout)")
+	fs.StringVar(&f.runlog, "runlog", "", "stream every timed run to `file` as it ends, one CSV line each (run, thread, start_ns, runtime_ns... and the GC figures and the other causes of slow runs), whatever -keep-runs keeps, as file.incomplete until the runs are over (- for stdout)")
+	fs.StringVar(&f.hlog, "hlog", "", "stream the mix runtimes to `file` as an HdrHistogram interval log (.hlog, as jHiccup writes it: HistogramLogAnalyzer reads it), one histogram every -hlog-interval, as file.incomplete until the runs are over (- for stdout)")
 	fs.DurationVar(&f.Options.HistogramLogInterval, "hlog-interval", bench.DefaultHistogramLogInterval, "the interval `d` of -hlog's histograms, at least 1ms; writing one allocates about 0.8MiB, so short intervals move the collector measured")
 
 	f.profile = map[profiles.Kind]*string{}

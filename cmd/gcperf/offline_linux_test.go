@@ -3,6 +3,9 @@
 package main
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,10 +19,34 @@ func TestOfflineCompareSignalled(t *testing.T) {
 	many := manyBenchFile(t, dir, 300000)
 	for _, s := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		p := startMain(t, dir, tmp, streamRead, streamRead, "compare", many, many)
-		time.Sleep(500 * time.Millisecond)
+		waitCaught(t, p.cmd.Process.Pid, s)
+		time.Sleep(300 * time.Millisecond) // into the reading
 		p.signal(t, s)
-		if how := p.wait(t, 5*time.Second); how != "exit 130" {
+		if how := p.wait(t, 10*time.Second); how != "exit 130" {
 			t.Errorf("%v: %s, want exit 130; stderr:\n%s", s, how, guarClip(p.stderr.String()))
 		}
 	}
+}
+
+// waitCaught waits until the process pid catches the signal s (its
+// handler is installed: /proc/PID/status's SigCgt), so that s, sent then,
+// is gcperf's to handle and not the default action of a process still
+// starting.
+func waitCaught(t *testing.T, pid int, s syscall.Signal) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(b)) {
+			if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+				mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+				if err == nil && mask&(1<<(uint(s)-1)) != 0 {
+					return
+				}
+			}
+		}
+	}
+	t.Fatalf("process %d does not catch %v after 30s", pid, s)
 }
