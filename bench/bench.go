@@ -141,6 +141,9 @@ type Options struct {
 
 	// Observers watch the measured runs (a progress bar, a line per run).
 	Observers []workload.Observer
+	// Text are the text report's options, for the report on Stdout and
+	// a text Output alike.
+	Text report.TextOptions
 	// Version and Command are recorded in the report.
 	Version string
 	Command []string
@@ -437,8 +440,12 @@ func (b *benchmark) write(res *workload.Result, meta report.Meta, server *report
 	for _, s := range b.streams {
 		streamed = streamed || s.path == "-" // stdout carries that stream alone
 	}
-	out.WriteErrs = append(out.WriteErrs, o.writeReports(streamed, func(w io.Writer) error { return report.Text(w, out.Doc) },
+	text := func(w io.Writer) error { return report.WriteText(w, out.Doc, o.Text) }
+	out.WriteErrs = append(out.WriteErrs, o.writeReports(streamed, text,
 		func(t Output) func(io.Writer) error {
+			if t.Format.Name == "text" {
+				return text
+			}
 			return func(w io.Writer) error { return t.Format.Write(w, out.Doc) }
 		})...)
 	out.Err = err

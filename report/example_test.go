@@ -135,3 +135,35 @@ func ExampleText() {
 		fmt.Println(err)
 	}
 }
+
+// The text report: its first screen by default; TextOptions.Verbose adds
+// the statistics table, the collector's paragraph, GCPerfP99's worst runs
+// and the explanations below it.
+func ExampleWriteText() {
+	doc, err := report.ReadFile("testdata/list.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var short, full bytes.Buffer
+	if err := report.WriteText(&short, doc, report.TextOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := report.WriteText(&full, doc, report.TextOptions{Verbose: true}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	lines := strings.Split(short.String(), "\n")
+	for _, l := range lines[3:6] {
+		fmt.Println(strings.Join(strings.Fields(l), " "))
+	}
+	fmt.Println("default:", strings.Count(short.String(), "\n"), "lines; verbose:", strings.Count(full.String(), "\n"), "lines")
+	fmt.Println("verbose begins with the default's first screen:", strings.HasPrefix(full.String(), strings.Join(lines[:9], "\n")))
+	// Output:
+	// Runtime runs P50 P90 P99 P99.9 max
+	// alloc.list 200 167µs 783µs 1.81ms 3.09ms 3.09ms
+	// P99.9 of 200 runs is the max: too few runs to differ from it (a P99.9 needs 1000 runs).
+	// default: 11 lines; verbose: 60 lines
+	// verbose begins with the default's first screen: true
+}

@@ -13,7 +13,7 @@ func init() {
 // textParts is the text report of d in parts: the same header, statistics
 // and sections that Text prints (reportparts.TextParts, for report/html).
 func textParts(d *Document) reportparts.Parts {
-	pt := reportparts.Parts{Header: textSection(d, (*printer).header)}
+	pt := reportparts.Parts{Header: textSection(d, (*printer).header), Summary: textSection(d, (*printer).summary)}
 	cols, showMix, rows := statRows(d)
 	for i := range cols {
 		pt.Head = append(pt.Head, colName(cols, showMix, i))
@@ -37,10 +37,11 @@ func textParts(d *Document) reportparts.Parts {
 	return pt
 }
 
-// textSection is what one of the text report's sections prints.
+// textSection is what one of the text report's sections prints, verbose:
+// the HTML page holds every explanation.
 func textSection(d *Document, print func(*printer, *Document)) string {
 	var b bytes.Buffer
-	p := &printer{w: &b}
+	p := &printer{w: &b, verbose: true}
 	print(p, d)
 	return b.String()
 }

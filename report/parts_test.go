@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,15 +14,27 @@ func TestTextParts(t *testing.T) {
 	for _, name := range fixtures {
 		d, _ := readFixture(t, name)
 		var b bytes.Buffer
-		if err := Text(&b, d); err != nil {
+		// The verbose report holds every part: the title and the
+		// summary first, then the settings in full, the table and the
+		// sections.
+		if err := WriteText(&b, d, TextOptions{Verbose: true}); err != nil {
 			t.Fatal(err)
 		}
 		text := b.String()
 		pt := textParts(d)
-		if !strings.HasPrefix(text, pt.Header) || pt.Header == "" {
-			t.Errorf("%s: the text report does not begin with the header %q", name, pt.Header)
+		if !strings.HasPrefix(text, pt.Summary) || pt.Summary == "" {
+			t.Errorf("%s: the text report does not begin with the summary %q", name, pt.Summary)
 		}
-		tail := pt.Errors + pt.GC + pt.Hiccups + pt.OpenLoop + pt.GCPerfP99 + pt.Tail + pt.Profiles + pt.Notes
+		title, details, _ := strings.Cut(pt.Header, "\n")
+		if !strings.HasPrefix(text, title+"\n") || !strings.Contains(text, "\n\n"+details) || details == "" {
+			t.Errorf("%s: the text report does not begin with the title %q and hold the settings %q", name, title, details)
+		}
+		for _, part := range []string{pt.Errors, pt.Hiccups} {
+			if !strings.Contains(text, part) {
+				t.Errorf("%s: the text report does not hold %q", name, part)
+			}
+		}
+		tail := pt.GC + pt.OpenLoop + pt.GCPerfP99 + pt.Tail + pt.Profiles + pt.Notes
 		if !strings.HasSuffix(text, tail) || pt.Notes == "" {
 			t.Errorf("%s: the text report does not end with the sections:\n%s", name, tail)
 		}
@@ -30,10 +43,21 @@ func TestTextParts(t *testing.T) {
 		}
 		lines := strings.Split(text, "\n")
 		at := 0
+		cells := map[string][]string{}
+		for _, r := range pt.Rows {
+			cells[r[0]] = r[1:]
+		}
 	rows:
 		for _, r := range pt.Rows {
 			if len(r) != len(pt.Head)+1 {
 				t.Errorf("%s: row %q has %d cells for %d columns", name, r[0], len(r)-1, len(pt.Head))
+			}
+			if twin, ok := cells[repeats[r[0]]]; ok && slices.Equal(twin, r[1:]) {
+				// Shown in the text only where it differs from its twin.
+				if strings.Contains(text, r[0]) {
+					t.Errorf("%s: row %q repeats row %q and is in the text report", name, r[0], repeats[r[0]])
+				}
+				continue
 			}
 			for ; at < len(lines); at++ {
 				if fields(lines[at]) == fields(strings.Join(r, " ")) {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -50,16 +52,24 @@ func readFixture(t *testing.T, name string) (*Document, []byte) {
 // unknown).
 var fixtures = []string{"list.json", "threads.json", "errors.json", "tail.json", "gogcoff.json"}
 
+// TestTextGolden: the default report (NAME.txt) and the verbose one
+// (NAME.v.txt) of each fixture.
 func TestTextGolden(t *testing.T) {
 	for _, name := range fixtures {
-		t.Run(name, func(t *testing.T) {
-			d, _ := readFixture(t, name)
-			var b bytes.Buffer
-			if err := Text(&b, d); err != nil {
-				t.Fatal(err)
+		for _, verbose := range []bool{false, true} {
+			file := strings.TrimSuffix(name, ".json")
+			if verbose {
+				file += ".v"
 			}
-			golden(t, filepath.Join("testdata", strings.TrimSuffix(name, ".json")+".txt"), b.Bytes())
-		})
+			t.Run(file, func(t *testing.T) {
+				d, _ := readFixture(t, name)
+				var b bytes.Buffer
+				if err := WriteText(&b, d, TextOptions{Verbose: verbose}); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, filepath.Join("testdata", file+".txt"), b.Bytes())
+			})
+		}
 	}
 }
 
@@ -163,6 +173,48 @@ func TestDocumentKind(t *testing.T) {
 		want := map[string]DocumentKind{"v1_exec.json": CommandDocument, "v1_server.json": ServerDocument}[name]
 		if got := d.Kind(); got != want {
 			t.Errorf("%s: Kind() = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestSummaryFits: the default report's first screen, up to the tail, is
+// lines of at most SummaryWidth columns; the P99 is in its first lines.
+func TestSummaryFits(t *testing.T) {
+	for _, name := range fixtures {
+		d, _ := readFixture(t, name)
+		var b bytes.Buffer
+		if err := Text(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		screen, _, _ := strings.Cut(b.String(), "\nWhy the tail")
+		lines := strings.Split(screen, "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > SummaryWidth {
+				t.Errorf("%s: a line of %d columns: %q", name, n, l)
+			}
+		}
+		if p99 := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "P99") }); p99 < 0 || p99 > 5 {
+			t.Errorf("%s: the P99 is on line %d:\n%s", name, p99+1, screen)
+		}
+	}
+}
+
+func TestFewRuns(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{1000, "P99.9 of 1000 runs: the second slowest run."},
+		{5000, ""},
+		{25, "P99 and P99.9 of 25 runs are the max: too few runs to differ from it (a P99 needs 100 runs, a P99.9 1000)."},
+		{200, "P99.9 of 200 runs is the max: too few runs to differ from it (a P99.9 needs 1000 runs)."},
+		{12, "P99 and P99.9 of 12 runs are the max: too few runs to differ from it (a P99 needs 100 runs, a P99.9 1000); P90 of 12 runs: the second slowest run."},
+		{1, "P50, P90, P99 and P99.9 of 1 run are the max: too few runs to differ from it (a P50 needs 2 runs, a P90 10, a P99 100, a P99.9 1000)."},
+		{0, ""},
+	}
+	for _, tt := range tests {
+		if got := fewRuns(tt.n); got != tt.want {
+			t.Errorf("fewRuns(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }

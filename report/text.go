@@ -16,31 +16,61 @@ import (
 	"github.com/gcperf/gcperf/latency"
 )
 
-// Text writes the console report: the settings, the statistics of every
-// operation and of the mix, the GCPerfP99 results and the worst 1% of runs;
-// for a command's document, WriteExecText's report.
+// Text writes the console report with the default options: its first
+// screen (WriteText); for a command's document, WriteExecText's report.
 func Text(w io.Writer, d *Document) error {
+	return WriteText(w, d, TextOptions{})
+}
+
+// WriteText writes the console report: a first screen of the settings
+// and the environment in a line, the percentiles with the runs they come
+// from, the throughput, the collector and GCPerfP99 in a line each, then
+// why the tail is what it is; with o.Verbose, the full settings, the
+// statistics table, the GC paragraph, the open loop's table, GCPerfP99's
+// block and the worst runs below that screen. For a command's document,
+// WriteExecText's report.
+func WriteText(w io.Writer, d *Document, o TextOptions) error {
 	if d.Kind() == CommandDocument {
 		return WriteExecText(w, d)
 	}
-	p := &printer{w: w}
-	p.header(d)
-	p.stats(d)
-	p.errors(d)
-	p.gc(d)
+	p := &printer{w: w, verbose: o.Verbose}
+	p.summary(d)
 	p.hiccup(d)
-	p.openLoop(d)
-	p.gcperf(d)
-	p.tail(d)
+	if p.verbose {
+		p.f("\n")
+		p.details(d)
+		p.stats(d)
+		p.gc(d)
+		p.openLoop(d)
+		p.gcperf(d)
+		p.tail(d)
+	} else {
+		p.tail(terseTail(d))
+	}
 	p.server(d)
 	p.profiles(d)
 	p.footer(d)
 	return p.err
 }
 
+// terseTail is d as the tail section reads it in the default report:
+// without the machine's steal time, which only the verbose report
+// explains.
+func terseTail(d *Document) *Document {
+	if d.Process.Machine == nil {
+		return d
+	}
+	c := *d
+	c.Process.Machine = nil
+	return &c
+}
+
+// A printer writes the text report to w, keeping the first error. With
+// verbose, each section prints its explanations too (TextOptions).
 type printer struct {
-	w   io.Writer
-	err error
+	w       io.Writer
+	err     error
+	verbose bool
 }
 
 func (p *printer) f(format string, args ...any) {
@@ -49,13 +79,16 @@ func (p *printer) f(format string, args ...any) {
 	}
 }
 
+// header prints the title line and the settings in full (details).
 func (p *printer) header(d *Document) {
+	p.title(d)
+	p.details(d)
+}
+
+// details prints the settings and the environment in full, the timed
+// runs and what the harness kept.
+func (p *printer) details(d *Document) {
 	c := d.Config
-	names := make([]string, len(d.Operations))
-	for i, op := range d.Operations {
-		names[i] = strings.TrimSpace(op.Name + " " + op.Params)
-	}
-	p.f("gcperf %s: %s\n", d.Tool.Version, strings.Join(names, ", "))
 	p.settings(c, strconv.FormatInt(c.Seed, 10))
 	p.machine(d.Env)
 	of := fmt.Sprintf(" of %d", c.Runs)
@@ -159,20 +192,49 @@ func (p *printer) stats(d *Document) {
 	p.f("\nStatistics (the mean-based figures drop the best and worst -outliers %d; the percentiles cover every successful run)\n",
 		d.Config.Outliers)
 	cols, showMix, rows := statRows(d)
-	p.table(cols, showMix, rows)
+	p.table(cols, showMix, distinctRows(cols, showMix, rows))
+}
+
+// repeats names the rows of the statistics table that repeat another
+// when every cell is the same: the response times of operations that
+// never respond early are their runtimes; one operation's mixes per hour
+// are its operations per hour.
+var repeats = map[string]string{
+	"Total Response Time":             "Total Runtime",
+	"Average Response Time":           "Average Runtime (Arithmetic)",
+	"Operation Mixes per Hour":        "Operations per Hour",
+	"Actual Operation Mixes per Hour": "Actual Operations per Hour",
+}
+
+// distinctRows are rows without those that repeat another row in every
+// column (repeats): the text report shows them only where they differ;
+// the other formats keep every row.
+func distinctRows(cols []*Operation, showMix bool, rows []row) []row {
+	cells := func(r row) []string {
+		out := make([]string, len(cols))
+		for i, o := range cols {
+			out[i] = r.cell(o, isMix(cols, showMix, i))
+		}
+		return out
+	}
+	byLabel := map[string]row{}
+	for _, r := range rows {
+		byLabel[r.label] = r
+	}
+	var out []row
+	for _, r := range rows {
+		if twin, ok := byLabel[repeats[r.label]]; ok && slices.Equal(cells(r), cells(twin)) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // statRows are the statistics table's columns (the operations, then the
 // mix when shown) and rows, for the text and HTML reports.
 func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
-	cols = make([]*Operation, 0, len(d.Operations)+1)
-	for i := range d.Operations {
-		cols = append(cols, &d.Operations[i])
-	}
-	showMix = len(d.Operations) > 1 || d.Mix.OpsPerRun != 1
-	if showMix {
-		cols = append(cols, &d.Mix.Operation)
-	}
+	cols, showMix = statColumns(d)
 	rows = []row{
 		{"Total Runs", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Runs, 10) }},
 		{"Total Errors", func(o *Operation, _ bool) string { return strconv.FormatInt(o.Errors.Total, 10) }},
@@ -187,6 +249,20 @@ func statRows(d *Document) (cols []*Operation, showMix bool, rows []row) {
 		rows = append(rows, actualRows(d)...)
 	}
 	return cols, showMix, rows
+}
+
+// statColumns are the statistics table's columns: the operations, then
+// the mix when shown.
+func statColumns(d *Document) (cols []*Operation, showMix bool) {
+	cols = make([]*Operation, 0, len(d.Operations)+1)
+	for i := range d.Operations {
+		cols = append(cols, &d.Operations[i])
+	}
+	showMix = len(d.Operations) > 1 || d.Mix.OpsPerRun != 1
+	if showMix {
+		cols = append(cols, &d.Mix.Operation)
+	}
+	return cols, showMix
 }
 
 // Timing cells of a column without a successful run read "-": rtCell of
@@ -620,7 +696,11 @@ func (p *printer) footer(d *Document) {
 			"(about 2µs each, taken between runs, outside the timed region) slow the benchmark down;\n" +
 			"-gcstats total reads the GC's once and gives no verdicts.\n")
 	}
-	p.f("\nRepeat with -seed %d.\n", d.Config.Seed)
+	p.f("\nRepeat with -seed %d.", d.Config.Seed)
+	if !p.verbose {
+		p.f(" -v adds the settings in full, the statistics table, the worst runs and the explanations.")
+	}
+	p.f("\n")
 }
 
 // categories lists the failure categories seen in any column, sorted.

@@ -66,11 +66,11 @@ func execute(f *benchFlags, mix workload.Mix, memHint string, args, ops []string
 		}
 		out, err = bench.RunCount(ctx, *o, mix, c)
 	} else {
-		if f.Verbose {
+		if f.ShowRuns {
 			o.Observers = append(o.Observers, workload.Verbose(stderr, processStart))
 		}
-		// The progress bar (progress.go): -v's lines take its place.
-		if !f.Verbose && !f.Quiet {
+		// The progress bar (progress.go): -show-runs's lines take its place.
+		if !f.ShowRuns && !f.Quiet {
 			if p := progressObserver(stderr, stderrIsTerminal); p != nil {
 				o.Observers = append(o.Observers, p)
 			}

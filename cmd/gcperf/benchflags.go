@@ -28,9 +28,10 @@ import (
 type benchFlags struct {
 	// Options are the benchmark's, filled by Register's flags and Finish.
 	Options bench.Options
-	// Verbose (-v) asks for a line per run, Quiet (-q) for no progress
-	// bar: what the command shows on its terminal.
-	Verbose, Quiet bool
+	// Verbose (-v) asks for the full text report, ShowRuns (-show-runs)
+	// for a line per run, Quiet (-q) for no progress bar: what the
+	// command shows on its terminal.
+	Verbose, ShowRuns, Quiet bool
 	// Dir (-out) and ProfileDir (-profile) are the directories of every
 	// format and every profile.
 	Dir, ProfileDir string
@@ -87,8 +88,10 @@ func (f *benchFlags) Register(fs *flag.FlagSet, def workload.Config) {
 	fs.StringVar(&f.rate, "rate", "", "run open loop: start `R` operations per second across the threads on a fixed schedule (such as 200/s), reporting latency from each intended start beside the runtime (default: closed loop)")
 	fs.IntVar(&f.Count, "count", 1, "run the benchmark `N` times (at most 10000), each in a fresh process, one after another, as go test -count does: "+
 		"-bench then holds N lines per benchmark, the samples benchstat and gcperf compare need; -json every process's result, the text report each process's figures")
-	fs.BoolVar(&f.Verbose, "v", false, "print a line as each timed run starts and ends (on stderr)")
-	fs.BoolVar(&f.Quiet, "q", false, "no progress bar (drawn on stderr when it is a terminal and -v is not given)")
+	fs.BoolVar(&f.Verbose, "v", false, "the full report: below the first screen, the settings in full, the statistics table, the collector's paragraph, "+
+		"GCPerfP99's worst runs and the explanations, which -json, -csv, -xml and -html always hold (a line per run, which -v printed before: -show-runs)")
+	fs.BoolVar(&f.ShowRuns, "show-runs", false, "print a line as each timed run starts and ends (on stderr)")
+	fs.BoolVar(&f.Quiet, "q", false, "no progress bar (drawn on stderr when it is a terminal and -show-runs is not given)")
 	f.files = map[string]*string{}
 	var names []string
 	for _, ff := range bench.Formats {
@@ -139,6 +142,7 @@ func (f *benchFlags) Finish(fs *flag.FlagSet) error {
 	}
 	c := &f.Options.Config
 	c.GCStats = g
+	f.Options.Text.Verbose = f.Verbose
 	if f.rate != "" {
 		if c.Rate, err = parseRate(f.rate); err != nil {
 			return err
@@ -278,8 +282,8 @@ func (f *benchFlags) finishCount(given map[string]bool) error {
 		return flagError("http", "%s: serves one process, not for -count %d, whose processes run one after another", quote.Clip(o.HTTP), n)
 	case given["http-public"]:
 		return flagError("http-public", "goes with -http, which is not for -count %d", n)
-	case f.Verbose:
-		return flagError("v", "prints the runs of one process, not for -count %d: each process's output goes to its log (process-N.log in -out DIR)", n)
+	case f.ShowRuns:
+		return flagError("show-runs", "prints the runs of one process, not for -count %d: each process's output goes to its log (process-N.log in -out DIR)", n)
 	}
 	if f.Dir != "" {
 		o.Outputs = append(o.Outputs, countDirOutputs(f.Dir, "-out "+f.Dir, n)...)

@@ -112,6 +112,12 @@ func TestReport(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	golden(t, "report_list.golden", stdout)
+	// -v: the verbose report, as the report package's golden file.
+	code, stdout, stderr = gcperf(t, nil, "report", "-v", fixture("list.json"))
+	want, err := os.ReadFile(fixture("list.v.txt"))
+	if code != 0 || stderr != "" || err != nil || stdout != string(want) {
+		t.Errorf("report -v: exit %d, %v, stderr %s; differs from report/testdata/list.v.txt:\n%s", code, err, stderr, stdout)
+	}
 }
 
 func TestReportOutput(t *testing.T) {
@@ -392,7 +398,9 @@ func TestOutputFiles(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("-%s -: exit %d; stderr:\n%s", f.Name, code, stderr)
 		}
-		if !strings.Contains(stderr, "Statistics") || strings.Contains(stdout, "Statistics") {
+		// The default report's last line, which no other format holds.
+		const last = "-v adds the settings in full, the statistics table, the worst runs and the explanations."
+		if !strings.Contains(stderr, last) || strings.Contains(stdout, last) {
 			t.Errorf("-%s -: the text report is not on stderr alone", f.Name)
 		}
 		if stdout == "" {
@@ -407,7 +415,7 @@ func TestOutputFiles(t *testing.T) {
 func TestKeepRunsAndDuration(t *testing.T) {
 	dir := t.TempDir()
 	res := filepath.Join(dir, "r.json")
-	code, stdout, stderr := gcperf(t, nil, "run", "-q", "-warmup", "0", "-runs", "300", "-keep-runs", "10", "-json", res, "noop")
+	code, stdout, stderr := gcperf(t, nil, "run", "-q", "-v", "-warmup", "0", "-runs", "300", "-keep-runs", "10", "-json", res, "noop")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -441,7 +449,7 @@ func TestKeepRunsAndDuration(t *testing.T) {
 			len(d.Runs), d.Harness.RunsKept, d.Harness.LiveHeap, spanned, d.Timeline[0].FirstRun)
 	}
 
-	code, stdout, stderr = gcperf(t, nil, "run", "-q", "-duration", "50ms", "-warmup-duration", "10ms", "noop")
+	code, stdout, stderr = gcperf(t, nil, "run", "-q", "-v", "-duration", "50ms", "-warmup-duration", "10ms", "noop")
 	if code != 0 {
 		t.Fatalf("-duration: exit %d: %s", code, stderr)
 	}

@@ -793,10 +793,10 @@ func TestGuarantee07Interrupts(t *testing.T) {
 				var ready *regexp.Regexp
 				switch cmd {
 				case "run":
-					args = []string{"run", "-v", "-runs", "100000", "-warmup", "0", "-out", out, "alloc.tree", "-depth", "18", "-live", "4"}
+					args = []string{"run", "-show-runs", "-runs", "100000", "-warmup", "0", "-out", out, "alloc.tree", "-depth", "18", "-live", "4"}
 					ready = regexp.MustCompile(`(?m)\] Run end 2: `)
 				case "gcperf":
-					args = []string{"-v", "-size", "16384", "-base", "1", "-chunk", "4", "-runs", "100000", "-warmup", "0", "-out", out}
+					args = []string{"-show-runs", "-size", "16384", "-base", "1", "-chunk", "4", "-runs", "100000", "-warmup", "0", "-out", out}
 					ready = regexp.MustCompile(`(?m)\] Run end 2: `)
 				case "sweep":
 					// Each point sleeps for 400ms: the interrupts land

@@ -136,8 +136,8 @@ func TestOutLockRun(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	first := startGcperf(t, "run", "-v", "-warmup", "0", "-runs", "100000", "-out", dir, "sleep", "-d", "5ms")
-	// -v says when the timed runs start: the lock was taken before.
+	first := startGcperf(t, "run", "-show-runs", "-warmup", "0", "-runs", "100000", "-out", dir, "sleep", "-d", "5ms")
+	// -show-runs says when the timed runs start: the lock was taken before.
 	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(first.stderr.String(), "Run start 1\n"); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the first run never started; stderr:\n%s", first.stderr.String())

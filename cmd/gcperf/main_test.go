@@ -148,7 +148,7 @@ func TestBadInput(t *testing.T) {
 // With 1 or 2 runs the default -outliers 1 cannot apply: the runs are kept.
 func TestFewRuns(t *testing.T) {
 	for _, runs := range []string{"1", "2"} {
-		code, stdout, stderr := gcperf(t, nil, "run", "-runs", runs, "noop")
+		code, stdout, stderr := gcperf(t, nil, "run", "-v", "-runs", runs, "noop")
 		if code != 0 || !strings.Contains(stdout, "Outliers Dropped (each end)") {
 			t.Errorf("-runs %s: exit %d, stderr %q", runs, code, stderr)
 		}
@@ -185,6 +185,7 @@ func mask(s string) string {
 	durations := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
 	numbers := regexp.MustCompile(`[0-9]+(\.[0-9]+)?(B|KiB|MiB|GiB)?`)
 	bytes := regexp.MustCompile(`[0-9.]+(B|KiB|MiB|GiB) in [0-9]+ objects`)
+	setup := regexp.MustCompile(`^[0-9]+ (of [0-9]+ )?runs? in `) // the summary's line of settings and environment
 	// The verdicts on the causes of the slow runs, one line each in a
 	// fixed order, depend on what the machine did: keep which cause each
 	// line is about.
@@ -220,7 +221,21 @@ func mask(s string) string {
 			}
 			continue
 		}
+		// The summary's lines that wrap where their figures are long:
+		// one line each.
+		if setup.MatchString(l) || strings.HasPrefix(l, "GC: ") || strings.HasPrefix(l, "GCPerfP99, ") {
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "   ") {
+				i++
+				l += " " + strings.TrimSpace(lines[i])
+			}
+		}
 		switch t := strings.TrimSpace(l); {
+		case setup.MatchString(t):
+			// the runs, the warmups and the seed; the runtime and the machine vary
+			l = durations.ReplaceAllString(t[:strings.Index(t, "; ")], "<d>") + "; <machine>"
+		case strings.HasPrefix(t, "GC: "), strings.HasPrefix(t, "GCPerfP99, "):
+			l = strings.Replace(l, " cycle,", " cycles,", 1) // 1 cycle or more
+			l = numbers.ReplaceAllString(durations.ReplaceAllString(l, "<d>"), "<n>")
 		case strings.HasPrefix(t, "GC during the timed runs: "):
 			for i+1 < len(lines) && lines[i+1] != "" {
 				i++
@@ -254,8 +269,36 @@ func TestDefaultRun(t *testing.T) {
 	golden(t, "default.golden", mask(stdout))
 }
 
+// TestVerbose: -v prints the full report below the first screen, the
+// same screen as without it, and no line per run on stderr.
 func TestVerbose(t *testing.T) {
-	code, _, stderr := gcperf(t, nil, "run", "-v", "-warmup", "2", "-runs", "3", "-outliers", "0", "noop")
+	args := []string{"-size", "1", "-base", "4", "-chunk", "8", "-warmup", "3", "-runs", "200", "-seed", "7"}
+	code, stdout, stderr := gcperf(t, nil, append([]string{"-v"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "Run start") {
+		t.Errorf("-v printed a line per run on stderr:\n%s", stderr)
+	}
+	for _, want := range []string{"\nStatistics (", "\nGC during the timed runs: ", "\nResults (GCPerfP99: ", "worst runs dropped", "\nSettings: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-v: the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	_, short, _ := gcperf(t, nil, args...)
+	if strings.Contains(short, "\nStatistics (") {
+		t.Errorf("without -v, the report holds the statistics table:\n%s", short)
+	}
+	// The first screen is the same, to the line before the tail.
+	first, _, _ := strings.Cut(mask(short), "\nWhy the tail")
+	if !strings.HasPrefix(mask(stdout), first) {
+		t.Errorf("-v changed the first screen:\n%s\nwithout -v:\n%s", mask(stdout), first)
+	}
+}
+
+// TestShowRuns: -show-runs prints a start and an end line per timed run.
+func TestShowRuns(t *testing.T) {
+	code, _, stderr := gcperf(t, nil, "run", "-show-runs", "-warmup", "2", "-runs", "3", "-outliers", "0", "noop")
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
@@ -288,7 +331,7 @@ func TestJSON(t *testing.T) {
 			if data, err = os.ReadFile(path); err != nil {
 				t.Fatal(err)
 			}
-		} else if !strings.Contains(stderr, "Statistics") {
+		} else if !strings.Contains(stderr, "Repeat with -seed") {
 			t.Errorf("with -json -, the text report should go to stderr; stderr:\n%s", stderr)
 		}
 		var doc map[string]any

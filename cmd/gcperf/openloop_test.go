@@ -2,14 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// -rate runs open loop: the report shows corrected and uncorrected latency.
+// -rate runs open loop: the report shows corrected and uncorrected latency
+// (with -v, the open loop's own table too).
 func TestRate(t *testing.T) {
 	for _, rate := range []string{"500/s", "500"} {
-		code, stdout, stderr := gcperf(t, nil, "run", "-rate", rate, "-runs", "50", "-warmup", "2", "noop")
+		code, stdout, stderr := gcperf(t, nil, "run", "-v", "-rate", rate, "-runs", "50", "-warmup", "2", "noop")
 		if code != 0 {
 			t.Fatalf("-rate %s: exit %d; stderr:\n%s", rate, code, stderr)
 		}
@@ -20,7 +22,27 @@ func TestRate(t *testing.T) {
 			}
 		}
 	}
-	code, stdout, stderr := gcperf(t, nil, "run", "-rate", "500/s", "-runs", "50", "-json", "-", "noop", "spin", "-d", "1us")
+	// The default report: the corrected latency is the first row of the
+	// percentiles, labelled so, the service time beside it; one
+	// throughput, achieved against asked; no GCPerfP99 line.
+	code, stdout, stderr := gcperf(t, nil, "run", "-rate", "500/s", "-runs", "50", "-warmup", "2", "noop")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	head := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "P99") })
+	if head < 0 || head+2 >= len(lines) || !strings.Contains(lines[head], "Latency (open loop)") ||
+		!strings.HasPrefix(strings.TrimSpace(lines[head+1]), "noop: corrected, from the intended start ") ||
+		!strings.HasPrefix(strings.TrimSpace(lines[head+2]), "noop: uncorrected (service time) ") {
+		t.Errorf("the first P99 is not the corrected latency's:\n%s", stdout)
+	}
+	if n := strings.Count(stdout, "Throughput"); n != 1 || !strings.Contains(stdout, "/s achieved of 500/s asked") {
+		t.Errorf("%d throughputs, want one, achieved against asked:\n%s", n, stdout)
+	}
+	if strings.Contains(stdout, "GCPerfP99") {
+		t.Errorf("open loop, the default report has GCPerfP99's figures:\n%s", stdout)
+	}
+	code, stdout, stderr = gcperf(t, nil, "run", "-rate", "500/s", "-runs", "50", "-json", "-", "noop", "spin", "-d", "1us")
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}

@@ -102,7 +102,7 @@ func TestProgressOnTerminal(t *testing.T) {
 
 func TestProgressSuppressed(t *testing.T) {
 	fastProgress(t, true)
-	for _, flag := range []string{"-q", "-v"} {
+	for _, flag := range []string{"-q", "-show-runs"} {
 		args := append([]string{slowNoop[0], flag}, slowNoop[1:]...)
 		code, _, stderr := gcperfInBubble(t, args...)
 		if code != 0 {

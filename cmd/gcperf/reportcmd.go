@@ -19,6 +19,7 @@ func reportCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) in
 	name := flags.String("format", "text", "the `format`: "+formatNames())
 	out := flags.String("o", "-", "write to `file` instead of stdout")
 	overwrite := flags.Bool("overwrite", false, "replace an existing -o file")
+	verbose := flags.Bool("v", false, "the full text report (-format text): the settings in full, the statistics table, the collector's paragraph, GCPerfP99's worst runs and the explanations")
 	if code := parseFlags(flags, args, stdout, stderr); code >= 0 {
 		return code
 	}
@@ -44,6 +45,11 @@ func reportCmd(args []string, stdout, stderr io.Writer, sig <-chan os.Signal) in
 		write = func(w io.Writer) error { return f.WriteSet(ctxWriter{ctx, w}, s) }
 	} else {
 		write = func(w io.Writer) error { return f.Write(ctxWriter{ctx, w}, d) }
+		if f.Name == "text" {
+			write = func(w io.Writer) error {
+				return report.WriteText(ctxWriter{ctx, w}, d, report.TextOptions{Verbose: *verbose})
+			}
+		}
 	}
 	switch {
 	case ctx.Err() != nil:

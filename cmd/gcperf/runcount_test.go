@@ -238,7 +238,7 @@ func TestCountBadInput(t *testing.T) {
 		{[]string{"-count", "2", "-runlog", "r.csv"}, "gcperf: -runlog r.csv: streams the runs of one process, not for -count 2"},
 		{[]string{"-count", "2", "-hlog", "r.hlog"}, "gcperf: -hlog r.hlog: streams the runtimes of one process, not for -count 2"},
 		{[]string{"-count", "2", "-http", "127.0.0.1:0"}, "gcperf: -http 127.0.0.1:0: serves one process, not for -count 2, whose processes run one after another"},
-		{[]string{"-count", "2", "-v"}, "gcperf: -v prints the runs of one process, not for -count 2: each process's output goes to its log (process-N.log in -out DIR)"},
+		{[]string{"-count", "2", "-show-runs"}, "gcperf: -show-runs prints the runs of one process, not for -count 2: each process's output goes to its log (process-N.log in -out DIR)"},
 		{[]string{"-count", "2", "-out", full}, "gcperf: -out " + full + ": " + filepath.Join(full, "process-2.csv") + ": file exists (use -overwrite to replace it)"},
 		{[]string{"-count", "2", "-json", "-", "-bench", "-"}, "gcperf: -json - and -bench -: at most one format can go to stdout"},
 		{[]string{"-count", "2", "-runs", "0"}, "gcperf: -runs must be at least 1, got 0"},

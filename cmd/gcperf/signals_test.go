@@ -268,9 +268,9 @@ func (c signalCase) start(t *testing.T) (p *mainProc, dir, tmp string) {
 // signalCases are every command of gcperf that measures, each interrupted
 // once it has something to keep.
 var signalCases = []signalCase{
-	{"gcperf", append([]string{"-q", "-v", "-duration", "30s", "-json", "d.json", "-runlog", "rl.csv", "-hlog", "h.hlog"}, sigRunFlags...),
+	{"gcperf", append([]string{"-q", "-show-runs", "-duration", "30s", "-json", "d.json", "-runlog", "rl.csv", "-hlog", "h.hlog"}, sigRunFlags...),
 		false, regexp.MustCompile(`(?m)^\[.*\] Run end 20:`), []string{"d.json", "rl.csv", "h.hlog"}},
-	{"run", []string{"run", "-q", "-v", "-duration", "30s", "-runlog", "hup/rl.csv", "-hlog", "hup/h.hlog", "-out", "hup/o", "sleep", "-d", "1ms"},
+	{"run", []string{"run", "-q", "-show-runs", "-duration", "30s", "-runlog", "hup/rl.csv", "-hlog", "hup/h.hlog", "-out", "hup/o", "sleep", "-d", "1ms"},
 		false, regexp.MustCompile(`(?m)^\[.*\] Run end 20:`), []string{"hup/rl.csv", "hup/h.hlog", "hup/o/result.json", "hup/o/report.txt"}},
 	{"run-count", []string{"run", "-q", "-count", "3", "-duration", "2s", "-json", "c.json", "sleep", "-d", "1ms"},
 		false, regexp.MustCompile(`(?m)^gcperf: process 1/3 \.\.\. ok`), []string{"c.json"}},
@@ -383,7 +383,7 @@ func TestClosedPipeKeepsResults(t *testing.T) {
 func TestSignalTerminalClosed(t *testing.T) {
 	master, tty := openPty(t)
 	dir, tmp := t.TempDir(), t.TempDir()
-	p := newMainProc(t, dir, tmp, "run", "-v", "-duration", "30s", "-runlog", "rl.csv", "-out", "o", "sleep", "-d", "1ms")
+	p := newMainProc(t, dir, tmp, "run", "-show-runs", "-duration", "30s", "-runlog", "rl.csv", "-out", "o", "sleep", "-d", "1ms")
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = tty, tty, tty
 	// A session of its own (its process group's id its pid, for the hang
 	// guard) whose controlling terminal is tty (its fd 0).

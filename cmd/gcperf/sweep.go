@@ -76,6 +76,7 @@ func sweepRefused() [][2]string {
 		[2]string{"http", "the points run one after another in child processes: serve one with gcperf run -http"},
 		[2]string{"http-public", "the points run one after another in child processes: serve one with gcperf run -http"},
 		[2]string{"v", "the children's output goes to their .log files in -out DIR"},
+		[2]string{"show-runs", "the children's output goes to their .log files in -out DIR"},
 		[2]string{"runlog", "every point would stream its runs to the same file: stream one point with gcperf run -runlog"},
 		[2]string{"hlog", "every point would stream its runtimes to the same file: stream one point with gcperf run -hlog"},
 		[2]string{"hlog-interval", "it goes with -hlog, which is not for a sweep"})

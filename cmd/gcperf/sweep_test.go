@@ -125,7 +125,7 @@ func TestSweep(t *testing.T) {
 		}
 		log, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(o.File, ".json")+".log"))
 		if err != nil || !strings.Contains(string(log), "gcperf: running alloc.list size=8 base=32 chunk=32: 2 warmups, 20 timed runs") ||
-			!strings.Contains(string(log), "Statistics") {
+			!strings.Contains(string(log), "Repeat with -seed") {
 			t.Errorf("%s's log: %v\n%s", o.File, err, log)
 		}
 	}

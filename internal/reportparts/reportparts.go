@@ -19,6 +19,11 @@ import (
 // it, for a renderer that lays them out its own way (report/html puts them
 // on a page). A section with nothing to print is "".
 type Parts struct {
+	// Summary is the default text report's first screen, before the
+	// tail: the title, the settings and the environment in a line, the
+	// percentiles, the throughput, the collector and GCPerfP99 in a line
+	// each (the answer a page can open with).
+	Summary string
 	// Header is the title line and the settings lines ("Settings: ...",
 	// "Go: ...", "Host: ...", "Limits: ...", "Timed runs: ..."), each ending
 	// in a newline.
