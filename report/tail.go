@@ -73,6 +73,9 @@ func (p *printer) tail(d *Document) {
 	} else {
 		p.fisher(t)
 	}
+	if !p.verbose {
+		return // the explanations below are the verbose report's
+	}
 	p.f("   Page faults and context switches are %s.\n", scope)
 	if t.P99 == 0 {
 		p.f("   A slow run lasts longer and so meets more of anything: \"explains\" says the slowest runs had it more often than the others; the P99s with and without it say what it costs.\n")
@@ -128,6 +131,9 @@ func (p *printer) estimates(t *Tail) {
 	}
 	p.f("   %s intervals from %d resamples of the runs; a cause counts from %s of the P99 (%s).\n",
 		figure.Percent(workload.TailLevel), t.Resamples, figure.Percent(workload.TailShare), dur(t.Least))
+	if !p.verbose {
+		return
+	}
 	p.f("   A cause's part of the P99 is its mean cost in the runs within 2%% of the P99 by rank, less a fifth at each end.\n")
 	p.f("   Pauses as each run recorded them; the rest as a cost per unit fitted over all runs (a median fit of the runtime\n")
 	p.f("   less its pauses on the collector's presence, then of what is left on every count) times each run's amount;\n")

@@ -45,24 +45,12 @@ func WriteText(w io.Writer, d *Document, o TextOptions) error {
 		p.gcperf(d)
 		p.tail(d)
 	} else {
-		p.tail(terseTail(d))
+		p.tail(d)
 	}
 	p.server(d)
 	p.profiles(d)
 	p.footer(d)
 	return p.err
-}
-
-// terseTail is d as the tail section reads it in the default report:
-// without the machine's steal time, which only the verbose report
-// explains.
-func terseTail(d *Document) *Document {
-	if d.Process.Machine == nil {
-		return d
-	}
-	c := *d
-	c.Process.Machine = nil
-	return &c
 }
 
 // A printer writes the text report to w, keeping the first error. With
