@@ -155,12 +155,17 @@ func estimateSentence(c Cause, t *Tail) string {
 	}
 	span := dur(c.P99Low) + " to " + dur(c.P99High)
 	var b strings.Builder
-	switch c.Cost {
-	case workload.CostAdds:
+	switch cost := c.Cost; {
+	case cost == workload.CostAdds:
 		fmt.Fprintf(&b, "%s %s %s (%s) to the P99, %s", w.subject, verb("adds", "add"), dur(c.P99Adds), span,
 			figure.Percent(float64(c.P99Adds)/float64(max(t.P99, 1))))
-	case workload.CostUncertain:
+	case cost == workload.CostUncertain:
 		fmt.Fprintf(&b, "%s: about %s, uncertain (%s)", w.subject, dur(c.P99Adds), span)
+	case c.P99High < 0:
+		// The fit gives what comes with the cause a negative cost: the runs
+		// with more of it were faster (a thread that blocks, yielding the
+		// CPU to the one that runs): it adds nothing to the P99.
+		fmt.Fprintf(&b, "%s: nothing; the runs with more of %s were faster (%s, %s)", w.subject, verb("it", "them"), dur(c.P99Adds), span)
 	default:
 		fmt.Fprintf(&b, "%s: under %s of the P99, %s (%s)", w.subject, figure.Percent(workload.TailShare), dur(c.P99Adds), span)
 	}
