@@ -574,23 +574,37 @@ func (s *Session) Report(began time.Time, outs []Outcome, runErr error, stdout i
 	return failed, nil
 }
 
-// overhead prints the sweep's overhead: its wall time over its children's.
+// overheadWorth is the overhead below which the sweep says nothing of it:
+// up to 10% more wall time than its children's is the cost of starting
+// them, not worth a word (issue 25).
+const overheadWorth = 1.10
+
+// overhead prints the sweep's overhead, its wall time over its children's,
+// when it is above overheadWorth or no point ran.
 func overhead(stdout io.Writer, began time.Time, outs []Outcome, interrupted bool) {
 	var children time.Duration
 	for _, o := range outs {
 		children += o.Wall
 	}
-	wall := time.Since(began)
-	if children > 0 {
-		note := ""
-		if interrupted {
-			note = "; the stopped point's time counts as the sweep's"
-		}
-		fmt.Fprintf(stdout, "\nsweep overhead: %.2f (wall %s, children %s%s)\n", wall.Seconds()/children.Seconds(),
-			wall.Round(10*time.Millisecond), children.Round(10*time.Millisecond), note)
-	} else {
-		fmt.Fprintf(stdout, "\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
+	fmt.Fprint(stdout, overheadLine(time.Since(began), children, interrupted))
+}
+
+// overheadLine is overhead's line ("" when not worth one) for a sweep of
+// wall time that ran children for children.
+func overheadLine(wall, children time.Duration, interrupted bool) string {
+	if children <= 0 {
+		return fmt.Sprintf("\nsweep overhead: none measured: no point ran (wall %s)\n", wall.Round(10*time.Millisecond))
 	}
+	ratio := wall.Seconds() / children.Seconds()
+	if ratio <= overheadWorth {
+		return ""
+	}
+	note := ""
+	if interrupted {
+		note = "; the stopped point's time counts as the sweep's"
+	}
+	return fmt.Sprintf("\nsweep overhead: %.2f (wall %s, children %s%s)\n", ratio,
+		wall.Round(10*time.Millisecond), children.Round(10*time.Millisecond), note)
 }
 
 // reportWritten says where the results are, and why there is no advice

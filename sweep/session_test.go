@@ -146,3 +146,26 @@ func TestSessionLabelsItsFiles(t *testing.T) {
 		t.Errorf("Prepare with a Label: %v, want the page named by it", err)
 	}
 }
+
+// TestOverheadLine: the overhead is said only when above 1.10 (issue 25),
+// or when no point ran.
+func TestOverheadLine(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		wall, children time.Duration
+		interrupted    bool
+		want           string
+	}{
+		{"small", 105 * time.Second, 100 * time.Second, false, ""},
+		{"at the threshold", 110 * time.Second, 100 * time.Second, false, ""},
+		{"worth a word", 150 * time.Second, 100 * time.Second, false, "\nsweep overhead: 1.50 (wall 2m30s, children 1m40s)\n"},
+		{"interrupted", 3 * time.Second, time.Second, true, "\nsweep overhead: 3.00 (wall 3s, children 1s; the stopped point's time counts as the sweep's)\n"},
+		{"no point ran", 2 * time.Second, 0, false, "\nsweep overhead: none measured: no point ran (wall 2s)\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := overheadLine(c.wall, c.children, c.interrupted); got != c.want {
+				t.Errorf("overheadLine(%s, %s, %v) = %q, want %q", c.wall, c.children, c.interrupted, got, c.want)
+			}
+		})
+	}
+}
