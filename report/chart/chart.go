@@ -814,6 +814,28 @@ func sweepName(pt point) string {
 	return s
 }
 
+// manyLimits says whether the points have more than one GOMEMLIMIT (or
+// GOMAXPROCS), so that GOGC alone does not name a point.
+func manyLimits(points []point) bool {
+	for _, pt := range points {
+		if pt.MemLimit != points[0].MemLimit {
+			return true
+		}
+	}
+	return false
+}
+
+// paretoLabel is a point's label on the Pareto chart: its GOGC, and its
+// GOMEMLIMIT after a slash when the sweep has several ("100/256MiB"; an
+// unset one adds nothing), so that two GOMEMLIMITs' points do not read the
+// same (issue 25).
+func paretoLabel(pt point, many bool) string {
+	if !many || pt.MemLimit == "" {
+		return pt.GOGC
+	}
+	return pt.GOGC + "/" + pt.MemLimit
+}
+
 // addGOGCLabels labels every point with its GOGC, small, left of its
 // marker (the recommended setting's full label is on its right).
 func addGOGCLabels(p *plot.Plot, all plotter.XYs, gogcs []string) error {
@@ -864,6 +886,7 @@ func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 	var gogcs []string
 	var rec *point
 	lo, hi := math.Inf(1), math.Inf(-1)
+	many := manyLimits(points)
 	for i, pt := range points {
 		if pt.P99 <= 0 {
 			continue
@@ -871,7 +894,7 @@ func plotPareto(points []point, slo time.Duration) (*plot.Plot, error) {
 		xy := plotter.XY{X: float64(pt.PeakRSS), Y: positive(float64(pt.P99))}
 		lo, hi = min(lo, xy.Y), max(hi, xy.Y)
 		all = append(all, xy)
-		gogcs = append(gogcs, pt.GOGC)
+		gogcs = append(gogcs, paretoLabel(pt, many))
 		if pt.Frontier {
 			frontier = append(frontier, xy)
 		}

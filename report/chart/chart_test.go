@@ -499,3 +499,33 @@ func TestPlotSweepCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestParetoLabel: with two GOMEMLIMITs, the Pareto chart's labels carry
+// both settings, so that their points do not read the same (issue 25).
+func TestParetoLabel(t *testing.T) {
+	one := []point{{GOGC: "100", MemLimit: "off"}, {GOGC: "200", MemLimit: "off"}}
+	two := []point{{GOGC: "100", MemLimit: "off"}, {GOGC: "100", MemLimit: "256MiB"}}
+	unset := []point{{GOGC: "100"}, {GOGC: "100", MemLimit: "256MiB"}}
+	procs := []point{{GOGC: "50", MemLimit: "unset, GOMAXPROCS=1"}, {GOGC: "50", MemLimit: "unset, GOMAXPROCS=2"}}
+	for _, c := range []struct {
+		name   string
+		points []point
+		want   []string
+	}{
+		{"one GOMEMLIMIT", one, []string{"100", "200"}},
+		{"two GOMEMLIMITs", two, []string{"100/off", "100/256MiB"}},
+		{"unset and one", unset, []string{"100", "100/256MiB"}},
+		{"GOMAXPROCS too", procs, []string{"50/unset, GOMAXPROCS=1", "50/unset, GOMAXPROCS=2"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			many := manyLimits(c.points)
+			var got []string
+			for _, pt := range c.points {
+				got = append(got, paretoLabel(pt, many))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("labels %q, want %q", got, c.want)
+			}
+		})
+	}
+}
