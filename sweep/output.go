@@ -110,6 +110,40 @@ func Table(w io.Writer, rows []Row, adv *Advice) error {
 	return writeTable(w, rows, head, cells, legend, adv)
 }
 
+// dropEmpty drops the columns of head that are "-" in every row (a server
+// sweep's mean), when some row has a successful repeat: a column that says
+// nothing anywhere is not worth its width (issue 25). It returns head and
+// cells without them.
+func dropEmpty(rows []Row, head []string, cells func(*Row) []string) ([]string, func(*Row) []string) {
+	if !slices.ContainsFunc(rows, func(r Row) bool { return r.OK() > 0 }) {
+		return head, cells
+	}
+	empty := make([]bool, len(head))
+	for i := range empty {
+		empty[i] = true
+	}
+	for i := range rows {
+		for j, c := range cells(&rows[i]) {
+			if c != "-" && j < len(empty) {
+				empty[j] = false
+			}
+		}
+	}
+	if !slices.Contains(empty, true) {
+		return head, cells
+	}
+	keep := func(s []string) []string {
+		var out []string
+		for j, c := range s {
+			if j >= len(empty) || !empty[j] {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return keep(head), func(r *Row) []string { return keep(cells(r)) }
+}
+
 // writeTable writes the table of rows: the point's columns (the frontier's
 // mark, GOGC, GOMEMLIMIT, GOMAXPROCS when an axis, the repeats), then
 // head's, each row's cells; then the failed repeats, legend and the
@@ -126,6 +160,7 @@ func writeTable(w io.Writer, rows []Row, head []string, cells func(*Row) []strin
 	if procs {
 		first = append(first, "GOMAXPROCS")
 	}
+	head, cells = dropEmpty(rows, head, cells)
 	line(slices.Concat(first, []string{"reps"}, head)...)
 	for i := range rows {
 		r := &rows[i]

@@ -315,3 +315,39 @@ func TestBenchGOMAXPROCS(t *testing.T) {
 		t.Errorf("Bench changed the outcomes' documents")
 	}
 }
+
+// TestTableDropsEmptyColumns: a column that is "-" in every row (a server
+// sweep's mean) is not printed (issue 25); one with a figure anywhere is,
+// and a table whose every point failed keeps its head.
+func TestTableDropsEmptyColumns(t *testing.T) {
+	server := func(rows []Row) []Row {
+		for i := range rows {
+			rows[i].Server = true
+		}
+		return rows
+	}
+	failed := interleave(reps(fixtureGrid.Points()[4], memCap))
+	for _, c := range []struct {
+		name string
+		rows []Row
+		mean bool // the head has a mean column
+	}{
+		{"benchmark", Summarize(fixture()), true},
+		{"server", server(Summarize(fixture())), false},
+		{"every point failed", Summarize(failed), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Table(&b, c.rows, nil); err != nil {
+				t.Fatal(err)
+			}
+			head, _, _ := strings.Cut(b.String(), "\n")
+			if got := slices.Contains(strings.Fields(head), "mean"); got != c.mean {
+				t.Errorf("mean column %v, want %v; table:\n%s", got, c.mean, b.String())
+			}
+			if !strings.Contains(head, "P99") {
+				t.Errorf("no P99 column; table:\n%s", b.String())
+			}
+		})
+	}
+}
