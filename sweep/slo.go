@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -44,6 +45,10 @@ type MetricBound struct {
 	Unit    string
 	Limit   float64
 	AtLeast bool
+	// Key is the unit as -slo spelled it when that is not Unit and the
+	// limit is a duration ("p99-ns" for p99-sec), so that String echoes
+	// the user's words; "" else.
+	Key string
 }
 
 // MarshalText writes the SLO as String does.
@@ -176,6 +181,9 @@ func isSeconds(unit string) bool {
 func parseMetricBound(unit, value string) (MetricBound, error) {
 	factor, tidied := benchout.TidyUnit(unit) // as the command's results are read
 	m := MetricBound{Unit: tidied, AtLeast: strings.HasSuffix(tidied, "/s")}
+	if unit != tidied && isSeconds(tidied) { // a duration reads the same in either
+		m.Key = unit
+	}
 	v, err := strconv.ParseFloat(value, 64)
 	switch {
 	case err == nil:
@@ -254,7 +262,7 @@ func (b bound) String() string {
 	case b.key == "throughput":
 		return "throughput>=" + strconv.FormatFloat(b.min, 'f', -1, 64) + "/s"
 	case b.metric != nil:
-		return b.key + b.metric.relation() + b.metric.value()
+		return cmp.Or(b.metric.Key, b.key) + b.metric.relation() + b.metric.value()
 	}
 	return b.key + "<=" + b.limit.String()
 }

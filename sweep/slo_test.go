@@ -35,9 +35,9 @@ func TestParseSLO(t *testing.T) {
 		// A command's bounds.
 		{"wall=30s,cpu=20s,pause-max=1ms", SLO{Wall: 30 * time.Second, CPU: 20 * time.Second, PauseMax: ms}, "wall<=30s, cpu<=20s, pause-max<=1ms", ""},
 		{"sec/op=2ms", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
-		{"ns/op=2000000", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
-		{"ns/op=2ms", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002}}}, "sec/op<=2ms", ""},
-		{"p99-ns=150us", SLO{Metrics: []MetricBound{{Unit: "p99-sec", Limit: 0.00015}}}, "p99-sec<=150µs", ""},
+		{"ns/op=2000000", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002, Key: "ns/op"}}}, "ns/op<=2ms", ""},
+		{"ns/op=2ms", SLO{Metrics: []MetricBound{{Unit: "sec/op", Limit: 0.002, Key: "ns/op"}}}, "ns/op<=2ms", ""},
+		{"p99-ns=150us", SLO{Metrics: []MetricBound{{Unit: "p99-sec", Limit: 0.00015, Key: "p99-ns"}}}, "p99-ns<=150µs", ""},
 		{"B/op=64KiB,allocs/op=10", SLO{Metrics: []MetricBound{{Unit: "B/op", Limit: 65536}, {Unit: "allocs/op", Limit: 10}}}, "B/op<=65536, allocs/op<=10", ""},
 		{"MB/s=100", SLO{Metrics: []MetricBound{{Unit: "B/s", Limit: 1e8, AtLeast: true}}}, "B/s>=1e+08", ""},
 		{"sec/op=2ms,ns/op=3ms", SLO{}, "", `sweep: SLO: ns/op is given twice (as sec/op)`},
