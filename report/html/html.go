@@ -252,7 +252,7 @@ const pageTemplate = chartsTemplate + `<!DOCTYPE html>
 var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{define "body"}}{{if .Summary}}<h2 id="summary">Summary</h2>
 <div class="text summary">
 {{- range .Summary}}
-{{if .Cells}}<table class="stats">{{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
+{{if .Cells}}<table class="stats">{{range $i, $r := .Cells}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td>{{.}}</td>{{end}}{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
 {{- end}}
 </div>
 {{end}}<h2 id="settings">Settings and environment</h2>
@@ -273,7 +273,7 @@ var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{defi
 <h2>{{.Title}}</h2>
 <div class="text">
 {{- range .Lines}}
-{{if .Cells}}<table class="stats">{{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
+{{if .Cells}}<table class="stats">{{range $i, $r := .Cells}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td>{{.}}</td>{{end}}{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
 {{- end}}
 </div>
 {{- end}}{{end}}`))
@@ -311,7 +311,8 @@ func textLines(text string) []line {
 }
 
 // tables sets each run of two or more indented lines with the same number
-// (three or more) of aligned columns as one table.
+// (three or more) of aligned columns as one table, its first line the
+// table's heading row.
 func tables(ls []line) []line {
 	var out []line
 	for i := 0; i < len(ls); {
