@@ -140,3 +140,21 @@ func readmeBuild(t *testing.T, root, dir string, c readmeCommand, args []string)
 		t.Fatalf("README.md:%d: %s: %v\n%s", c.line, c.text, err, out)
 	}
 }
+
+// TestReadmeShape holds README to what issue 25 asks of it: at most 300
+// lines, and every command of its quick start within the first 60.
+func TestReadmeShape(t *testing.T) {
+	path := filepath.Join("..", "..", "README.md")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n > 300 {
+		t.Errorf("README.md has %d lines, want at most 300 (the rest goes in docs/)", n)
+	}
+	for _, c := range readmeCommands(t, path) {
+		if c.line > 60 {
+			t.Errorf("README.md:%d: %s: want the quick starts in the first 60 lines", c.line, c.text)
+		}
+	}
+}
