@@ -4,7 +4,7 @@ PKGS := ./...
 BENCHTIME ?= 1s
 COUNT ?= 6
 
-.PHONY: all build test lint vet fmtcheck staticcheck fuzz bench run clean vegeta
+.PHONY: all build test lint vet fmtcheck staticcheck fuzz bench run clean vegeta screenshots
 
 all: build test
 
@@ -88,3 +88,10 @@ fuzz:
 			-fuzzminimizetime $(FUZZMINIMIZE) $$pkg || failed="$$failed $$pkg:$$target"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: failing:$$failed (inputs under each package's testdata/fuzz/)"; exit 1; fi
+
+# Screenshots of a run's page and a sweep's in headless Chromium at 1280 and
+# 800 px, kept in SHOTS to look at (the test skips when there is no chromium).
+SHOTS ?= /tmp/gcperf-screenshots
+screenshots:
+	mkdir -p $(SHOTS)
+	GCPERF_KEEP_SCREENSHOTS=$(SHOTS) go test -count=1 -run TestHTMLBrowser -v ./report/html/

@@ -68,7 +68,9 @@ func causesPlot(d *report.Document) (*plot.Plot, error) {
 		if verdict == "" {
 			verdict = c.Verdict.String()
 		}
-		names[i] = wrap(reportparts.CauseLabel(c.Cause.String()), 14) + "\n" + wrap(verdict, 14)
+		// In brackets: under a plural label ("stop-the-world pauses") the
+		// bare words read as a sentence ("pauses does not explain").
+		names[i] = wrap(reportparts.CauseLabel(c.Cause.String()), 14) + "\n" + wrap("("+verdict+")", 14)
 	}
 	p := newPlot("Causes of the slowest runs", "", "share of runs with it (%)")
 	width := vg.Points(28)

@@ -42,6 +42,7 @@ func ExampleReport() {
 	outline(page.Bytes())
 	// Output:
 	// gcperf 0.1.0-dev: alloc.list size=8 base=32 chunk=32
+	//   Summary
 	//   Settings and environment
 	//   Operation statistics
 	//   Garbage collector

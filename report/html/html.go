@@ -29,6 +29,8 @@ func Report(w io.Writer, d *report.Document) error {
 	parts := reportparts.TextParts(d)
 	lines := strings.Split(strings.TrimRight(parts.Header, "\n"), "\n")
 	pg := runPage{Title: lines[0], Outliers: d.Config.Outliers, Head: parts.Head, Rows: parts.Rows}
+	pg.Summary = textLines(summaryBody(parts.Summary))
+	pg.Summary = append(pg.Summary, textLines(parts.Tail)...)
 	for _, l := range lines[1:] {
 		k, v, ok := strings.Cut(l, ": ")
 		if !ok {
@@ -36,19 +38,18 @@ func Report(w io.Writer, d *report.Document) error {
 		}
 		pg.Settings = append(pg.Settings, [2]string{k, v})
 	}
-	for _, s := range []section{
+	for _, s := range []struct{ Title, Text string }{
 		{"Errors", parts.Errors},
 		{"Garbage collector", parts.GC},
 		{"Hiccups", parts.Hiccups},
 		{"Open loop", parts.OpenLoop},
 		{"GCPerfP99 results and the tail", parts.GCPerfP99},
-		{"Why the tail", parts.Tail},
 		{"The server under load", parts.Server},
 		{"Profiles", parts.Profiles},
 		{"Notes", parts.Notes},
 	} {
 		if text := strings.Trim(s.Text, "\n"); text != "" {
-			pg.Sections = append(pg.Sections, section{s.Title, text})
+			pg.Sections = append(pg.Sections, section{Title: s.Title, Lines: textLines(text)})
 		}
 	}
 	c := &charts{}
@@ -129,7 +130,12 @@ func sweepHTML(w io.Writer, pg sweepPage, s *sweep.Summary) error {
 	return sweepTemplate.Execute(w, pg)
 }
 
-type section struct{ Title, Text string }
+// A section is one of the text report's sections on the page, its lines
+// set as paragraphs.
+type section struct {
+	Title string
+	Lines []line
+}
 
 // A figure is one chart on a page.
 type figure struct {
@@ -144,6 +150,7 @@ type runPage struct {
 	Outliers int
 	Head     []string
 	Rows     [][]string
+	Summary  []line // the text report's first screen and the tail
 	Sections []section
 	Charts   []figure
 }
@@ -203,6 +210,9 @@ table.stats td{text-align:right;font-family:"DejaVu Sans Mono","Liberation Mono"
 table.stats td:first-child,table.stats th:first-child{text-align:left;font-family:inherit}
 table.stats th{text-align:right}
 table.stats tr:nth-child(even){background:#f6f8fa}
+.text p{margin:.15em 0;overflow-wrap:anywhere}
+.text p.ind{margin-left:1.5em}
+.summary{font-size:1.05em}
 pre{background:#f6f8fa;padding:.7em;overflow-x:auto;font-size:.85em;line-height:1.35}
 .charts{display:flex;flex-direction:column;gap:1.5em}
 figure{margin:0;overflow-x:auto}
@@ -239,7 +249,13 @@ const pageTemplate = chartsTemplate + `<!DOCTYPE html>
 </html>
 `
 
-var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{define "body"}}<h2 id="settings">Settings and environment</h2>
+var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{define "body"}}{{if .Summary}}<h2 id="summary">Summary</h2>
+<div class="text summary">
+{{- range .Summary}}
+{{if .Cells}}<table class="stats">{{range $i, $r := .Cells}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td>{{.}}</td>{{end}}{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
+{{- end}}
+</div>
+{{end}}<h2 id="settings">Settings and environment</h2>
 <table class="kv">
 {{- range .Settings}}
 <tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>
@@ -255,7 +271,11 @@ var runTemplate = template.Must(template.New("run").Parse(pageTemplate + `{{defi
 </table>
 {{- range .Sections}}
 <h2>{{.Title}}</h2>
-<pre>{{.Text}}</pre>
+<div class="text">
+{{- range .Lines}}
+{{if .Cells}}<table class="stats">{{range $i, $r := .Cells}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td>{{.}}</td>{{end}}{{end}}</tr>{{end}}</table>{{else}}<p{{if .Indent}} class="ind"{{end}}>{{.Text}}</p>{{end}}
+{{- end}}
+</div>
 {{- end}}{{end}}`))
 
 var sweepTemplate = template.Must(template.New("sweep").Parse(pageTemplate + `{{define "body"}}<h2 id="table">Points</h2>
@@ -264,3 +284,61 @@ var sweepTemplate = template.Must(template.New("sweep").Parse(pageTemplate + `{{
 <h2 id="advice">Advice</h2>
 <pre>{{.Advice}}</pre>
 {{- end}}{{end}}`))
+
+// line is a line of the text report set as a paragraph: its text without
+// the leading spaces, which become an indent.
+type line struct {
+	Text   string
+	Indent bool
+	Cells  [][]string // set instead for a run of aligned columns: a table
+}
+
+// columns splits the text report's aligned columns (two spaces or more).
+var columns = regexp.MustCompile(`\s{2,}`)
+
+// textLines cuts a section of the text report into its non-blank lines, so
+// the page sets them as paragraphs that wrap, not as terminal text.
+func textLines(text string) []line {
+	var ls []line
+	for _, l := range strings.Split(strings.Trim(text, "\n"), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		ls = append(ls, line{Text: t, Indent: t != strings.TrimRight(l, " ")})
+	}
+	return tables(ls)
+}
+
+// tables sets each run of two or more indented lines with the same number
+// (three or more) of aligned columns as one table, its first line the
+// table's heading row.
+func tables(ls []line) []line {
+	var out []line
+	for i := 0; i < len(ls); {
+		n := len(columns.Split(ls[i].Text, -1))
+		j := i
+		for j < len(ls) && ls[j].Indent && n >= 3 && len(columns.Split(ls[j].Text, -1)) == n {
+			j++
+		}
+		if j-i < 2 {
+			out = append(out, ls[i])
+			i++
+			continue
+		}
+		t := line{Indent: true}
+		for _, l := range ls[i:j] {
+			t.Cells = append(t.Cells, columns.Split(l.Text, -1))
+		}
+		out = append(out, t)
+		i = j
+	}
+	return out
+}
+
+// summaryBody is the summary without its first line, the title the page
+// already has as its heading.
+func summaryBody(s string) string {
+	_, rest, _ := strings.Cut(s, "\n")
+	return rest
+}
