@@ -129,7 +129,7 @@ func SamplesOf(d *Document, file string) *Samples {
 	s.addResult(d, file)
 	if d.Kind() == CommandDocument {
 		e := d.Exec
-		s.About = fmt.Sprintf("%s: one run of %s (%s), %d %s it printed", KindResult, quote.Line(shellJoin(e.Command)),
+		s.About = fmt.Sprintf("%s: one run of %s (%s), %d %s it printed", KindResult, quote.Line(quote.Shell(e.Command)),
 			quote.Line(e.Status), len(e.Benchmarks), figure.Plural(len(e.Benchmarks), "benchmark", "benchmarks"))
 		return s
 	}

@@ -381,7 +381,7 @@ func (c *csvDoc) environment() {
 	if c.d.Kind() == CommandDocument {
 		// The command's Go runtime and build are not gcperf's to read.
 		c.row("gcperf Version", c.d.Tool.Version)
-		c.row("Command", shellJoin(c.d.Tool.Command))
+		c.row("Command", quote.Shell(c.d.Tool.Command))
 		return
 	}
 	c.row("Go Version", g.Version)
@@ -399,7 +399,7 @@ func (c *csvDoc) environment() {
 	c.row("Build Time", b.VCSTime)
 	c.row("Build Modified", csvBool(b.VCSModified))
 	c.row("gcperf Version", c.d.Tool.Version)
-	c.row("Command", shellJoin(c.d.Tool.Command))
+	c.row("Command", quote.Shell(c.d.Tool.Command))
 }
 
 func (c *csvDoc) timing() {
@@ -474,6 +474,3 @@ func (c *csvDoc) causes() {
 		c.row(append(vals, t.Scope.String(), strconv.FormatFloat(t.Alpha, 'g', -1, 64))...)
 	}
 }
-
-// shellJoin joins a command line as a shell would read it back.
-var shellJoin = quote.Shell

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/gcperf/gcperf/internal/quote"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -284,7 +285,7 @@ func TestCSVList(t *testing.T) {
 }
 
 func TestShellJoin(t *testing.T) {
-	got := shellJoin([]string{"gcperf", "-d", "20µs", "it's", "", "a b", "-size=8"})
+	got := quote.Shell([]string{"gcperf", "-d", "20µs", "it's", "", "a b", "-size=8"})
 	want := `gcperf -d '20µs' 'it'\''s' '' 'a b' -size=8`
 	if got != want {
 		t.Errorf("shellJoin = %s, want %s", got, want)

@@ -252,7 +252,7 @@ func WriteExecText(w io.Writer, doc *Document) error {
 func writeExec(w io.Writer, d *Exec, head string) error {
 	ns := dur
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", head, quote.Line(shellJoin(d.Command)))
+	fmt.Fprintf(&b, "%s: %s\n", head, quote.Line(quote.Shell(d.Command)))
 	fmt.Fprintf(&b, "Status: %s\n", execStatus(d))
 	if d.Log != "" {
 		fmt.Fprintf(&b, "Output: %s\n", quote.Line(d.Log))

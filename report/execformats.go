@@ -168,7 +168,7 @@ func execBench(w io.Writer, d *Document, params string, noProcs bool) error {
 	cfg("goarch", goArch(d.Env.Host.Arch))
 	cfg("cpu", d.Env.Host.CPUModel)
 	var head strings.Builder
-	fmt.Fprintf(&head, "# gcperf %s exec: %s (%s)\n", d.Tool.Version, quote.Line(shellJoin(e.Command)), quote.Line(e.Status))
+	fmt.Fprintf(&head, "# gcperf %s exec: %s (%s)\n", d.Tool.Version, quote.Line(quote.Shell(e.Command)), quote.Line(e.Status))
 	head.WriteString(settingsComment([][2]string{{"gogc", gogc}, {"gomemlimit", memlimit}})) // as Bench's
 	if !e.Success {
 		fmt.Fprintf(&head, "# the command did not succeed: %s\n", quote.Line(e.Status))
@@ -219,7 +219,7 @@ func (c *csvDoc) execBlocks(e *Exec, prefix string) {
 	}
 	ns := func(n time.Duration) string { return figure.Decimal(float64(n) / 1e9) }
 	cols := [][2]string{
-		{"Command", shellJoin(e.Command)},
+		{"Command", quote.Shell(e.Command)},
 		{"Status", e.Status},
 		{"Exit Code", csvInt(e.ExitCode)},
 		{"Success", csvBool(e.Success)},

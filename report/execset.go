@@ -54,7 +54,7 @@ func execSetText(w io.Writer, s *Set) error {
 	}
 	e := docs[0].Exec
 	p.f("gcperf %s exec: %s, run %d %s (-count %d), one after another, each a fresh process\n",
-		s.Tool.Version, quote.Line(shellJoin(e.Command)), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
+		s.Tool.Version, quote.Line(quote.Shell(e.Command)), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
 	unset := func(v string) string { return cmp.Or(v, "unset") }
 	p.f("Settings: GOGC %s, GOMEMLIMIT %s, GODEBUG %s\n", unset(e.Settings.GOGC), unset(e.Settings.GOMEMLIMIT), unset(e.Settings.GODEBUG))
 
@@ -84,7 +84,7 @@ func execSetText(w io.Writer, s *Set) error {
 // execSetNone writes the report of a set in which no run finished.
 func (p *printer) execSetNone(s *Set) {
 	p.f("gcperf %s exec: %s, asked %d %s (-count %d): no run finished", s.Tool.Version,
-		quote.Line(shellJoin(execArgv(s.Tool.Command))), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
+		quote.Line(quote.Shell(execArgv(s.Tool.Command))), s.Count, figure.Plural(s.Count, "time", "times"), s.Count)
 	if s.Interrupted {
 		p.f(" (interrupted)")
 	}

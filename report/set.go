@@ -166,7 +166,7 @@ func SamplesOfSet(s *Set, file string) *Samples {
 	}
 	about := "no result"
 	if len(docs) > 0 && docs[0].Kind() == CommandDocument {
-		about = "runs of " + quote.Line(shellJoin(docs[0].Exec.Command))
+		about = "runs of " + quote.Line(quote.Shell(docs[0].Exec.Command))
 	} else if len(docs) > 0 {
 		d := docs[0]
 		names := make([]string, len(d.Operations))
