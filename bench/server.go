@@ -119,7 +119,7 @@ func startServer(s *Server, overwrite bool, meta report.Meta, event func(Event),
 	if err := rs.waitReady(stop); err != nil {
 		return nil, rs.notReady(err)
 	}
-	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil && !endsSoon(rs.r.Done()) {
+	if err := serverOwns("/", s.Ready, rs.r.Processes); err != nil {
 		var fe *ForeignServerError
 		errors.As(err, &fe)
 		fe.Log = log.Name()
@@ -296,18 +296,5 @@ func (rs *runningServer) abandon() {
 	rs.log.Close()
 	if rs.s.Log.Path == "" {
 		os.Remove(rs.log.Name())
-	}
-}
-
-// endsSoon reports whether done closes within a moment: a server that
-// crashed just after it answered has no process left to own its socket,
-// which the kernel has not closed yet; it is a server that ended, as the
-// runs will say, not another process answering.
-func endsSoon(done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return true
-	case <-time.After(200 * time.Millisecond):
-		return false
 	}
 }
